@@ -1,0 +1,32 @@
+"""Exceptions raised by Sleuth.  Every one names the culprit in its message."""
+
+
+class SleuthError(Exception):
+    """Base class of every error Sleuth raises on bad input."""
+
+
+class IllegalActionError(SleuthError, ValueError):
+    """An action that the rules do not allow in the current state (the state is unchanged)."""
+
+
+class ActionParseError(SleuthError, ValueError):
+    """A text that is not the text form of any action of the game."""
+
+
+class OptionError(SleuthError, ValueError):
+    """An unknown game option, or an option value that cannot be used."""
+
+
+class UnknownNameError(SleuthError, KeyError):
+    """An unknown game or bot name."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class LogError(SleuthError, ValueError):
+    """A malformed or tampered game log; the message names the line and the problem."""
+
+
+class SolverLimitError(SleuthError, RuntimeError):
+    """A solver input too large to be answered within its documented limit."""

@@ -1,0 +1,87 @@
+"""Events, their visibility, and the per-seat views built from them.
+
+Every state change a rules engine makes is described by one or more :class:`Event`.  An event
+is always known to exist by every seat (board games have no secret turns); its ``public`` fields
+are seen by everyone, its ``private`` fields only by the seats in ``audience``.  A seat's
+:class:`View` is the sequence of events as that seat sees them: events whose audience excludes
+the seat arrive with ``private`` set to ``None``.
+
+Invariants:
+
+* ``private is None`` if and only if the event carries no secret (or it is a redacted copy);
+* an event with a secret has a non-empty ``audience``;
+* :meth:`Event.seen_by` never reveals a private field to a seat outside the audience.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = Any
+"""A value that :func:`json.dumps` accepts (dicts, lists, str, int, float, bool, None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened in a game, with who may see which part of it.
+
+    ``kind`` names the event (``"inspected"``), ``public`` holds what every seat learns,
+    ``private`` what only the seats in ``audience`` learn.
+    """
+
+    kind: str
+    public: Mapping[str, JSON] = field(default_factory=dict)
+    private: Mapping[str, JSON] | None = None
+    audience: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.private is not None and not self.audience:
+            raise ValueError(f"event {self.kind!r} has a secret but no audience")
+
+    @property
+    def is_public(self) -> bool:
+        """True when every seat sees the whole event."""
+        return self.private is None
+
+    def seen_by(self, seat: int) -> Event:
+        """The event as ``seat`` sees it: private fields removed unless the seat may see them."""
+        if self.private is None or seat in self.audience:
+            return self
+        return Event(self.kind, self.public, None, self.audience)
+
+    def to_json(self) -> dict[str, JSON]:
+        """A JSON object for logs; :meth:`from_json` inverts it."""
+        out: dict[str, JSON] = {"kind": self.kind, "public": dict(self.public)}
+        if self.private is not None:
+            out["private"] = dict(self.private)
+        if self.audience:
+            out["to"] = sorted(self.audience)
+        return out
+
+    @staticmethod
+    def from_json(obj: Mapping[str, JSON]) -> Event:
+        """Rebuild an event written by :meth:`to_json`."""
+        private = obj.get("private")
+        return Event(
+            kind=str(obj["kind"]),
+            public=dict(obj.get("public", {})),
+            private=None if private is None else dict(private),
+            audience=frozenset(int(s) for s in obj.get("to", ())),
+        )
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat knows: the public facts about the game and the events it has seen.
+
+    ``events`` grows as the match goes on (the match runner appends to it); a bot that keeps
+    an incremental belief remembers how many events it has already read.
+    """
+
+    seat: int
+    role: str
+    game_info: Mapping[str, JSON]
+    events: Sequence[Event]
+

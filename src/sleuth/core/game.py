@@ -1,0 +1,128 @@
+"""The protocol every game implements.
+
+A :class:`Game` is an immutable description (board, options, seats and roles); a :class:`State`
+is one position of that game.  States are mutable and cheap to :meth:`State.clone`: search
+clones, match runners apply in place.
+
+Conventions shared by all games:
+
+* seats are ``0 .. num_players - 1``; :attr:`Game.roles` gives each seat's role (several seats
+  may share a role, e.g. a team of detectives);
+* :meth:`State.current_player` is a seat, :data:`CHANCE` when the next action is drawn from
+  :meth:`State.chance_outcomes`, or :data:`TERMINAL`;
+* actions are hashable values whose ``str`` is their text form, and
+  ``game.parse_action(str(a)) == a`` for every action ``a``;
+* :meth:`State.apply` checks legality itself and leaves the state unchanged when it raises
+  :class:`~sleuth.core.errors.IllegalActionError`; it returns the events the action caused.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from typing import ClassVar, Generic, TypeVar
+
+from sleuth.core.events import JSON, Event
+
+CHANCE = -1
+"""``current_player()`` of a state whose next action is a chance outcome."""
+TERMINAL = -2
+"""``current_player()`` of a finished game."""
+
+ActionT = TypeVar("ActionT", bound=Hashable)
+
+
+class Game(ABC, Generic[ActionT]):
+    """An immutable game description: rules options, seats and roles."""
+
+    name: ClassVar[str]
+    continues_after_forfeit: ClassVar[bool] = False
+    """If True, a forfeited seat is played by :meth:`State.fallback_action` and the game goes on;
+    otherwise the first forfeit ends the game (see :meth:`forfeit_wins`)."""
+
+    @property
+    @abstractmethod
+    def roles(self) -> tuple[str, ...]:
+        """The role of each seat, indexed by seat."""
+
+    @property
+    def num_players(self) -> int:
+        return len(self.roles)
+
+    @abstractmethod
+    def options(self) -> dict[str, JSON]:
+        """Canonical option values; ``make_game(name, options())`` rebuilds an equal game."""
+
+    def public_info(self) -> dict[str, JSON]:
+        """What every seat knows about the game before it starts (goes into every view)."""
+        return {"game": self.name, "options": self.options(), "roles": list(self.roles)}
+
+    @abstractmethod
+    def new_initial_state(self) -> State[ActionT]:
+        """The position before the first action."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> ActionT:
+        """The action whose text form is ``text``; raises ``ActionParseError`` otherwise."""
+
+    def forfeit_wins(self, forfeited: frozenset[int]) -> tuple[float, ...]:
+        """Win shares when the game ends because the seats in ``forfeited`` forfeited.
+
+        Default: the seats that did not forfeit share one win equally.
+        """
+        alive = [s for s in range(self.num_players) if s not in forfeited]
+        share = 1.0 / len(alive) if alive else 0.0
+        return tuple(share if s not in forfeited else 0.0 for s in range(self.num_players))
+
+
+class State(ABC, Generic[ActionT]):
+    """One position of a game."""
+
+    game: Game[ActionT]
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[ActionT]:
+        """Every legal action of the player to move, in a fixed order (empty when terminal)."""
+
+    @abstractmethod
+    def apply(self, action: ActionT) -> list[Event]:
+        """Play ``action``; return the events it caused. Illegal actions raise and change nothing."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's payoff in a finished game (for games with scores, the scores)."""
+
+    @abstractmethod
+    def clone(self) -> State[ActionT]:
+        """An independent copy: applying actions to it leaves this state unchanged."""
+
+    def chance_outcomes(self) -> Sequence[tuple[ActionT, float]]:
+        """The chance actions and their probabilities when ``current_player() == CHANCE``."""
+        raise NotImplementedError(f"{self.game.name} has no chance events")
+
+    def wins(self) -> tuple[float, ...]:
+        """Win shares of a finished game: the seats with the highest return share one win."""
+        returns = self.returns()
+        best = max(returns)
+        winners = [s for s, r in enumerate(returns) if r == best]
+        return tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(len(returns)))
+
+    def outcome(self) -> str:
+        """A short human description of the result of a finished game."""
+        return ", ".join(f"{role}={r:g}" for role, r in zip(self.game.roles, self.returns()))
+
+    def fallback_action(self) -> ActionT:
+        """The action played for a forfeited seat when the game continues after a forfeit."""
+        return self.legal_actions()[0]
+
+    def is_legal(self, action: ActionT) -> bool:
+        return action in self.legal_actions()
+

@@ -1,0 +1,312 @@
+"""JSONL game logs: writing, validating and replaying.
+
+A log is one JSON object per line:
+
+1. a header ``{"type": "header", "format": "sleuth-log", "version": 1, "game": ..., ...}``;
+2. one ``{"type": "step", ...}`` line per applied action, with every event it caused and that
+   event's visibility (``to``: the seats that may read its ``private`` part);
+3. a ``{"type": "forfeit", ...}`` line where a bot forfeited;
+4. one final ``{"type": "end", ...}`` line with the outcome.
+
+:func:`replay_log` rebuilds the game from the header and re-applies every action with the rules
+engine; the events it produces must equal the logged ones and the end line must match the
+final state.  Any difference is a :class:`~sleuth.core.errors.LogError` naming the line.
+The format is documented in ``docs/file-formats.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+import sleuth
+from sleuth.core.errors import LogError, SleuthError
+from sleuth.core.events import JSON
+from sleuth.core.game import CHANCE, Game, State
+from sleuth.core.match import MatchRecord
+from sleuth.core.registry import game_spec
+
+LOG_FORMAT = "sleuth-log"
+LOG_VERSION = 1
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatLine(_Strict):
+    seat: int
+    role: str
+    bot: str
+
+
+class HeaderLine(_Strict):
+    type: Literal["header"]
+    format: Literal["sleuth-log"]
+    version: Literal[1]
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatLine]
+    sleuth: str
+
+
+class EventLine(_Strict):
+    kind: str
+    public: dict[str, Any]
+    private: dict[str, Any] | None = None
+    to: list[int] = Field(default_factory=list)
+
+
+class StepLine(_Strict):
+    type: Literal["step"]
+    step: int
+    seat: int
+    action: str
+    events: list[EventLine]
+
+
+class ForfeitLine(_Strict):
+    type: Literal["forfeit"]
+    step: int
+    seat: int
+    bot: str
+    reason: str
+
+
+class EndLine(_Strict):
+    type: Literal["end"]
+    outcome: str
+    returns: list[float]
+    wins: list[float]
+    length: int
+
+
+_BODY = TypeAdapter(
+    Annotated[StepLine | ForfeitLine | EndLine, Field(discriminator="type")]
+)
+
+
+def header_of(record: MatchRecord) -> dict[str, JSON]:
+    game = record.game
+    return {
+        "type": "header",
+        "format": LOG_FORMAT,
+        "version": LOG_VERSION,
+        "game": game.name,
+        "rules_version": game_spec(game.name).rules_version,
+        "options": game.options(),
+        "seed": record.seed,
+        "seats": [
+            {"seat": s, "role": role, "bot": bot}
+            for s, (role, bot) in enumerate(zip(game.roles, record.bots))
+        ],
+        "sleuth": sleuth.__version__,
+    }
+
+
+def log_lines(record: MatchRecord) -> Iterator[dict[str, JSON]]:
+    """The JSON objects of the log of ``record``, in order."""
+    yield header_of(record)
+    forfeits = sorted(record.forfeits, key=lambda f: f.step)
+    pending = 0
+    for index, step in enumerate(record.steps):
+        while pending < len(forfeits) and forfeits[pending].step <= index:
+            yield _forfeit_line(forfeits[pending])
+            pending += 1
+        yield {
+            "type": "step",
+            "step": index,
+            "seat": step.seat,
+            "action": str(step.action),
+            "events": [e.to_json() for e in step.events],
+        }
+    for forfeit in forfeits[pending:]:
+        yield _forfeit_line(forfeit)
+    yield {
+        "type": "end",
+        "outcome": record.outcome,
+        "returns": list(record.returns),
+        "wins": list(record.wins),
+        "length": record.length,
+    }
+
+
+def _forfeit_line(f: Any) -> dict[str, JSON]:
+    return {"type": "forfeit", "step": f.step, "seat": f.seat, "bot": f.bot, "reason": f.reason}
+
+
+def write_log(record: MatchRecord, path: Path) -> None:
+    """Write the full JSONL log of a match to ``path``."""
+    with path.open("w", encoding="utf-8") as out:
+        for line in log_lines(record):
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+
+@dataclass
+class Replay:
+    """The result of replaying a log: the game, its final state and the logged outcome."""
+
+    game: Game[Any]
+    state: State[Any]
+    seed: int
+    bots: tuple[str, ...]
+    outcome: str
+    wins: tuple[float, ...]
+    steps: int
+    forfeited: frozenset[int]
+
+
+def replay_log(path: Path | str) -> Replay:
+    """Validate and replay the log at ``path``; raise ``LogError`` naming the first bad line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogError(f"{path}: cannot read: {exc}") from exc
+    return replay_lines(text.splitlines(), source=str(path))
+
+
+def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
+    """Replay the lines of a log (see :func:`replay_log`)."""
+    numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
+    if not numbered:
+        raise LogError(f"{source}: empty log (expected a header line)")
+
+    def fail(line_no: int, message: str) -> LogError:
+        return LogError(f"{source}:{line_no}: {message}")
+
+    def parse(line_no: int, line: str) -> Any:
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise fail(line_no, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+
+    first_no, first = numbered[0]
+    try:
+        header = HeaderLine.model_validate(parse(first_no, first))
+    except ValidationError as exc:
+        raise fail(first_no, f"bad header: {_first_error(exc)}") from None
+    try:
+        spec = game_spec(header.game)
+        game = spec.make(header.options)
+    except SleuthError as exc:
+        raise fail(first_no, str(exc)) from None
+    if header.rules_version != spec.rules_version:
+        raise fail(
+            first_no,
+            f"log written for {header.game} rules version {header.rules_version}, "
+            f"this Sleuth implements version {spec.rules_version}",
+        )
+    if game.options() != header.options:
+        raise fail(first_no, f"options are not canonical: {header.options} (expected {game.options()})")
+    if [s.seat for s in header.seats] != list(range(game.num_players)) or [
+        s.role for s in header.seats
+    ] != list(game.roles):
+        raise fail(first_no, f"seats must be {list(game.roles)} in seat order")
+
+    state = game.new_initial_state()
+    forfeited: set[int] = set()
+    steps = 0
+    for line_no, line in numbered[1:]:
+        try:
+            body = _BODY.validate_python(parse(line_no, line))
+        except ValidationError as exc:
+            raise fail(line_no, _first_error(exc)) from None
+        if isinstance(body, EndLine):
+            if line_no != numbered[-1][0]:
+                raise fail(numbered[-1][0], "lines after the end line")
+            return _finish(game, state, header, body, steps, frozenset(forfeited), fail, line_no)
+        if isinstance(body, ForfeitLine):
+            if not 0 <= body.seat < game.num_players or body.step != steps:
+                raise fail(line_no, f"forfeit of seat {body.seat} at step {body.step} is out of place")
+            forfeited.add(body.seat)
+            continue
+        if forfeited and not game.continues_after_forfeit:
+            raise fail(line_no, "step after a forfeit that ended the game")
+        if body.step != steps:
+            raise fail(line_no, f"step {body.step} out of order (expected {steps})")
+        _replay_step(state, body, forfeited, fail, line_no)
+        steps += 1
+    raise fail(numbered[-1][0], "log ends without an end line (truncated?)")
+
+
+def _replay_step(
+    state: State[Any], body: StepLine, forfeited: set[int], fail: Any, line_no: int
+) -> None:
+    if state.is_terminal():
+        raise fail(line_no, "step after the game is over")
+    to_move = state.current_player()
+    if body.seat != to_move:
+        whose = "chance" if to_move == CHANCE else f"seat {to_move}"
+        raise fail(line_no, f"seat {body.seat} acted but it was {whose}'s turn")
+    try:
+        action = state.game.parse_action(body.action)
+        if to_move == CHANCE and action not in {a for a, p in state.chance_outcomes() if p > 0}:
+            raise fail(line_no, f"{body.action!r} is not a possible chance outcome")
+        events = state.apply(action)
+    except SleuthError as exc:
+        if isinstance(exc, LogError):
+            raise
+        raise fail(line_no, f"action {body.action!r}: {exc}") from None
+    logged = [e.model_dump(exclude_defaults=True) for e in body.events]
+    produced = [_normalise(e.to_json()) for e in events]
+    if [_normalise(e) for e in logged] != produced:
+        raise fail(
+            line_no,
+            f"events differ from what the rules produce for {body.action!r}: "
+            f"logged {json.dumps(logged)}, replay gives {json.dumps(produced)}",
+        )
+
+
+def _normalise(event: dict[str, JSON]) -> dict[str, JSON]:
+    out = dict(event)
+    out.setdefault("public", {})
+    if not out.get("to"):
+        out.pop("to", None)
+    if out.get("private") is None:
+        out.pop("private", None)
+    return out
+
+
+def _finish(
+    game: Game[Any],
+    state: State[Any],
+    header: HeaderLine,
+    end: EndLine,
+    steps: int,
+    forfeited: frozenset[int],
+    fail: Any,
+    line_no: int,
+) -> Replay:
+    if forfeited and not game.continues_after_forfeit:
+        expected = list(game.forfeit_wins(forfeited))
+    elif not state.is_terminal():
+        raise fail(line_no, "end line but the game is not over")
+    else:
+        expected = [0.0 if s in forfeited else w for s, w in enumerate(state.wins())]
+    if [round(w, 9) for w in end.wins] != [round(w, 9) for w in expected]:
+        raise fail(line_no, f"wins {end.wins} do not match the replayed game ({expected})")
+    return Replay(
+        game=game,
+        state=state,
+        seed=header.seed,
+        bots=tuple(s.bot for s in header.seats),
+        outcome=end.outcome,
+        wins=tuple(expected),
+        steps=steps,
+        forfeited=forfeited,
+    )
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "line"
+    return f"{where}: {err['msg']}"
+

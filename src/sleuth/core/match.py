@@ -1,0 +1,207 @@
+"""The match runner: bots propose, the rules engine disposes.
+
+:func:`run_match` plays one game between bots.  Every action a bot returns is checked against
+the legal actions the engine computed and then applied by the engine, which checks it again.
+A bot that raises, returns an illegal action or exceeds the per-move time limit forfeits with a
+recorded reason; the runner itself never raises because of a bot.
+
+Determinism: with the same game, bots and seed, the sequence of actions and events is the same
+bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance with
+``derive_seed(seed, "chance")``).
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.events import Event, View
+from sleuth.core.game import CHANCE, Game, State
+from sleuth.core.rng import derive_seed
+
+DEFAULT_TIME_LIMIT = 1.0
+"""Seconds a bot may take per move before it forfeits."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied action: who played it (a seat or ``CHANCE``) and the events it caused."""
+
+    seat: int
+    action: Hashable
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A seat that lost by misbehaving: which bot, before which step, and why."""
+
+    seat: int
+    bot: str
+    step: int
+    reason: str
+
+
+@dataclass
+class MatchRecord:
+    """The complete record of one match (enough to write a log and a results row)."""
+
+    game: Game[Any]
+    seed: int
+    bots: tuple[str, ...]
+    steps: list[Step] = field(default_factory=list)
+    forfeits: list[Forfeit] = field(default_factory=list)
+    returns: tuple[float, ...] = ()
+    wins: tuple[float, ...] = ()
+    outcome: str = ""
+    duration: float = 0.0
+    final_state: State[Any] | None = None
+
+    @property
+    def length(self) -> int:
+        """Number of actions played by seats (chance outcomes are not counted)."""
+        return sum(1 for s in self.steps if s.seat != CHANCE)
+
+
+class BotTimeout(BaseException):
+    """Raised inside a bot that overran its hard time limit (BaseException: bots can't eat it)."""
+
+
+@contextmanager
+def _alarm_handler() -> Iterator[bool]:
+    """Install a SIGALRM handler for hard time limits; yields False where signals can't be used."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield False
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise BotTimeout
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    try:
+        yield True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def run_match(
+    game: Game[Any],
+    bots: Sequence[BotSpec],
+    seed: int,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+) -> MatchRecord:
+    """Play one game; ``bots[s]`` plays seat ``s``.  ``time_limit`` is seconds per move.
+
+    A bot exceeding ``time_limit`` forfeits after its move returns; a bot still thinking at
+    five times the limit (at least one second more) is interrupted, where the platform allows.
+    """
+    if len(bots) != game.num_players:
+        raise ValueError(f"{game.name} needs {game.num_players} bots, got {len(bots)}")
+    record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
+    started = time.perf_counter()
+    state = game.new_initial_state()
+    chance_rng = random.Random(derive_seed(seed, "chance"))
+    info = game.public_info()
+    events_of: list[list[Event]] = [[] for _ in bots]
+    views = [View(s, game.roles[s], info, events_of[s]) for s in range(len(bots))]
+    forfeited: set[int] = set()
+    hard_limit = None if time_limit is None else max(5 * time_limit, time_limit + 1.0)
+
+    with _alarm_handler() as can_interrupt:
+        players: list[Bot | None] = []
+        for seat, spec in enumerate(bots):
+            try:
+                players.append(spec.make(game, seat, derive_seed(seed, "bot", seat)))
+            except Exception as exc:
+                players.append(None)
+                forfeited.add(seat)
+                record.forfeits.append(Forfeit(seat, spec.name, 0, f"could not start: {_describe(exc)}"))
+
+        while not state.is_terminal():
+            if forfeited and not game.continues_after_forfeit:
+                break
+            seat = state.current_player()
+            legal = state.legal_actions()
+            if seat == CHANCE:
+                outcomes = state.chance_outcomes()
+                action = chance_rng.choices(
+                    [a for a, _ in outcomes], weights=[p for _, p in outcomes]
+                )[0]
+            elif seat in forfeited:
+                action = state.fallback_action()
+            else:
+                player = players[seat]
+                assert player is not None
+                action, problem = _ask(player, views[seat], legal, time_limit, hard_limit, can_interrupt)
+                if problem is not None:
+                    forfeited.add(seat)
+                    record.forfeits.append(Forfeit(seat, bots[seat].name, len(record.steps), problem))
+                    continue
+            events = tuple(state.apply(action))
+            record.steps.append(Step(seat, action, events))
+            for s, seen in enumerate(events_of):
+                seen.extend(e.seen_by(s) for e in events)
+
+    if state.is_terminal() and not (forfeited and not game.continues_after_forfeit):
+        wins = state.wins()
+        record.returns = state.returns()
+        record.outcome = state.outcome()
+        if forfeited:
+            record.returns = tuple(0.0 if s in forfeited else r for s, r in enumerate(record.returns))
+            wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(wins))
+        record.wins = wins
+    else:
+        record.wins = game.forfeit_wins(frozenset(forfeited))
+        record.returns = record.wins
+        culprits = ", ".join(f"{game.roles[f.seat]} ({f.bot})" for f in record.forfeits)
+        record.outcome = f"forfeit by {culprits}"
+    record.final_state = state
+    record.duration = time.perf_counter() - started
+    return record
+
+
+def _ask(
+    player: Bot,
+    view: View,
+    legal: list[Hashable],
+    time_limit: float | None,
+    hard_limit: float | None,
+    can_interrupt: bool,
+) -> tuple[Hashable, str | None]:
+    """Ask a bot for its move; return ``(action, None)`` or ``(None, reason to forfeit)``."""
+    t0 = time.perf_counter()
+    try:
+        if can_interrupt and hard_limit is not None:
+            signal.setitimer(signal.ITIMER_REAL, hard_limit)
+        try:
+            action = player.act(view, tuple(legal))
+        finally:
+            if can_interrupt and hard_limit is not None:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    except BotTimeout:
+        return None, f"interrupted after {hard_limit:g} s (limit {time_limit:g} s per move)"
+    except Exception as exc:
+        return None, f"raised {_describe(exc)}"
+    elapsed = time.perf_counter() - t0
+    if time_limit is not None and elapsed > time_limit:
+        return None, f"took {elapsed:.3f} s (limit {time_limit:g} s per move)"
+    try:
+        ok = action in legal
+    except Exception:
+        ok = False
+    if not ok:
+        return None, f"returned an illegal action: {action!r}"
+    return action, None

@@ -1,0 +1,138 @@
+"""The registry of games: their options, roles and bots.
+
+Each game package exposes one :class:`GameSpec`; :func:`game_specs` lists them all and
+:func:`make_game` builds a game from option texts such as ``{"graph": "path:5", "k": "2"}``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sleuth.core.bots import BotSpec
+from sleuth.core.errors import OptionError, UnknownNameError
+from sleuth.core.events import JSON
+from sleuth.core.game import Game
+
+# Game name -> module that defines ``SPEC``.  Imported lazily so ``sleuth games`` stays fast.
+_GAME_MODULES = {
+    "fox": "sleuth.games.fox",
+}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, default, help text and a parser from text to value.
+
+    ``parse`` receives either the text given by the user or an already typed value (from a
+    log header) and returns the canonical value, raising ``ValueError`` with a reason.
+    """
+
+    name: str
+    default: JSON
+    help: str
+    parse: Callable[[Any], JSON]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the CLI, the arena and the docs need to know about a game."""
+
+    name: str
+    description: str
+    roles: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+    bots: tuple[BotSpec, ...]
+    build: Callable[[dict[str, JSON]], Game[Any]]
+    rules_version: str = "1"
+
+    def bot(self, name: str) -> BotSpec:
+        for spec in self.bots:
+            if spec.name == name:
+                return spec
+        known = ", ".join(b.name for b in self.bots)
+        raise UnknownNameError(f"unknown bot {name!r} for {self.name}; known bots: {known}")
+
+    def make(self, texts: Mapping[str, Any] | None = None) -> Game[Any]:
+        """Build the game from option values (texts or typed values); unknown names fail."""
+        texts = dict(texts or {})
+        known = {o.name: o for o in self.options}
+        for name in texts:
+            if name not in known:
+                raise OptionError(
+                    f"unknown option {name!r} for {self.name}; known options: "
+                    + ", ".join(known)
+                )
+        values: dict[str, JSON] = {}
+        for option in self.options:
+            raw = texts.get(option.name, option.default)
+            try:
+                values[option.name] = option.parse(raw)
+            except (ValueError, TypeError) as exc:
+                raise OptionError(f"option {option.name}={raw!r}: {exc}") from exc
+        return self.build(values)
+
+
+def game_names() -> list[str]:
+    return list(_GAME_MODULES)
+
+
+def game_spec(name: str) -> GameSpec:
+    """The spec of the game called ``name``."""
+    module_name = _GAME_MODULES.get(name)
+    if module_name is None:
+        raise UnknownNameError(f"unknown game {name!r}; known games: {', '.join(_GAME_MODULES)}")
+    spec = importlib.import_module(module_name).SPEC
+    assert isinstance(spec, GameSpec)
+    return spec
+
+
+def game_specs() -> list[GameSpec]:
+    return [game_spec(name) for name in _GAME_MODULES]
+
+
+def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any]:
+    """Build a game by name from option texts or values."""
+    return game_spec(name).make(options)
+
+
+def parse_option_texts(items: list[str]) -> dict[str, str]:
+    """Turn ``["k=2", "graph=path:5"]`` into a dict, with a clear error for bad items."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"option {item!r} is not of the form name=value")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def parse_bool(raw: Any) -> bool:
+    """Parse true/false, yes/no, 1/0 (any case) or a bool."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off"):
+        return False
+    raise ValueError("expected true or false")
+
+
+def parse_int(minimum: int) -> Callable[[Any], int]:
+    """A parser for integers of at least ``minimum``."""
+
+    def parse(raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise ValueError("expected an integer")
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise ValueError("expected an integer") from None
+        if value < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        return value
+
+    return parse

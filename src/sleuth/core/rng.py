@@ -1,0 +1,21 @@
+"""Seeded randomness.
+
+Every random choice in Sleuth comes from a seed derived from a master seed and a path of
+labels, so that results never depend on the order in which games run or on the number of
+worker processes.  ``derive_seed(s, "game", 7)`` is the seed of game 7 of a run with master
+seed ``s``; inside a match, ``derive_seed(game_seed, "bot", seat)`` and
+``derive_seed(game_seed, "chance")`` seed the bots and the chance events.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+SEED_BITS = 63
+
+
+def derive_seed(master: int, *labels: object) -> int:
+    """A 63-bit seed determined by ``master`` and ``labels`` (stable across runs and machines)."""
+    text = ":".join([str(int(master)), *map(str, labels)])
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> (64 - SEED_BITS)

@@ -1,0 +1,137 @@
+"""The hunter's deduction: the set of holes the fox may be in (rules A2 and A4).
+
+A :class:`FoxBelief` is a replay of the inspections made so far.  With ``B_1`` = every hole,
+day t's inspection ``K_t`` gives the evening belief ``A_t = B_t \\ K_t`` and the next morning's
+``B_{t+1} = night(A_t)``.  ``A_t`` empty means the fox has been caught, whatever it did.
+
+Soundness invariant: a fox that has not been caught is in ``B_t`` every morning and in ``A_t``
+every evening.  Exactness: every hole of ``B_t`` is the position at day t of some fox walk that
+dodged every inspection so far.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from sleuth.core.errors import IllegalActionError
+from sleuth.core.events import Event
+from sleuth.games.fox.graph import FoxGraph, holes_of, mask_of
+
+
+class FoxBelief:
+    """Possible fox holes from the hunter's point of view (bitsets over the graph's holes)."""
+
+    def __init__(self, graph: FoxGraph, k: int = 1, lazy: bool = False) -> None:
+        self.graph = graph
+        self.k = k
+        self.lazy = lazy
+        self.inspections: list[int] = []
+        self.evenings: list[int] = []
+        self.morning = graph.all_holes
+
+    @classmethod
+    def from_events(
+        cls, graph: FoxGraph, events: Iterable[Event], k: int = 1, lazy: bool = False
+    ) -> FoxBelief:
+        """The belief after the public ``inspected`` events of a view."""
+        belief = cls(graph, k, lazy)
+        for event in events:
+            if event.kind == "inspected":
+                belief.inspect(event.public["holes"])
+        return belief
+
+    @property
+    def day(self) -> int:
+        """The day of the next inspection (1-based)."""
+        return len(self.inspections) + 1
+
+    @property
+    def caught(self) -> bool:
+        return bool(self.evenings) and self.evenings[-1] == 0
+
+    def possible_holes(self) -> list[int]:
+        """The holes the fox may be in at the next inspection (empty once it is caught)."""
+        return [] if self.caught else holes_of(self.morning)
+
+    def inspect(self, holes: Sequence[int]) -> bool:
+        """Record day ``day``'s inspection; return True if it certainly catches the fox."""
+        if self.caught:
+            raise IllegalActionError("the fox has already been caught")
+        if not holes:
+            raise IllegalActionError("an inspection needs at least one hole")
+        if len(set(holes)) != len(holes):
+            raise IllegalActionError(f"inspection {list(holes)} repeats a hole")
+        if len(holes) > self.k:
+            raise IllegalActionError(f"at most {self.k} holes may be inspected per day, got {len(holes)}")
+        for h in holes:
+            if not 0 <= h < self.graph.n:
+                raise IllegalActionError(f"hole {h} is not on the board (holes 0..{self.graph.n - 1})")
+        inspected = mask_of(holes)
+        evening = self.morning & ~inspected
+        self.inspections.append(inspected)
+        self.evenings.append(evening)
+        if evening:
+            self.morning = self.graph.night(evening, self.lazy)
+        return evening == 0
+
+    def undo(self) -> None:
+        """Forget the last inspection."""
+        if not self.inspections:
+            raise IllegalActionError("nothing to undo")
+        self.inspections.pop()
+        self.evenings.pop()
+        self.morning = self._night_or_start(len(self.evenings) - 1)
+
+    def fox_path(self, rng: random.Random | None = None) -> list[int]:
+        """One fox walk consistent with every inspection (A4); see :func:`reconstruct_path`."""
+        if self.caught:
+            last_morning = self._morning_before_last()
+            return reconstruct_path(
+                self.graph, self.evenings[:-1], self.lazy, rng, final=last_morning & self.inspections[-1]
+            )
+        return reconstruct_path(self.graph, self.evenings, self.lazy, rng)
+
+    def _morning_before_last(self) -> int:
+        return self._night_or_start(len(self.evenings) - 2)
+
+    def _night_or_start(self, evening_index: int) -> int:
+        """The morning after evening ``evening_index`` (every hole before day 1)."""
+        if evening_index < 0:
+            return self.graph.all_holes
+        return self.graph.night(self.evenings[evening_index], self.lazy)
+
+def reconstruct_path(
+    graph: FoxGraph,
+    evenings: Sequence[int],
+    lazy: bool = False,
+    rng: random.Random | None = None,
+    final: int | None = None,
+) -> list[int]:
+    """A fox walk ``x_1..x_t`` with ``x_i`` in ``evenings[i-1]`` (rule A4), backwards.
+
+    ``evenings`` are the evening beliefs A_1..A_t, all non-empty.  With ``final`` (a set of
+    holes where the fox was found on day t+1), the walk is extended by one hole of ``final``
+    adjacent to its end.  Picks the lowest hole each time, or a random one with ``rng``.
+    Pure: the inputs are not modified.
+    """
+    sets = list(evenings) + ([final] if final is not None else [])
+    if not sets:
+        return []
+    if any(s == 0 for s in sets):
+        raise ValueError("every belief on a fox path must be non-empty")
+
+    def pick(mask: int) -> int:
+        holes = holes_of(mask)
+        return rng.choice(holes) if rng is not None else holes[0]
+
+    walk = [pick(sets[-1])]
+    for evening in reversed(sets[:-1]):
+        here = walk[-1]
+        reachable = graph.neighbours[here] | ((1 << here) if lazy else 0)
+        candidates = evening & reachable
+        if not candidates:
+            raise ValueError(f"beliefs are not consistent: no step reaches hole {here}")
+        walk.append(pick(candidates))
+    walk.reverse()
+    return walk

@@ -1,0 +1,235 @@
+"""Fox in a Hole on any connected graph (rules X1-X9 of ``shared/rules/fox.md``).
+
+Seats: 0 is the hunter, 1 the fox.  The fox moves first (choosing where to hide, X2); then each
+day the hunter inspects up to ``k`` holes (X3) and, if the fox survives, it moves at night (X4).
+
+The fox is modelled as the set of holes it may be in (a bitset).  A fox action either commits
+to one hole (``hole 3``) or stays uncommitted (``hide``: every hole it could reach).  An
+inspection catches the fox exactly when it leaves no possible hole; otherwise the inspected
+holes are removed from the set.  A fox that always commits is an ordinary fox; one that always
+hides is the adversarial "quantum" fox of rule A3, which is caught exactly when the hunter's
+belief becomes empty.  When the game ends a ``fox_path`` event reveals one concrete walk that
+agrees with every inspection (A4): the real walk of a committed fox.
+
+Events: ``fox_moved`` (public: the night; private to the fox: its possible holes),
+``inspected`` (public: day, holes, caught), ``fox_path`` (public, at the end).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+from math import comb
+from typing import ClassVar
+
+from sleuth.core.errors import ActionParseError, IllegalActionError, OptionError
+from sleuth.core.events import JSON, Event
+from sleuth.core.game import TERMINAL, Game, State
+from sleuth.games.fox.belief import reconstruct_path
+from sleuth.games.fox.graph import FoxGraph, holes_of
+
+HUNTER = 0
+FOX = 1
+MAX_HUNTER_ACTIONS = 100_000
+"""Largest number of distinct inspections per day the engine lists (sum of C(n, 1..k))."""
+
+
+@dataclass(frozen=True, slots=True)
+class Inspect:
+    """The hunter inspects some holes (kept sorted). Text form: ``inspect 1,3``."""
+
+    holes: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holes", tuple(sorted(self.holes)))
+
+    def __str__(self) -> str:
+        return "inspect " + ",".join(map(str, self.holes))
+
+
+@dataclass(frozen=True, slots=True)
+class FoxMove:
+    """The fox commits to ``hole`` (text ``hole 3``) or stays uncommitted (``hole=None``, ``hide``)."""
+
+    hole: int | None
+
+    def __str__(self) -> str:
+        return "hide" if self.hole is None else f"hole {self.hole}"
+
+
+FoxAction = Inspect | FoxMove
+HIDE = FoxMove(None)
+
+
+class FoxGame(Game[FoxAction]):
+    """Fox in a Hole on ``graph`` with ``k`` inspections a day, a lazy fox or not, ``days`` limit."""
+
+    name: ClassVar[str] = "fox"
+
+    def __init__(self, graph: FoxGraph, k: int = 1, lazy: bool = False, days: int | None = None) -> None:
+        if k < 1:
+            raise OptionError("k must be at least 1")
+        self.graph = graph
+        self.k = k
+        self.lazy = lazy
+        self.days = days if days else 4 * graph.n
+        count = sum(comb(graph.n, size) for size in range(1, min(k, graph.n) + 1))
+        if count > MAX_HUNTER_ACTIONS:
+            raise OptionError(
+                f"k={k} on {graph.n} holes gives {count} possible inspections a day "
+                f"(limit {MAX_HUNTER_ACTIONS})"
+            )
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("hunter", "fox")
+
+    def options(self) -> dict[str, JSON]:
+        return {"graph": self.graph.spec, "k": self.k, "lazy": self.lazy, "days": self.days}
+
+    def new_initial_state(self) -> FoxState:
+        return FoxState(self)
+
+    @cached_property
+    def inspections(self) -> list[FoxAction]:
+        """Every legal inspection (the same every day): sizes 1..k, lexicographic."""
+        holes = range(self.graph.n)
+        return [
+            Inspect(c) for size in range(1, min(self.k, self.graph.n) + 1) for c in combinations(holes, size)
+        ]
+
+    def parse_action(self, text: str) -> FoxAction:
+        words = text.strip().split(None, 1)
+        if words == ["hide"]:
+            return HIDE
+        if len(words) == 2 and words[0] in ("hole", "inspect"):
+            parts = [p for p in words[1].replace(",", " ").split() if p]
+            if parts and all(p.isdigit() for p in parts):
+                numbers = tuple(int(p) for p in parts)
+                if words[0] == "inspect":
+                    return Inspect(numbers)
+                if len(numbers) == 1:
+                    return FoxMove(numbers[0])
+        raise ActionParseError(f"{text!r} is not a fox action (inspect 1,2 / hole 3 / hide)")
+
+
+class FoxState(State[FoxAction]):
+    """A position: the fox's possible holes, the day, and what has happened so far."""
+
+    __slots__ = ("caught", "day", "evenings", "fox", "fox_to_move", "game", "inspections", "over")
+
+    def __init__(self, game: FoxGame) -> None:
+        self.game: FoxGame = game
+        self.day = 1
+        """The day of the next inspection."""
+        self.fox = 0
+        """Bitset of the holes the fox may be in (0 before it has hidden)."""
+        self.fox_to_move = True
+        self.inspections: list[int] = []
+        self.evenings: list[int] = []
+        """The fox's possible holes after each inspection it survived."""
+        self.caught = False
+        self.over = False
+
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        return FOX if self.fox_to_move else HUNTER
+
+    def legal_actions(self) -> list[FoxAction]:
+        if self.over:
+            return []
+        if not self.fox_to_move:
+            return self.game.inspections
+        return [HIDE, *(FoxMove(h) for h in holes_of(self._fox_reach()))]
+
+    def _fox_reach(self) -> int:
+        if self.fox == 0:
+            return self.game.graph.all_holes
+        return self.game.graph.night(self.fox, self.game.lazy)
+
+    def apply(self, action: FoxAction) -> list[Event]:
+        if self.over:
+            raise IllegalActionError(f"{action}: the game is over")
+        if self.fox_to_move:
+            return self._fox_moves(action)
+        return self._inspect(action)
+
+    def _fox_moves(self, action: FoxAction) -> list[Event]:
+        if not isinstance(action, FoxMove):
+            raise IllegalActionError(f"{action}: it is the fox's turn")
+        reach = self._fox_reach()
+        if action.hole is None:
+            self.fox = reach
+        elif 0 <= action.hole < self.game.graph.n and reach >> action.hole & 1:
+            self.fox = 1 << action.hole
+        else:
+            where = "adjacent to its hole" if self.fox else "on the board"
+            raise IllegalActionError(f"{action}: hole {action.hole} is not {where}")
+        self.fox_to_move = False
+        return [
+            Event("fox_moved", {"night": self.day - 1}, {"holes": holes_of(self.fox)}, frozenset((FOX,)))
+        ]
+
+    def _inspect(self, action: FoxAction) -> list[Event]:
+        if not isinstance(action, Inspect):
+            raise IllegalActionError(f"{action}: it is the hunter's turn")
+        holes = action.holes
+        n, k = self.game.graph.n, self.game.k
+        if not holes or len(holes) > k:
+            raise IllegalActionError(f"{action}: inspect between 1 and {k} holes")
+        if len(set(holes)) != len(holes):
+            raise IllegalActionError(f"{action}: a hole is repeated")
+        if holes[0] < 0 or holes[-1] >= n:
+            raise IllegalActionError(f"{action}: holes are numbered 0..{n - 1}")
+        inspected = 0
+        for h in holes:
+            inspected |= 1 << h
+        left = self.fox & ~inspected
+        self.inspections.append(inspected)
+        day = self.day
+        events = [Event("inspected", {"day": day, "holes": list(holes), "caught": left == 0})]
+        if left == 0:
+            self.caught = self.over = True
+            events.append(self._path_event(final=self.fox & inspected))
+            self.fox &= inspected
+        else:
+            self.fox = left
+            self.evenings.append(left)
+            self.day += 1
+            if day >= self.game.days:
+                self.over = True
+                events.append(self._path_event(final=None))
+            else:
+                self.fox_to_move = True
+        return events
+
+    def _path_event(self, final: int | None) -> Event:
+        path = reconstruct_path(self.game.graph, self.evenings, self.game.lazy, final=final)
+        return Event("fox_path", {"path": path, "caught": self.caught})
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> tuple[float, ...]:
+        if not self.over:
+            return (0.0, 0.0)
+        return (1.0, 0.0) if self.caught else (0.0, 1.0)
+
+    def outcome(self) -> str:
+        if self.caught:
+            return f"caught on day {self.day}"
+        return f"escaped for {self.day - 1} days"
+
+    def clone(self) -> FoxState:
+        other = FoxState.__new__(FoxState)
+        other.game = self.game
+        other.day = self.day
+        other.fox = self.fox
+        other.fox_to_move = self.fox_to_move
+        other.inspections = list(self.inspections)
+        other.evenings = list(self.evenings)
+        other.caught = self.caught
+        other.over = self.over
+        return other
