@@ -1,0 +1,1 @@
+"""Tournaments: scheduling and seat rotation, parallel backends, the results store, statistics."""

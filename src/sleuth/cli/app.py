@@ -1,0 +1,177 @@
+"""The top-level commands: ``games``, ``play``, ``replay``; game sub-apps are added here."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+import sleuth
+from sleuth.arena import store
+from sleuth.arena.tournament import Tournament, run_tournament
+from sleuth.cli import fox as fox_cli
+from sleuth.cli.common import console, errors, print_json
+from sleuth.core.log import replay_log
+from sleuth.core.match import DEFAULT_TIME_LIMIT
+from sleuth.core.registry import game_specs, parse_option_texts
+
+app = typer.Typer(
+    name="sleuth",
+    help="Hidden-information board games: rules engines, exact deduction, AI players, tournaments.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(fox_cli.app, name="fox")
+
+
+@app.command("games")
+def games_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """List every game with its options, roles and bots."""
+    specs = game_specs()
+    if as_json:
+        print_json(
+            {
+                "games": [
+                    {
+                        "name": s.name,
+                        "description": s.description,
+                        "rules_version": s.rules_version,
+                        "roles": list(s.roles),
+                        "options": [
+                            {"name": o.name, "default": o.default, "help": o.help} for o in s.options
+                        ],
+                        "bots": [
+                            {"name": b.name, "roles": list(b.roles), "description": b.description}
+                            for b in s.bots
+                        ],
+                    }
+                    for s in specs
+                ]
+            }
+        )
+        return
+    for s in specs:
+        console.print(f"[bold]{s.name}[/] — {s.description}")
+        console.print(f"  roles: {', '.join(s.roles)}")
+        table = Table("option", "default", "meaning", box=None, padding=(0, 2))
+        for o in s.options:
+            table.add_row(o.name, str(o.default), o.help)
+        console.print(table)
+        bots = Table("bot", "roles", "what it does", box=None, padding=(0, 2))
+        for b in s.bots:
+            bots.add_row(b.name, ", ".join(b.roles), b.description)
+        console.print(bots)
+
+
+@app.command("play")
+def play_command(
+    game: Annotated[str, typer.Argument(help="Game name (see `sleuth games`).")],
+    bots: Annotated[str, typer.Option("--bots", help="Comma-separated bot names, one per seat.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Master seed.")] = 0,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option name=value (repeatable).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="Worker processes (default: all cores).")
+    ] = None,
+    db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path("sleuth.duckdb"),
+    no_db: Annotated[bool, typer.Option("--no-db", help="Do not store results.")] = False,
+    logs: Annotated[
+        Path | None, typer.Option("--logs", help="Write one JSONL log per game to this folder.")
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="Seconds per move before a bot forfeits.")
+    ] = DEFAULT_TIME_LIMIT,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Run a tournament between bots and print a results table."""
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    options = parse_option_texts(option or [])
+    started_at = datetime.now()
+    show_progress = not as_json and sys.stderr.isatty()
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        disable=not show_progress,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{game}: {', '.join(names)}", total=games)
+        tournament = run_tournament(
+            game,
+            names,
+            games,
+            seed=seed,
+            options=options,
+            workers=workers,
+            logs=logs,
+            time_limit=time_limit,
+            on_progress=lambda n: progress.advance(task, n),
+        )
+    if not no_db:
+        store.save(db, tournament, started_at, sleuth.__version__)
+    if as_json:
+        print_json(tournament.summary())
+        return
+    _print_standings(tournament)
+    where = "" if no_db else f"; results in {db} (run {tournament.run_id[:8]})"
+    if logs is not None:
+        where += f"; logs in {logs}/"
+    console.print(
+        f"{len(tournament.rows)} games in {tournament.seconds:.2f} s, mean length "
+        f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
+        highlight=False,
+    )
+
+
+def _print_standings(tournament: Tournament) -> None:
+    options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
+    table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
+    for column in ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length"):
+        table.add_column(column, justify="left" if column in ("bot", "role") else "right")
+    for s in tournament.standings():
+        lo, hi = s.ci95
+        table.add_row(
+            s.bot, s.role, str(s.games), f"{s.wins:g}", f"{s.win_rate:.1%}",
+            f"{lo:.1%}–{hi:.1%}", f"{s.mean_length:.2f}",
+        )  # fmt: skip
+    console.print(table)
+
+
+@app.command("replay")
+def replay_command(
+    log: Annotated[Path, typer.Argument(help="A JSONL game log.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check a game log by replaying it with the rules engine; print its outcome."""
+    replay = replay_log(log)
+    if as_json:
+        print_json(
+            {
+                "game": replay.game.name,
+                "options": replay.game.options(),
+                "seed": replay.seed,
+                "bots": list(replay.bots),
+                "steps": replay.steps,
+                "outcome": replay.outcome,
+                "wins": list(replay.wins),
+                "valid": True,
+            }
+        )
+        return
+    console.print(
+        f"{log}: valid {replay.game.name} log, {replay.steps} steps, "
+        f"{' vs '.join(replay.bots)}: {replay.outcome}",
+        highlight=False,
+    )
