@@ -180,7 +180,7 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
         raise LogError(f"{source}: empty log (expected a header line)")
 
     def fail(line_no: int, message: str) -> LogError:
-        return LogError(f"{source}:{line_no}: {message}")
+        return LogError(f"{source} line {line_no}: {message}")
 
     def parse(line_no: int, line: str) -> Any:
         try:

@@ -75,22 +75,34 @@ class GameSpec:
         return self.build(values)
 
 
+_REGISTERED: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game defined outside Sleuth (a plugin or a test game) to the registry."""
+    if spec.name in _GAME_MODULES:
+        raise ValueError(f"game name {spec.name!r} is taken by a built-in game")
+    _REGISTERED[spec.name] = spec
+
+
 def game_names() -> list[str]:
-    return list(_GAME_MODULES)
+    return [*_GAME_MODULES, *_REGISTERED]
 
 
 def game_spec(name: str) -> GameSpec:
     """The spec of the game called ``name``."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
     module_name = _GAME_MODULES.get(name)
     if module_name is None:
-        raise UnknownNameError(f"unknown game {name!r}; known games: {', '.join(_GAME_MODULES)}")
+        raise UnknownNameError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
     spec = importlib.import_module(module_name).SPEC
     assert isinstance(spec, GameSpec)
     return spec
 
 
 def game_specs() -> list[GameSpec]:
-    return [game_spec(name) for name in _GAME_MODULES]
+    return [game_spec(name) for name in game_names()]
 
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any]:

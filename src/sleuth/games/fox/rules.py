@@ -166,7 +166,7 @@ class FoxState(State[FoxAction]):
             self.fox = 1 << action.hole
         else:
             where = "adjacent to its hole" if self.fox else "on the board"
-            raise IllegalActionError(f"{action}: hole {action.hole} is not {where}")
+            raise IllegalActionError(f"hole {action.hole} is not {where}")
         self.fox_to_move = False
         return [
             Event("fox_moved", {"night": self.day - 1}, {"holes": holes_of(self.fox)}, frozenset((FOX,)))

@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import pytest
+
+from sleuth.core.events import Event
+
+
+def test_public_event_is_seen_whole_by_everyone() -> None:
+    event = Event("inspected", {"day": 1, "holes": [2]})
+    assert event.is_public
+    assert event.seen_by(0) is event
+    assert event.seen_by(5) is event
+
+
+def test_private_fields_reach_only_the_audience() -> None:
+    event = Event("dealt", {"to": 1}, {"card": 3}, frozenset({1}))
+    assert event.seen_by(1).private == {"card": 3}
+    redacted = event.seen_by(0)
+    assert redacted.private is None
+    assert redacted.public == {"to": 1}
+    assert redacted.audience == frozenset({1})  # who knows is public
+
+
+def test_secret_without_audience_is_rejected() -> None:
+    with pytest.raises(ValueError, match="no audience"):
+        Event("dealt", {}, {"card": 3})
+
+
+def test_json_round_trip() -> None:
+    for event in (
+        Event("inspected", {"day": 1, "holes": [2, 3], "caught": False}),
+        Event("dealt", {"to": 1}, {"card": 3}, frozenset({1, 2})),
+    ):
+        assert Event.from_json(event.to_json()) == event

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import pytest
+
+from sleuth.core.bots import BotSpec
+from sleuth.core.game import CHANCE
+from sleuth.core.match import run_match
+from sleuth.core.registry import game_spec, make_game
+from tests.core import toy
+
+
+def bots(*names: str) -> list[BotSpec]:
+    return [toy.SPEC.bot(n) for n in names]
+
+
+def test_same_seed_same_game_bit_for_bit() -> None:
+    game = make_game("highcard")
+    first = run_match(game, bots("peeker", "peeker"), seed=42)
+    again = run_match(game, bots("peeker", "peeker"), seed=42)
+    assert [(s.seat, s.action, s.events) for s in first.steps] == [
+        (s.seat, s.action, s.events) for s in again.steps
+    ]
+    assert first.wins == again.wins
+
+
+def test_different_seeds_give_different_deals() -> None:
+    game = make_game("highcard", {"cards": 50})
+    deals = {
+        tuple(s.action for s in run_match(game, bots("caller", "caller"), seed=s).steps[:2])
+        for s in range(20)
+    }
+    assert len(deals) > 10
+
+
+def test_chance_steps_are_recorded_as_chance() -> None:
+    record = run_match(make_game("highcard"), bots("caller", "caller"), seed=1)
+    assert [s.seat for s in record.steps[:2]] == [CHANCE, CHANCE]
+    assert record.length == len(record.steps) - 2
+
+
+def test_views_hide_other_seats_cards() -> None:
+    toy.Peeker.seen.clear()
+    run_match(make_game("highcard"), bots("peeker", "peeker"), seed=3)
+    assert toy.Peeker.seen
+    for view in toy.Peeker.seen:
+        for event in view.events:
+            if event.kind == "dealt":
+                mine = event.public["to"] == view.seat
+                assert (event.private is not None) == mine
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("raise", "raised RuntimeError: boom"),
+        ("illegal", "illegal action: 'dance'"),
+        ("slow", "limit 0.1 s per move"),
+        ("hang", "interrupted"),
+        ("broken", "could not start: ZeroDivisionError"),
+    ],
+)
+def test_misbehaving_bot_forfeits_and_the_match_goes_on(mode: str, reason: str) -> None:
+    record = run_match(make_game("highcard"), bots(mode, "caller"), seed=5, time_limit=0.1)
+    assert len(record.forfeits) == 1
+    forfeit = record.forfeits[0]
+    assert forfeit.seat == 0
+    assert forfeit.bot == mode
+    assert reason in forfeit.reason
+    assert record.wins == (0.0, 1.0)
+    assert "forfeit" in record.outcome
+
+
+def test_forfeit_in_either_seat_gives_the_other_the_win() -> None:
+    records = [run_match(make_game("highcard"), bots("caller", "raise"), seed=s) for s in range(30)]
+    forfeited = [r for r in records if r.forfeits]
+    assert forfeited  # seat 1 only acts when seat 0 calls
+    assert all(r.wins == (1.0, 0.0) and r.forfeits[0].seat == 1 for r in forfeited)
+
+
+def test_wrong_number_of_bots_is_an_error() -> None:
+    with pytest.raises(ValueError, match="needs 2 bots"):
+        run_match(make_game("highcard"), bots("caller"), seed=0)
+
+
+def test_ties_split_the_win() -> None:
+    game = make_game("highcard", {"cards": 2})
+    ties = [
+        r for r in (run_match(game, bots("peeker", "peeker"), seed=s) for s in range(60))
+        if r.wins == (0.5, 0.5)
+    ]  # fmt: skip
+    assert ties
+    assert all(sum(r.wins) == 1.0 for r in ties)
+
+
+def test_registry_lists_the_test_game() -> None:
+    assert game_spec("highcard") is toy.SPEC
