@@ -82,14 +82,16 @@ class Tournament:
         """Per bot and role, in the order the bots were named and roles are seated."""
         tally: dict[tuple[str, str], list[float]] = {}
         for row in self.rows:
-            for bot, role, win in zip(row.bots, row.roles, row.wins):
+            for bot, role, win in zip(row.bots, row.roles, row.wins, strict=False):
                 entry = tally.setdefault((bot, role), [0, 0.0, 0])
                 entry[0] += 1
                 entry[1] += win
                 entry[2] += row.length
         roles = game_spec(self.game).roles
         order = {name: i for i, name in reversed(list(enumerate(self.bots)))}
-        keys = sorted(tally, key=lambda k: (order[k[0]], roles.index(k[1]) if k[1] in roles else 99))
+        keys = sorted(
+            tally, key=lambda k: (order[k[0]], roles.index(k[1]) if k[1] in roles else 99)
+        )
         return [
             Standing(bot, role, int(tally[bot, role][0]), tally[bot, role][1],
                      tally[bot, role][2] / tally[bot, role][0])
@@ -151,7 +153,9 @@ def valid_seatings(game: Game[Any], bots: Sequence[str]) -> list[tuple[str, ...]
     return seatings
 
 
-def schedule(game: Game[Any], bots: Sequence[str], games: int, seed: int) -> list[tuple[int, int, tuple[str, ...]]]:
+def schedule(
+    game: Game[Any], bots: Sequence[str], games: int, seed: int
+) -> list[tuple[int, int, tuple[str, ...]]]:
     """``(index, seed, seating)`` for each game of the tournament."""
     seatings = valid_seatings(game, bots)
     return [(i, derive_seed(seed, "game", i), seatings[i % len(seatings)]) for i in range(games)]

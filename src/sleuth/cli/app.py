@@ -46,7 +46,8 @@ def games_command(
                         "rules_version": s.rules_version,
                         "roles": list(s.roles),
                         "options": [
-                            {"name": o.name, "default": o.default, "help": o.help} for o in s.options
+                            {"name": o.name, "default": o.default, "help": o.help}
+                            for o in s.options
                         ],
                         "bots": [
                             {"name": b.name, "roles": list(b.roles), "description": b.description}
@@ -78,7 +79,8 @@ def play_command(
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Master seed.")] = 0,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Game option name=value (repeatable).")
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option name=value (repeatable)."),
     ] = None,
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", help="Worker processes (default: all cores).")

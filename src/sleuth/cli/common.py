@@ -27,22 +27,13 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def run_app(app: typer.Typer) -> int:
-    """Run the Typer app; Sleuth errors become one clear line and exit code 2."""
+    """Run the Typer app; a Sleuth error becomes one clear line on stderr and exit code 2.
+
+    Usage errors are reported by Typer itself (exit code 2); ``SystemExit`` passes through.
+    """
     try:
-        app(standalone_mode=False)
+        app()
     except SleuthError as exc:
         errors.print(f"[bold red]error:[/] {exc}", highlight=False)
         return 2
-    except typer.Exit as exc:
-        return exc.exit_code
-    except typer.Abort:
-        errors.print("aborted")
-        return 1
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            return exc.exit_code
-        raise
     return 0

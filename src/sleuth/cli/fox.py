@@ -15,13 +15,19 @@ from sleuth.games.fox.graph import FoxGraph, parse_graph
 from sleuth.games.fox.solver import DEFAULT_MAX_STATES, solve
 from sleuth.games.fox.values import game_value
 
-app = typer.Typer(help="Fox in a Hole: solve boards, compute game values, play the quantum fox.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Fox in a Hole: solve boards, compute game values, play the quantum fox.",
+    no_args_is_help=True,
+)
 
 GraphOption = Annotated[
     str,
-    typer.Option("--graph", "-g", help="path:N, cycle:N, star:N, grid:RxC, spider:a,b,.., "
-                 "binary-tree:H, edges:0-1,1-2,.. or an edge-list file."),
+    typer.Option(
+        "--graph",
+        "-g",
+        help="path:N, cycle:N, star:N, grid:RxC, spider:a,b,.., "
+        "binary-tree:H, edges:0-1,1-2,.. or an edge-list file.",
+    ),
 ]
 KOption = Annotated[int, typer.Option("--k", "-k", min=1, help="Holes inspected per day.")]
 LazyOption = Annotated[bool, typer.Option("--lazy", help="The fox may stay in its hole.")]
@@ -61,8 +67,9 @@ def solve_command(
             highlight=False,
         )
         return
-    console.print(f"{title}: the fox is caught within {solution.days} days, for example:",
-                  highlight=False)
+    console.print(
+        f"{title}: the fox is caught within {solution.days} days, for example:", highlight=False
+    )
     for day, holes in enumerate(strategy or [], start=1):
         console.print(f"  day {day:>2}: inspect {', '.join(map(str, holes))}", highlight=False)
 
@@ -144,8 +151,9 @@ def play_command(
         if text in ("give up", "giveup", "quit", "q"):
             path = belief.fox_path()
             route = " → ".join(map(str, path)) if path else "anywhere"
-            console.print(f"The fox got away. One path that dodged every inspection: {route}",
-                          highlight=False)
+            console.print(
+                f"The fox got away. One path that dodged every inspection: {route}", highlight=False
+            )
             return
         if text == "show":
             show = not show
@@ -185,6 +193,8 @@ def _hint(board: FoxGraph, belief: FoxBelief, k: int, lazy: bool) -> None:
         return
     if solution.strategy:
         first = ", ".join(map(str, solution.strategy[0]))
-        console.print(f"hint: inspect {first} (a catch is certain within {solution.days} more days)")
+        console.print(
+            f"hint: inspect {first} (a catch is certain within {solution.days} more days)"
+        )
     else:
         console.print("hint: from here no strategy is sure to catch the fox")

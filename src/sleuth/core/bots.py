@@ -47,4 +47,3 @@ class BotSpec:
 
     def make(self, game: Game[Any], seat: int, seed: int) -> Bot:
         return self.factory(game, seat, seed)
-

@@ -84,4 +84,3 @@ class View:
     role: str
     game_info: Mapping[str, JSON]
     events: Sequence[Event]
-

@@ -90,7 +90,9 @@ class State(ABC, Generic[ActionT]):
 
     @abstractmethod
     def apply(self, action: ActionT) -> list[Event]:
-        """Play ``action``; return the events it caused. Illegal actions raise and change nothing."""
+        """Play ``action`` and return the events it caused.
+
+        An illegal action raises ``IllegalActionError`` and changes nothing."""
 
     @abstractmethod
     def is_terminal(self) -> bool:
@@ -117,7 +119,8 @@ class State(ABC, Generic[ActionT]):
 
     def outcome(self) -> str:
         """A short human description of the result of a finished game."""
-        return ", ".join(f"{role}={r:g}" for role, r in zip(self.game.roles, self.returns()))
+        pairs = zip(self.game.roles, self.returns(), strict=True)
+        return ", ".join(f"{role}={r:g}" for role, r in pairs)
 
     def fallback_action(self) -> ActionT:
         """The action played for a forfeited seat when the game continues after a forfeit."""
@@ -125,4 +128,3 @@ class State(ABC, Generic[ActionT]):
 
     def is_legal(self, action: ActionT) -> bool:
         return action in self.legal_actions()
-

@@ -88,9 +88,7 @@ class EndLine(_Strict):
     length: int
 
 
-_BODY = TypeAdapter(
-    Annotated[StepLine | ForfeitLine | EndLine, Field(discriminator="type")]
-)
+_BODY = TypeAdapter(Annotated[StepLine | ForfeitLine | EndLine, Field(discriminator="type")])
 
 
 def header_of(record: MatchRecord) -> dict[str, JSON]:
@@ -105,7 +103,7 @@ def header_of(record: MatchRecord) -> dict[str, JSON]:
         "seed": record.seed,
         "seats": [
             {"seat": s, "role": role, "bot": bot}
-            for s, (role, bot) in enumerate(zip(game.roles, record.bots))
+            for s, (role, bot) in enumerate(zip(game.roles, record.bots, strict=False))
         ],
         "sleuth": sleuth.__version__,
     }
@@ -205,7 +203,9 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
             f"this Sleuth implements version {spec.rules_version}",
         )
     if game.options() != header.options:
-        raise fail(first_no, f"options are not canonical: {header.options} (expected {game.options()})")
+        raise fail(
+            first_no, f"options are not canonical: {header.options} (expected {game.options()})"
+        )
     if [s.seat for s in header.seats] != list(range(game.num_players)) or [
         s.role for s in header.seats
     ] != list(game.roles):
@@ -225,7 +225,9 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
             return _finish(game, state, header, body, steps, frozenset(forfeited), fail, line_no)
         if isinstance(body, ForfeitLine):
             if not 0 <= body.seat < game.num_players or body.step != steps:
-                raise fail(line_no, f"forfeit of seat {body.seat} at step {body.step} is out of place")
+                raise fail(
+                    line_no, f"forfeit of seat {body.seat} at step {body.step} is out of place"
+                )
             forfeited.add(body.seat)
             continue
         if forfeited and not game.continues_after_forfeit:
@@ -309,4 +311,3 @@ def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "line"
     return f"{where}: {err['msg']}"
-

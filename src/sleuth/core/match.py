@@ -77,7 +77,10 @@ class BotTimeout(BaseException):
 @contextmanager
 def _alarm_handler() -> Iterator[bool]:
     """Install a SIGALRM handler for hard time limits; yields False where signals can't be used."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
         yield False
         return
 
@@ -128,7 +131,9 @@ def run_match(
             except Exception as exc:
                 players.append(None)
                 forfeited.add(seat)
-                record.forfeits.append(Forfeit(seat, spec.name, 0, f"could not start: {_describe(exc)}"))
+                record.forfeits.append(
+                    Forfeit(seat, spec.name, 0, f"could not start: {_describe(exc)}")
+                )
 
         while not state.is_terminal():
             if forfeited and not game.continues_after_forfeit:
@@ -145,10 +150,14 @@ def run_match(
             else:
                 player = players[seat]
                 assert player is not None
-                action, problem = _ask(player, views[seat], legal, time_limit, hard_limit, can_interrupt)
+                action, problem = _ask(
+                    player, views[seat], legal, time_limit, hard_limit, can_interrupt
+                )
                 if problem is not None:
                     forfeited.add(seat)
-                    record.forfeits.append(Forfeit(seat, bots[seat].name, len(record.steps), problem))
+                    record.forfeits.append(
+                        Forfeit(seat, bots[seat].name, len(record.steps), problem)
+                    )
                     continue
             events = tuple(state.apply(action))
             record.steps.append(Step(seat, action, events))
@@ -160,7 +169,9 @@ def run_match(
         record.returns = state.returns()
         record.outcome = state.outcome()
         if forfeited:
-            record.returns = tuple(0.0 if s in forfeited else r for s, r in enumerate(record.returns))
+            record.returns = tuple(
+                0.0 if s in forfeited else r for s, r in enumerate(record.returns)
+            )
             wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(wins))
         record.wins = wins
     else:

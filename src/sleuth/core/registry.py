@@ -62,8 +62,7 @@ class GameSpec:
         for name in texts:
             if name not in known:
                 raise OptionError(
-                    f"unknown option {name!r} for {self.name}; known options: "
-                    + ", ".join(known)
+                    f"unknown option {name!r} for {self.name}; known options: " + ", ".join(known)
                 )
         values: dict[str, JSON] = {}
         for option in self.options:

@@ -25,8 +25,13 @@ SPEC = GameSpec(
     description="Fox in a Hole on any connected graph: find a fox that moves every night",
     roles=("hunter", "fox"),
     options=(
-        OptionSpec("graph", "path:5", "board: path:N, cycle:N, star:N, grid:RxC, spider:a,b,.., "
-                   "binary-tree:H, edges:0-1,1-2,.. or an edge-list file", _graph_option),
+        OptionSpec(
+            "graph",
+            "path:5",
+            "board: path:N, cycle:N, star:N, grid:RxC, spider:a,b,.., "
+            "binary-tree:H, edges:0-1,1-2,.. or an edge-list file",
+            _graph_option,
+        ),
         OptionSpec("k", 1, "holes inspected per day", parse_int(1)),
         OptionSpec("lazy", False, "the fox may stay in its hole at night", parse_bool),
         OptionSpec("days", 0, "day limit after which the fox wins (0: 4 x holes)", parse_int(0)),

@@ -63,10 +63,14 @@ class FoxBelief:
         if len(set(holes)) != len(holes):
             raise IllegalActionError(f"inspection {list(holes)} repeats a hole")
         if len(holes) > self.k:
-            raise IllegalActionError(f"at most {self.k} holes may be inspected per day, got {len(holes)}")
+            raise IllegalActionError(
+                f"at most {self.k} holes may be inspected per day, got {len(holes)}"
+            )
         for h in holes:
             if not 0 <= h < self.graph.n:
-                raise IllegalActionError(f"hole {h} is not on the board (holes 0..{self.graph.n - 1})")
+                raise IllegalActionError(
+                    f"hole {h} is not on the board (holes 0..{self.graph.n - 1})"
+                )
         inspected = mask_of(holes)
         evening = self.morning & ~inspected
         self.inspections.append(inspected)
@@ -88,7 +92,11 @@ class FoxBelief:
         if self.caught:
             last_morning = self._morning_before_last()
             return reconstruct_path(
-                self.graph, self.evenings[:-1], self.lazy, rng, final=last_morning & self.inspections[-1]
+                self.graph,
+                self.evenings[:-1],
+                self.lazy,
+                rng,
+                final=last_morning & self.inspections[-1],
             )
         return reconstruct_path(self.graph, self.evenings, self.lazy, rng)
 
@@ -100,6 +108,7 @@ class FoxBelief:
         if evening_index < 0:
             return self.graph.all_holes
         return self.graph.night(self.evenings[evening_index], self.lazy)
+
 
 def reconstruct_path(
     graph: FoxGraph,

@@ -39,7 +39,9 @@ class RandomHunter(Bot):
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         game = _fox_game(self.game)
         size = min(game.k, game.graph.n)
-        return self.rng.choice([a for a in legal if isinstance(a, Inspect) and len(a.holes) == size])
+        return self.rng.choice(
+            [a for a in legal if isinstance(a, Inspect) and len(a.holes) == size]
+        )
 
 
 @lru_cache(maxsize=64)
@@ -128,10 +130,19 @@ def _random_player(game: Game[Any], seat: int, seed: int) -> Bot:
 
 
 BOTS = (
-    BotSpec("random", ("hunter", "fox"), _random_player,
-            "hunter: random inspections; fox: random walk"),
-    BotSpec("solver", ("hunter",), SolverHunter,
-            "optimal sequence from the exact solver; random-walk filter when none exists"),
-    BotSpec("quantum", ("fox",), QuantumFox,
-            "adversarial fox: never commits, reveals one dodging path at the end"),
+    BotSpec(
+        "random", ("hunter", "fox"), _random_player, "hunter: random inspections; fox: random walk"
+    ),
+    BotSpec(
+        "solver",
+        ("hunter",),
+        SolverHunter,
+        "optimal sequence from the exact solver; random-walk filter when none exists",
+    ),
+    BotSpec(
+        "quantum",
+        ("fox",),
+        QuantumFox,
+        "adversarial fox: never commits, reveals one dodging path at the end",
+    ),
 )

@@ -139,7 +139,9 @@ def from_edges(n: int, edges: Iterable[tuple[int, int]], spec: str | None = None
         reached |= frontier
     if reached != graph.all_holes:
         missing = holes_of(graph.all_holes & ~reached)
-        raise GraphSpecError(f"the graph is not connected: hole {missing[0]} cannot be reached from 0")
+        raise GraphSpecError(
+            f"the graph is not connected: hole {missing[0]} cannot be reached from 0"
+        )
     return graph
 
 
@@ -196,8 +198,11 @@ def spider(legs: Iterable[int]) -> FoxGraph:
 def binary_tree(height: int) -> FoxGraph:
     _check_size(2 ** min(height + 1, 64) - 1)
     n = 2 ** (height + 1) - 1
-    return from_edges(n, [(v, c) for v in range(n) for c in (2 * v + 1, 2 * v + 2) if c < n],
-                      f"binary-tree:{height}")
+    return from_edges(
+        n,
+        [(v, c) for v in range(n) for c in (2 * v + 1, 2 * v + 2) if c < n],
+        f"binary-tree:{height}",
+    )
 
 
 def _edge_pairs(items: Iterable[str], where: str) -> list[tuple[int, int]]:
@@ -218,7 +223,9 @@ def _from_pairs(pairs: list[tuple[int, int]], where: str, spec: str | None = Non
     _check_size(n)
     missing = sorted(set(range(n)) - nodes)
     if missing:
-        raise GraphSpecError(f"{where}: holes must be numbered 0..{n - 1}; hole {missing[0]} has no edge")
+        raise GraphSpecError(
+            f"{where}: holes must be numbered 0..{n - 1}; hole {missing[0]} has no edge"
+        )
     return from_edges(n, pairs, spec)
 
 
@@ -238,7 +245,9 @@ def parse_graph(spec: str) -> FoxGraph:
                 items.extend(_edge_pairs([body], f"{text} line {number}"))
         return _from_pairs(items, text)
     families = ", ".join(f"{k}:..." for k in _FAMILIES)
-    raise GraphSpecError(f"unknown graph spec {spec!r}: use one of {families}, or an edge-list file")
+    raise GraphSpecError(
+        f"unknown graph spec {spec!r}: use one of {families}, or an edge-list file"
+    )
 
 
 def _parse_grid(arg: str) -> FoxGraph:

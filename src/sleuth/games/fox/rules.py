@@ -50,7 +50,7 @@ class Inspect:
 
 @dataclass(frozen=True, slots=True)
 class FoxMove:
-    """The fox commits to ``hole`` (text ``hole 3``) or stays uncommitted (``hole=None``, ``hide``)."""
+    """The fox commits to ``hole`` (text ``hole 3``) or stays uncommitted (``None``: ``hide``)."""
 
     hole: int | None
 
@@ -63,11 +63,13 @@ HIDE = FoxMove(None)
 
 
 class FoxGame(Game[FoxAction]):
-    """Fox in a Hole on ``graph`` with ``k`` inspections a day, a lazy fox or not, ``days`` limit."""
+    """Fox in a Hole on ``graph``: ``k`` inspections a day, a lazy fox or not, a ``days`` limit."""
 
     name: ClassVar[str] = "fox"
 
-    def __init__(self, graph: FoxGraph, k: int = 1, lazy: bool = False, days: int | None = None) -> None:
+    def __init__(
+        self, graph: FoxGraph, k: int = 1, lazy: bool = False, days: int | None = None
+    ) -> None:
         if k < 1:
             raise OptionError("k must be at least 1")
         self.graph = graph
@@ -96,7 +98,9 @@ class FoxGame(Game[FoxAction]):
         """Every legal inspection (the same every day): sizes 1..k, lexicographic."""
         holes = range(self.graph.n)
         return [
-            Inspect(c) for size in range(1, min(self.k, self.graph.n) + 1) for c in combinations(holes, size)
+            Inspect(c)
+            for size in range(1, min(self.k, self.graph.n) + 1)
+            for c in combinations(holes, size)
         ]
 
     def parse_action(self, text: str) -> FoxAction:
@@ -169,7 +173,12 @@ class FoxState(State[FoxAction]):
             raise IllegalActionError(f"hole {action.hole} is not {where}")
         self.fox_to_move = False
         return [
-            Event("fox_moved", {"night": self.day - 1}, {"holes": holes_of(self.fox)}, frozenset((FOX,)))
+            Event(
+                "fox_moved",
+                {"night": self.day - 1},
+                {"holes": holes_of(self.fox)},
+                frozenset((FOX,)),
+            )
         ]
 
     def _inspect(self, action: FoxAction) -> list[Event]:

@@ -45,7 +45,7 @@ def walks(graph: FoxGraph, days: int, lazy: bool = False) -> list[tuple[int, ...
     paths: list[tuple[int, ...]] = [(v,) for v in range(graph.n)]
     for _ in range(days - 1):
         paths = [
-            p + (w,)
+            (*p, w)
             for p in paths
             for w in holes_of(graph.neighbours[p[-1]] | ((1 << p[-1]) if lazy else 0))
         ]
