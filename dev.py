@@ -32,7 +32,7 @@ def run(*args: str | Path) -> None:
 
 def setup() -> None:
     """Create .venv and install Sleuth with its dev extras, unless already up to date."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
         sys.exit(f"Sleuth needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted and (BIN / "sleuth").exists():

@@ -130,7 +130,12 @@ def from_edges(n: int, edges: Iterable[tuple[int, int]], spec: str | None = None
             raise GraphSpecError(f"edge {key[0]}-{key[1]} appears twice")
         seen.add(key)
     ordered = tuple(sorted(seen))
-    canonical = spec or "edges:" + ",".join(f"{u}-{v}" for u, v in ordered)
+    if spec:
+        canonical = spec
+    elif ordered:
+        canonical = "edges:" + ",".join(f"{u}-{v}" for u, v in ordered)
+    else:
+        canonical = "path:1"  # "edges:" with no edges is not a valid spec
     graph = FoxGraph(n, ordered, canonical)
     reached = 1
     frontier = 1

@@ -109,7 +109,7 @@ class FoxGame(Game[FoxAction]):
             return HIDE
         if len(words) == 2 and words[0] in ("hole", "inspect"):
             parts = [p for p in words[1].replace(",", " ").split() if p]
-            if parts and all(p.isdigit() for p in parts):
+            if parts and all(p.isascii() and p.isdigit() for p in parts):
                 numbers = tuple(int(p) for p in parts)
                 if words[0] == "inspect":
                     return Inspect(numbers)

@@ -44,21 +44,23 @@ def walks(graph: FoxGraph, days: int, lazy: bool = False) -> list[tuple[int, ...
     """Every fox walk of ``days`` holes (one per morning), in lexicographic order."""
     paths: list[tuple[int, ...]] = [(v,) for v in range(graph.n)]
     for _ in range(days - 1):
-        paths = [
-            (*p, w)
-            for p in paths
-            for w in holes_of(graph.neighbours[p[-1]] | ((1 << p[-1]) if lazy else 0))
-        ]
+        paths = [(*p, w) for p in paths for w in holes_of(_moves(graph, p[-1], lazy))]
     return paths
 
 
-def _count_walks(graph: FoxGraph, days: int, lazy: bool) -> int:
+def _moves(graph: FoxGraph, hole: int, lazy: bool) -> int:
+    """Where a fox in ``hole`` may be next morning (on a one-hole board it stays: rule X9)."""
+    stay = lazy or graph.n == 1
+    return graph.neighbours[hole] | ((1 << hole) if stay else 0)
+
+
+def _count_walks(graph: FoxGraph, days: int, lazy: bool, cap: int) -> int:
+    """The number of walks of ``days`` holes, or ``cap + 1`` if there are more than ``cap``."""
     counts = [1] * graph.n
     for _ in range(days - 1):
-        counts = [
-            sum(counts[w] for w in holes_of(graph.neighbours[v] | ((1 << v) if lazy else 0)))
-            for v in range(graph.n)
-        ]
+        counts = [sum(counts[w] for w in holes_of(_moves(graph, v, lazy))) for v in range(graph.n)]
+        if sum(counts) > cap:
+            return cap + 1
     return sum(counts)
 
 
@@ -67,12 +69,19 @@ def game_value(graph: FoxGraph, days: int, k: int = 1, lazy: bool = False) -> Ga
     if days < 1:
         raise ValueError("days must be at least 1")
     size = min(k, graph.n)
-    rows = comb(graph.n, size) ** days
-    columns = _count_walks(graph, days, lazy)
-    if rows * columns > MAX_CELLS:
+    per_day = comb(graph.n, size)
+    # per_day ** days > MAX_CELLS as soon as days >= MAX_CELLS.bit_length() (per_day >= 2):
+    # decide that before building a huge power or counting walks for a huge horizon
+    too_big = (per_day > 1 and days >= MAX_CELLS.bit_length()) or days > MAX_CELLS
+    if not too_big:
+        rows = per_day**days
+        columns = _count_walks(graph, days, lazy, MAX_CELLS // rows)
+        too_big = rows * columns > MAX_CELLS or rows * days > MAX_CELLS
+    if too_big:
         raise SolverLimitError(
-            f"the {days}-day game on {graph.n} holes with k={k} has a {rows:,} x {columns:,} "
-            f"payoff matrix; the LP is limited to {MAX_CELLS:,} cells"
+            f"the {days}-day game on {graph.n} holes with k={k} is too large for the LP: "
+            f"{per_day} inspections a day give {per_day}^{days} hunter sequences, and the "
+            f"payoff matrix (sequences x fox walks) is limited to {MAX_CELLS:,} cells"
         )
     day_sets = [sum(1 << h for h in c) for c in combinations(range(graph.n), size)]
     sequences = list(product(range(len(day_sets)), repeat=days))

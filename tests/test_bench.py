@@ -1,0 +1,43 @@
+"""Smoke tests: every benchmark script runs with ``--quick`` and exits cleanly (a few seconds)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("script", "column"),
+    [
+        ("fox_solver.py", "ratio"),
+        ("fox_games.py", "vs baseline"),
+        ("fox_tournament.py", "speed-up 2/1"),
+    ],
+)
+def test_benchmark_quick_run(script: str, column: str) -> None:
+    result = run_bench(str(BENCH / script), "--quick")
+    assert result.returncode == 0, result.stderr
+    assert column in result.stdout
+
+
+def test_solver_benchmark_reports_budget_overrun() -> None:
+    result = run_bench(str(BENCH / "fox_solver.py"), "--quick", "--budget", "0")
+    assert result.returncode == 0, result.stderr
+    assert "> " in result.stdout
+
+
+def test_every_benchmark_is_tested() -> None:
+    scripts = {p.name for p in BENCH.glob("*.py") if not p.name.startswith("_")}
+    assert scripts == {"fox_solver.py", "fox_games.py", "fox_tournament.py"}
