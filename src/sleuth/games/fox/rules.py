@@ -33,6 +33,8 @@ HUNTER = 0
 FOX = 1
 MAX_HUNTER_ACTIONS = 100_000
 """Largest number of distinct inspections per day the engine lists (sum of C(n, 1..k))."""
+FOX_ACTION_CACHE_SIZE = 4096
+"""Distinct fox action lists a game keeps (one per set of reachable holes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,32 @@ class FoxGame(Game[FoxAction]):
         return FoxState(self)
 
     @cached_property
+    def _fox_moves(self) -> tuple[FoxMove, ...]:
+        return tuple(FoxMove(h) for h in range(self.graph.n))
+
+    def fox_actions(self, reach: int) -> list[FoxAction]:
+        """The fox's legal actions when it can reach the holes of ``reach`` (cached)."""
+        actions = self._fox_action_cache.get(reach)
+        if actions is None:
+            moves = self._fox_moves
+            actions = [HIDE, *(moves[h] for h in holes_of(reach))]
+            if len(self._fox_action_cache) < FOX_ACTION_CACHE_SIZE:
+                self._fox_action_cache[reach] = actions
+        return actions
+
+    @cached_property
+    def _fox_action_cache(self) -> dict[int, list[FoxAction]]:
+        return {}
+
+    @cached_property
+    def _inspection_set(self) -> frozenset[FoxAction]:
+        return frozenset(self.inspections)
+
+    def is_inspection(self, action: object) -> bool:
+        """True if ``action`` is a legal inspection (the same every day)."""
+        return action in self._inspection_set
+
+    @cached_property
     def inspections(self) -> list[FoxAction]:
         """Every legal inspection (the same every day): sizes 1..k, lexicographic."""
         holes = range(self.graph.n)
@@ -146,7 +174,7 @@ class FoxState(State[FoxAction]):
             return []
         if not self.fox_to_move:
             return self.game.inspections
-        return [HIDE, *(FoxMove(h) for h in holes_of(self._fox_reach()))]
+        return self.game.fox_actions(self._fox_reach())
 
     def _fox_reach(self) -> int:
         if self.fox == 0:
@@ -185,12 +213,12 @@ class FoxState(State[FoxAction]):
         if not isinstance(action, Inspect):
             raise IllegalActionError(f"{action}: it is the hunter's turn")
         holes = action.holes
-        n, k = self.game.graph.n, self.game.k
-        if not holes or len(holes) > k:
-            raise IllegalActionError(f"{action}: inspect between 1 and {k} holes")
-        if len(set(holes)) != len(holes):
-            raise IllegalActionError(f"{action}: a hole is repeated")
-        if holes[0] < 0 or holes[-1] >= n:
+        if not self.game.is_inspection(action):
+            n, k = self.game.graph.n, self.game.k
+            if not holes or len(holes) > k:
+                raise IllegalActionError(f"{action}: inspect between 1 and {k} holes")
+            if len(set(holes)) != len(holes):
+                raise IllegalActionError(f"{action}: a hole is repeated")
             raise IllegalActionError(f"{action}: holes are numbered 0..{n - 1}")
         inspected = 0
         for h in holes:
