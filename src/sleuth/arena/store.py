@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from sleuth.core.errors import SleuthError
+
 if TYPE_CHECKING:
     from sleuth.arena.tournament import GameRow, Tournament
 
@@ -42,22 +44,34 @@ _GAME_COLUMNS = (
 )  # fmt: skip
 
 
+def prepare(path: Path) -> None:
+    """Create the tables in ``path`` if needed: a bad path fails before any game is played."""
+    try:
+        with duckdb.connect(str(path)) as con:
+            con.execute(SCHEMA)
+    except duckdb.Error as exc:
+        raise SleuthError(f"cannot store results in {path}: {exc}") from None
+
+
 def save(path: Path, tournament: Tournament, started_at: datetime, sleuth_version: str) -> None:
     """Append a finished tournament and its games to the DuckDB file at ``path``."""
     options = json.dumps(tournament.options, sort_keys=True)
-    with duckdb.connect(str(path)) as con:
-        con.execute(SCHEMA)
-        con.execute("BEGIN TRANSACTION")
-        con.execute(
-            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                tournament.run_id, started_at, tournament.game, options, tournament.seed,
-                list(tournament.bots), len(tournament.rows), tournament.workers,
-                tournament.seconds, sleuth_version,
-            ],
-        )  # fmt: skip
-        _insert_games(con, tournament.run_id, tournament.game, options, tournament.rows)
-        con.execute("COMMIT")
+    try:
+        with duckdb.connect(str(path)) as con:
+            con.execute(SCHEMA)
+            con.execute("BEGIN TRANSACTION")
+            con.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    tournament.run_id, started_at, tournament.game, options, tournament.seed,
+                    list(tournament.bots), len(tournament.rows), tournament.workers,
+                    tournament.seconds, sleuth_version,
+                ],
+            )  # fmt: skip
+            _insert_games(con, tournament.run_id, tournament.game, options, tournament.rows)
+            con.execute("COMMIT")
+    except duckdb.Error as exc:
+        raise SleuthError(f"cannot store results in {path}: {exc}") from None
 
 
 def _insert_games(

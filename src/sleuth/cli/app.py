@@ -10,15 +10,17 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 import sleuth
 from sleuth.arena import store
-from sleuth.arena.tournament import Tournament, run_tournament
+from sleuth.arena.tournament import Tournament, run_tournament, valid_seatings
 from sleuth.cli import fox as fox_cli
 from sleuth.cli.common import console, errors, print_json
+from sleuth.core.errors import SleuthError
 from sleuth.core.log import replay_log
 from sleuth.core.match import DEFAULT_TIME_LIMIT
-from sleuth.core.registry import game_specs, parse_option_texts
+from sleuth.core.registry import game_specs, make_game, parse_option_texts
 
 app = typer.Typer(
     name="sleuth",
@@ -60,7 +62,7 @@ def games_command(
         )
         return
     for s in specs:
-        console.print(f"[bold]{s.name}[/] — {s.description}")
+        console.print(Text.assemble((s.name, "bold"), f" — {s.description}"))
         console.print(f"  roles: {', '.join(s.roles)}")
         table = Table("option", "default", "meaning", box=None, padding=(0, 2))
         for o in s.options:
@@ -83,7 +85,8 @@ def play_command(
         typer.Option("--option", "-o", help="Game option name=value (repeatable)."),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", help="Worker processes (default: all cores).")
+        int | None,
+        typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
     ] = None,
     db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path("sleuth.duckdb"),
     no_db: Annotated[bool, typer.Option("--no-db", help="Do not store results.")] = False,
@@ -96,8 +99,13 @@ def play_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Run a tournament between bots and print a results table."""
+    if not time_limit > 0:
+        raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
     names = [b.strip() for b in bots.split(",") if b.strip()]
     options = parse_option_texts(option or [])
+    valid_seatings(make_game(game, options), names)  # bad names fail before the database is touched
+    if not no_db:
+        store.prepare(db)
     started_at = datetime.now()
     show_progress = not as_json and sys.stderr.isatty()
     with Progress(

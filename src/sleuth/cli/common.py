@@ -8,10 +8,12 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from sleuth.core.errors import SleuthError
 
-console = Console()
+console = Console(markup=False, highlight=False, soft_wrap=True)
+"""Standard output. Markup is off: user text (paths, specs) is printed as it is."""
 errors = Console(stderr=True)
 
 
@@ -22,7 +24,7 @@ def print_json(obj: Any) -> None:
 
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print ``error: message`` on stderr; return the exception to raise."""
-    errors.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
+    errors.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -34,6 +36,6 @@ def run_app(app: typer.Typer) -> int:
     try:
         app()
     except SleuthError as exc:
-        errors.print(f"[bold red]error:[/] {exc}", highlight=False)
+        errors.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         return 2
     return 0

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from sleuth.cli.common import console, print_json
 from sleuth.core.errors import IllegalActionError, SleuthError
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.graph import FoxGraph, parse_graph
 from sleuth.games.fox.solver import DEFAULT_MAX_STATES, solve
-from sleuth.games.fox.values import game_value
 
 app = typer.Typer(
     help="Fox in a Hole: solve boards, compute game values, play the quantum fox.",
@@ -85,6 +85,8 @@ def value_command(
     """The hunter's optimal catch probability within T days, with optimal mixed strategies for
     both sides (a linear program; small boards only)."""
     board = parse_graph(graph)
+    from sleuth.games.fox.values import game_value  # imports scipy: slow, so only when needed
+
     value = game_value(board, days, k=k, lazy=lazy)
     if as_json:
         print_json(
@@ -162,7 +164,7 @@ def play_command(
             try:
                 belief.undo()
             except IllegalActionError as exc:
-                console.print(f"[red]{exc}[/]")
+                console.print(str(exc), style="red")
             continue
         if text == "hint":
             _hint(board, belief, k, lazy)
@@ -172,7 +174,8 @@ def play_command(
             caught = belief.inspect(holes)
         except ValueError as exc:  # IllegalActionError is a ValueError too
             message = exc if isinstance(exc, IllegalActionError) else f"cannot read {text!r}"
-            console.print(f"[red]{message}[/] (holes 0..{board.n - 1}, or show/undo/hint/give up)")
+            usage = f"(holes 0..{board.n - 1}, or show/undo/hint/give up)"
+            console.print(Text.assemble((str(message), "red"), f" {usage}"))
             continue
         if caught:
             path = belief.fox_path()

@@ -64,7 +64,8 @@ class FoxBelief:
             raise IllegalActionError(f"inspection {list(holes)} repeats a hole")
         if len(holes) > self.k:
             raise IllegalActionError(
-                f"at most {self.k} holes may be inspected per day, got {len(holes)}"
+                f"at most {self.k} {'hole' if self.k == 1 else 'holes'} may be inspected "
+                f"per day, got {len(holes)}"
             )
         for h in holes:
             if not 0 <= h < self.graph.n:

@@ -1,0 +1,621 @@
+"""The ``sleuth`` command line.
+
+Three ways in: the real console script in a subprocess (:func:`sleuth`: exit codes, stderr, no
+traceback, exactly one JSON object on stdout, stdin for ``fox play``); the same entry point,
+``sleuth.cli.main``, called in this process (:func:`entry`: the long matrix of bad inputs, each
+checked for exit code 2, a message naming the culprit and no escaping exception, without paying
+a second of interpreter start-up per case); and Typer's ``CliRunner`` for happy paths.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from sleuth.arena.stats import wilson_interval
+from sleuth.cli import main
+from sleuth.cli.app import app
+
+SCRIPT = Path(sys.executable).with_name("sleuth")
+COMMAND = (
+    [str(SCRIPT)]
+    if SCRIPT.exists()
+    else [sys.executable, "-c", "from sleuth.cli import main; main()"]
+)
+
+
+def sleuth(*args: str | Path, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run the console script as a user would (stdout and stderr are pipes, not a terminal)."""
+    return subprocess.run(
+        [*COMMAND, *map(str, args)],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def entry(*args: str | Path, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Like :func:`sleuth`, but calls the console script's entry point in this process (fast).
+
+    Any exception other than ``SystemExit`` escapes and fails the test: that is the in-process
+    equivalent of a traceback.
+    """
+    saved = sys.argv, sys.stdin, sys.stdout, sys.stderr, Path.cwd()
+    out, err = io.StringIO(), io.StringIO()
+    sys.argv = ["sleuth", *map(str, args)]
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+    os.chdir(cwd)
+    try:
+        try:
+            main()
+            code: Any = 0
+        except SystemExit as exc:
+            code = exc.code
+    finally:
+        sys.argv, sys.stdin, sys.stdout, sys.stderr = saved[:4]
+        os.chdir(saved[4])
+    code = 0 if code is None else code if isinstance(code, int) else 1
+    return subprocess.CompletedProcess(
+        ["sleuth", *map(str, args)], code, out.getvalue(), err.getvalue()
+    )
+
+
+def flat(text: str) -> str:
+    """Text with every run of whitespace made one space (Rich may wrap long lines)."""
+    return " ".join(text.split())
+
+
+def invoke(*args: str | Path, stdin: str | None = None) -> Any:
+    result = CliRunner().invoke(app, [str(a) for a in args], input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def one_json_object(stdout: str) -> dict[str, Any]:
+    """The single JSON object that is the whole of ``stdout``."""
+    lines = stdout.splitlines()
+    assert len(lines) == 1, stdout
+    obj = json.loads(lines[0])
+    assert isinstance(obj, dict)
+    return obj
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> Path:
+    """An empty working folder, so that stray output files would be noticed."""
+    folder = tmp_path / "cwd"
+    folder.mkdir()
+    return folder
+
+
+# --- sleuth games ----------------------------------------------------------------------------
+
+
+def test_games_lists_options_roles_and_bots() -> None:
+    out = flat(invoke("games").stdout)
+    assert "fox" in out and "Fox in a Hole" in out
+    assert "roles: hunter, fox" in out
+    for word in ("graph", "path:5", "k", "lazy", "days", "random", "solver", "quantum"):
+        assert word in out
+
+
+def test_games_json(cwd: Path) -> None:
+    done = sleuth("games", "--json", cwd=cwd)
+    assert done.returncode == 0 and done.stderr == ""
+    listing = one_json_object(done.stdout)
+    assert list(listing) == ["games"]
+    fox = next(g for g in listing["games"] if g["name"] == "fox")
+    assert set(fox) == {"name", "description", "rules_version", "roles", "options", "bots"}
+    assert fox["roles"] == ["hunter", "fox"]
+    assert {o["name"]: o["default"] for o in fox["options"]} == {
+        "graph": "path:5", "k": 1, "lazy": False, "days": 0,
+    }  # fmt: skip
+    assert all(set(o) == {"name", "default", "help"} and o["help"] for o in fox["options"])
+    assert {b["name"]: b["roles"] for b in fox["bots"]} == {
+        "random": ["hunter", "fox"], "solver": ["hunter"], "quantum": ["fox"],
+    }  # fmt: skip
+    assert all(b["description"] for b in fox["bots"])
+
+
+# --- sleuth play -----------------------------------------------------------------------------
+
+
+def check_play_json(summary: dict[str, Any]) -> None:
+    """The schema of the issue: keys, order and types."""
+    assert list(summary) == [
+        "game", "games", "seed", "bots", "results", "mean_length", "forfeits", "seconds",
+    ]  # fmt: skip
+    assert isinstance(summary["game"], str)
+    assert isinstance(summary["games"], int) and isinstance(summary["seed"], int)
+    assert all(isinstance(b, str) for b in summary["bots"])
+    for res in summary["results"]:
+        assert list(res) == ["bot", "role", "games", "wins", "win_rate", "ci95"]
+        assert isinstance(res["bot"], str) and isinstance(res["role"], str)
+        assert isinstance(res["games"], int) and isinstance(res["wins"], float)
+        assert isinstance(res["win_rate"], float)
+        assert len(res["ci95"]) == 2 and all(isinstance(x, float) for x in res["ci95"])
+    assert isinstance(summary["mean_length"], float)
+    assert isinstance(summary["forfeits"], int) and isinstance(summary["seconds"], float)
+
+
+def test_play_json_prints_exactly_one_object_and_stores_the_games(cwd: Path) -> None:
+    db = cwd.parent / "results.duckdb"
+    done = sleuth(
+        "play", "fox", "--bots", "solver,quantum", "--games", "20", "--json", "--db", db, cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no progress bar: --json, and stderr is not a terminal
+    summary = one_json_object(done.stdout)
+    check_play_json(summary)
+    assert summary["game"] == "fox" and summary["games"] == 20 and summary["seed"] == 0
+    assert summary["bots"] == ["solver", "quantum"]
+    solver, quantum = summary["results"]
+    assert (solver["bot"], solver["role"], solver["games"]) == ("solver", "hunter", 20)
+    assert solver["wins"] == 20.0 and solver["win_rate"] == 1.0
+    assert solver["ci95"] == pytest.approx(list(wilson_interval(20, 20)))
+    assert solver["ci95"][1] == 1.0
+    assert (quantum["bot"], quantum["role"], quantum["wins"]) == ("quantum", "fox", 0.0)
+    assert quantum["ci95"][0] == 0.0
+    assert summary["mean_length"] == 12.0 and summary["forfeits"] == 0
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+        assert con.execute("SELECT count(*), sum(wins[1]) FROM games").fetchone() == (20, 20.0)
+    assert list(cwd.iterdir()) == []  # nothing written into the working folder
+
+
+def test_play_prints_a_table(cwd: Path) -> None:
+    done = sleuth(
+        "play", "fox", "--bots", "solver,quantum", "--games", "20", "--no-db", "--workers", "2",
+        cwd=cwd,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = flat(done.stdout)
+    for header in ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length"):
+        assert header in out
+    assert re.search(r"solver\s*│\s*hunter\s*│\s*20\s*│\s*20\s*│\s*100\.0%", done.stdout)
+    assert re.search(r"quantum\s*│\s*fox\s*│\s*20\s*│\s*0\s*│\s*0\.0%", done.stdout)
+    assert "83.9%–100.0%" in out and "0.0%–16.1%" in out  # Wilson, 20 of 20 and 0 of 20
+    assert "12.00" in out and "20 games in" in out and "forfeits 0" in out
+    assert "graph=path:5" in out
+    assert not done.stdout.lstrip().startswith("{")
+    assert list(cwd.iterdir()) == []  # --no-db: no database file
+
+
+def test_play_writes_sleuth_duckdb_in_the_working_folder_by_default(
+    cwd: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(cwd)
+    out = invoke("play", "fox", "--bots", "solver,quantum", "--games", "3", "--workers", "1")
+    assert "sleuth.duckdb" in flat(out.stdout)
+    invoke("play", "fox", "--bots", "random,random", "--games", "4", "--workers", "1", "--json")
+    assert [p.name for p in cwd.iterdir()] == ["sleuth.duckdb"]
+    with duckdb.connect(str(cwd / "sleuth.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM runs").fetchone() == (2,)  # appended
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (7,)
+
+
+def test_play_options(cwd: Path) -> None:
+    args = ["play", "fox", "--bots", "solver,quantum", "--games", "4", "--no-db"]
+    args += ["--option", "graph=cycle:5", "--option", "days=10"]
+    summary = one_json_object(invoke(*args, "--json").stdout)
+    # no sequence catches the fox on a 5-cycle with one inspection a day: it survives 10 days
+    assert [r["win_rate"] for r in summary["results"]] == [0.0, 1.0]
+    assert summary["mean_length"] == 20.0
+    table = flat(invoke(*args, "--workers", "1").stdout)
+    assert "graph=cycle:5" in table and "days=10" in table and "20.00" in table
+    short = one_json_object(
+        invoke(*args[:-4], "-o", "graph=cycle:5", "-o", "days=10", "--json").stdout
+    )
+    assert short["results"] == summary["results"]
+
+
+def test_play_seed_and_workers(cwd: Path) -> None:
+    base = ["play", "fox", "--bots", "random,random", "--games", "30", "--no-db", "--json"]
+    runs = [
+        one_json_object(invoke(*base, "--seed", "9", "--workers", str(w)).stdout) for w in (1, 2)
+    ]
+    runs.append(one_json_object(invoke(*base, "--seed", "10", "--workers", "2").stdout))
+    for r in runs:
+        r.pop("seconds")
+    assert runs[0] == runs[1]
+    assert runs[0]["seed"] == 9 and runs[2]["seed"] == 10
+    assert [(r["bot"], r["role"], r["games"]) for r in runs[0]["results"]] == [
+        ("random", "hunter", 30),
+        ("random", "fox", 30),
+    ]
+
+
+def test_play_logs_can_be_replayed(tmp_path: Path, cwd: Path) -> None:
+    logs = tmp_path / "logs"
+    invoke(
+        "play", "fox", "--bots", "random,random", "--games", "6", "--seed", "3", "--no-db",
+        "--logs", logs, "--json", "--workers", "2",
+    )  # fmt: skip
+    files = sorted(logs.iterdir())
+    assert [f.name for f in files] == [f"game-{i:06d}.jsonl" for i in range(6)]
+    for f in files:
+        out = flat(invoke("replay", f).stdout)
+        assert "valid fox log" in out and "random vs random" in out
+    done = sleuth("replay", files[0], "--json", cwd=cwd)
+    assert done.returncode == 0 and done.stderr == ""
+    replay = one_json_object(done.stdout)
+    header = json.loads(files[0].read_text().splitlines()[0])
+    end = json.loads(files[0].read_text().splitlines()[-1])
+    assert replay["valid"] is True and replay["game"] == "fox"
+    assert replay["options"] == header["options"] and replay["seed"] == header["seed"]
+    assert replay["bots"] == ["random", "random"]
+    assert replay["outcome"] == end["outcome"] and replay["wins"] == end["wins"]
+
+
+# --- sleuth fox solve / value ----------------------------------------------------------------
+
+
+def neighbours(spec: str) -> list[set[int]]:
+    """Adjacency of a few board families, written independently of sleuth's graph module."""
+    kind, _, arg = spec.partition(":")
+    if kind in ("path", "cycle"):
+        n = int(arg)
+        nbr = [{v - 1, v + 1} & set(range(n)) for v in range(n)]
+        if kind == "cycle":
+            nbr[0].add(n - 1)
+            nbr[n - 1].add(0)
+        return nbr
+    if kind == "star":
+        leaves = int(arg)
+        return [set(range(1, leaves + 1))] + [{0} for _ in range(leaves)]
+    if kind == "grid":
+        rows, cols = map(int, arg.split("x"))
+        nbr = [set() for _ in range(rows * cols)]
+        for r in range(rows):
+            for c in range(cols):
+                for dr, dc in ((0, 1), (1, 0)):
+                    if r + dr < rows and c + dc < cols:
+                        nbr[r * cols + c].add((r + dr) * cols + c + dc)
+                        nbr[(r + dr) * cols + c + dc].add(r * cols + c)
+        return nbr
+    raise AssertionError(spec)
+
+
+def catches_every_fox(spec: str, strategy: Iterable[Iterable[int]], lazy: bool = False) -> bool:
+    """Whether inspecting ``strategy`` (one list of holes per day) catches any fox walk."""
+    nbr = neighbours(spec)
+    possible = set(range(len(nbr)))
+    for holes in strategy:
+        possible -= set(holes)
+        if not possible:
+            return True
+        possible = {w for v in possible for w in nbr[v] | ({v} if lazy else set())}
+    return False
+
+
+def test_fox_solve_text(cwd: Path) -> None:
+    done = entry("fox", "solve", "--graph", "path:5", cwd=cwd)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "caught within 6 days" in flat(done.stdout)
+    days = re.findall(r"day\s+(\d+): inspect ([\d, ]+)", done.stdout)
+    assert [int(d) for d, _ in days] == [1, 2, 3, 4, 5, 6]
+    strategy = [[int(h) for h in holes.split(",")] for _, holes in days]
+    assert catches_every_fox("path:5", strategy)
+
+
+def test_fox_solve_json_path5(cwd: Path) -> None:
+    done = sleuth("fox", "solve", "--graph", "path:5", "--json", cwd=cwd)
+    assert done.returncode == 0 and done.stderr == ""
+    answer = one_json_object(done.stdout)
+    assert list(answer) == ["winnable", "days", "strategy"]
+    assert answer["winnable"] is True and answer["days"] == 6
+    assert len(answer["strategy"]) == 6
+    assert all(isinstance(h, int) for day in answer["strategy"] for h in day)
+    assert catches_every_fox("path:5", answer["strategy"])
+    assert not catches_every_fox("path:5", answer["strategy"][:5])
+
+
+def test_fox_solve_json_unwinnable(cwd: Path) -> None:
+    done = sleuth("fox", "solve", "--graph", "spider:3,3,3", "--json", cwd=cwd)
+    assert done.returncode == 0 and done.stderr == ""
+    assert one_json_object(done.stdout) == {"winnable": False, "days": None, "strategy": None}
+    assert done.stdout.strip() == '{"winnable": false, "days": null, "strategy": null}'
+    text = flat(invoke("fox", "solve", "--graph", "spider:3,3,3").stdout)
+    assert "no inspection sequence is sure to catch the fox" in text
+
+
+@pytest.mark.parametrize(
+    ("graph", "k", "lazy", "days"),
+    [
+        ("path:2", 1, False, 2),
+        ("path:7", 1, False, 10),  # 2(n - 2) on a path
+        ("star:3", 1, False, None),
+        ("cycle:4", 2, False, None),
+        ("grid:2x3", 2, False, None),
+        ("path:4", 2, True, None),
+    ],
+)
+def test_fox_solve_strategies_really_catch(
+    graph: str, k: int, lazy: bool, days: int | None
+) -> None:
+    args = ["fox", "solve", "--graph", graph, "--k", str(k), "--json"]
+    answer = one_json_object(invoke(*args, *(["--lazy"] if lazy else [])).stdout)
+    if answer["winnable"]:
+        assert len(answer["strategy"]) == answer["days"]
+        assert all(1 <= len(day) <= k for day in answer["strategy"])
+        assert catches_every_fox(graph, answer["strategy"], lazy)
+    else:
+        assert answer == {"winnable": False, "days": None, "strategy": None}
+    if days is not None:
+        assert answer["days"] == days
+
+
+def test_fox_value(cwd: Path) -> None:
+    done = sleuth("fox", "value", "--graph", "path:5", "--days", "3", "--json", cwd=cwd)
+    assert done.returncode == 0 and done.stderr == ""
+    value = one_json_object(done.stdout)
+    assert list(value) == ["p_catch", "hunter", "fox"]
+    assert value["p_catch"] == pytest.approx(0.625, abs=1e-9)
+    hunter = [(h["p"], h["strategy"]) for h in value["hunter"]]
+    fox = [(f["p"], f["walk"]) for f in value["fox"]]
+    assert sum(p for p, _ in hunter) == pytest.approx(1.0)
+    assert sum(p for p, _ in fox) == pytest.approx(1.0)
+    nbr = neighbours("path:5")
+    for _, walk in fox:
+        assert len(walk) == 3 and all(b in nbr[a] for a, b in itertools.pairwise(walk))
+
+    def p_catch(strategy: list[list[int]], walk: list[int]) -> float:
+        return float(any(walk[d] in strategy[d] for d in range(3)))
+
+    # an equilibrium: neither side can do better than 5/8 against the other's mix
+    for _, walk in fox:
+        assert sum(p * p_catch(s, walk) for p, s in hunter) >= 0.625 - 1e-9
+    for _, strategy in hunter:
+        assert sum(p * p_catch(strategy, w) for p, w in fox) <= 0.625 + 1e-9
+    text = flat(invoke("fox", "value", "--graph", "path:5", "--days", "3").stdout)
+    assert "P(catch) = 0.625000 (= 5/8)" in text
+
+
+# --- sleuth fox play -------------------------------------------------------------------------
+
+CATCH = "1\n2\n3\n1\n2\n3\n"
+
+
+def test_fox_play_catch_through_stdin(cwd: Path) -> None:
+    done = sleuth("fox", "play", "--graph", "path:5", cwd=cwd, stdin=CATCH)
+    assert done.returncode == 0 and done.stderr == ""
+    out = flat(done.stdout)
+    assert out.count("Not yet.") == 5
+    assert "Caught on day 6!" in out
+    path = [int(h) for h in re.findall(r"come this way: ([\d →]+)", out)[0].split(" → ")]
+    assert len(path) == 6 and path[-1] == 3  # the last inspection (hole 3) found it
+    assert all(b in neighbours("path:5")[a] for a, b in itertools.pairwise(path))
+
+
+def test_fox_play_give_up_shows_a_dodging_path() -> None:
+    out = flat(invoke("fox", "play", stdin="2\n2\ngive up\n").stdout)
+    assert "The fox got away" in out
+    route = re.findall(r"dodged every inspection: ([\d →]+)", out)[0]
+    path = [int(h) for h in route.split(" → ")]
+    assert len(path) == 2 and 2 not in path
+    assert path[1] in neighbours("path:5")[path[0]]
+
+
+def test_fox_play_end_of_input_gives_up() -> None:
+    out = flat(invoke("fox", "play", stdin="1\n").stdout)
+    assert "Not yet." in out and "The fox got away" in out
+
+
+def test_fox_play_junk_input_is_explained_and_the_game_goes_on(cwd: Path) -> None:
+    junk = "9\nabc\n1,2\n-1\n[/x]\n\n"
+    done = entry("fox", "play", cwd=cwd, stdin=junk + CATCH)
+    assert done.returncode == 0 and done.stderr == ""
+    out = flat(done.stdout)
+    assert "hole 9 is not on the board" in out
+    assert "cannot read 'abc'" in out and "cannot read '[/x]'" in out
+    assert "at most 1" in out
+    assert "show/undo/hint/give up" in out
+    assert "Caught on day 6!" in out  # the junk used up no days
+    assert "Traceback" not in done.stdout
+
+
+def test_fox_play_undo_show_and_hint() -> None:
+    script = "undo\nhint\nshow\n1\nundo\nshow\n" + CATCH
+    out = invoke("fox", "play", stdin=script).stdout
+    assert "nothing to undo" in out
+    assert "hint: inspect 1" in out and "within 6 more days" in flat(out)
+    assert "possible holes: [0] [1] [2] [3] [4]" in out
+    assert "possible holes:  0  [1] [2] [3] [4]" in out  # after inspecting 1 on day 1
+    prompts = re.findall(r"day (\d+)>", out)
+    assert prompts[:6] == ["1", "1", "1", "1", "2", "1"]  # undo went back to day 1
+    assert "Caught on day 6!" in out  # the undone day did not count
+
+
+def test_fox_play_several_holes_a_day() -> None:
+    out = flat(invoke("fox", "play", "--k", "2", stdin="1,3\n1 3\ngive up\n").stdout)
+    assert "inspect up to 2 a day" in out
+    assert "Not yet." in out and "cannot read" not in out and "at most" not in out
+
+
+def test_fox_play_warns_when_no_strategy_works() -> None:
+    out = flat(invoke("fox", "play", "--graph", "spider:3,3,3", stdin="give up\n").stdout)
+    assert "Warning: no strategy is sure to catch this fox." in out
+
+
+# --- sleuth replay: bad logs -----------------------------------------------------------------
+
+
+@pytest.fixture
+def log_lines(tmp_path: Path) -> list[str]:
+    logs = tmp_path / "logs"
+    invoke(
+        "play", "fox", "--bots", "solver,quantum", "--games", "1", "--no-db", "--logs", logs,
+        "--json",
+    )  # fmt: skip
+    return (logs / "game-000000.jsonl").read_text().splitlines()
+
+
+def check_error(done: subprocess.CompletedProcess[str], *culprits: str) -> str:
+    """A failed command: exit code 2, a clear message naming the culprits, no traceback."""
+    message = flat(done.stderr)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
+    assert message, "no message on stderr"
+    for culprit in culprits:
+        assert culprit in message, (culprit, message)
+    return message
+
+
+def test_replay_a_tampered_action_names_the_line(cwd: Path, log_lines: list[str]) -> None:
+    # the solver's first inspection is hole 1 on path:5; claim it inspected hole 4
+    number, line = next(
+        (n, line) for n, line in enumerate(log_lines, 1) if '"action":"inspect' in line
+    )
+    assert '"action":"inspect 1"' in line
+    log_lines[number - 1] = line.replace('"action":"inspect 1"', '"action":"inspect 4"')
+    bad = cwd / "tampered.jsonl"
+    bad.write_text("\n".join(log_lines) + "\n")
+    message = check_error(sleuth("replay", bad, cwd=cwd), "tampered.jsonl", f"line {number}")
+    assert "inspect 4" in message
+
+
+def test_replay_an_illegal_action_names_the_line(cwd: Path, log_lines: list[str]) -> None:
+    log_lines[1] = log_lines[1].replace('"action":"hide"', '"action":"hole 7"')
+    bad = cwd / "illegal.jsonl"
+    bad.write_text("\n".join(log_lines) + "\n")
+    check_error(entry("replay", bad, cwd=cwd), "illegal.jsonl", "line 2", "hole 7")
+
+
+def test_replay_a_tampered_result_names_the_last_line(cwd: Path, log_lines: list[str]) -> None:
+    end = json.loads(log_lines[-1])
+    end["wins"] = end["wins"][::-1]
+    log_lines[-1] = json.dumps(end)
+    bad = cwd / "result.jsonl"
+    bad.write_text("\n".join(log_lines) + "\n")
+    check_error(entry("replay", bad, cwd=cwd), "result.jsonl", f"line {len(log_lines)}", "wins")
+
+
+def test_replay_a_truncated_log(cwd: Path, log_lines: list[str]) -> None:
+    bad = cwd / "short.jsonl"
+    bad.write_text("\n".join(log_lines[:5]) + "\n")
+    check_error(entry("replay", bad, cwd=cwd), "short.jsonl", "line 5", "truncated")
+    cut = cwd / "cut.jsonl"
+    text = "\n".join(log_lines)
+    cut.write_text(text[: len(log_lines[0]) + 40])  # stops in the middle of line 2
+    check_error(entry("replay", cut, cwd=cwd), "cut.jsonl", "line 2", "invalid JSON")
+
+
+def test_replay_invalid_json_line(cwd: Path, log_lines: list[str]) -> None:
+    log_lines[3] = "{not json"
+    bad = cwd / "junk.jsonl"
+    bad.write_text("\n".join(log_lines) + "\n")
+    check_error(entry("replay", bad, cwd=cwd), "junk.jsonl", "line 4", "invalid JSON")
+
+
+def test_replay_unreadable_files(cwd: Path) -> None:
+    check_error(sleuth("replay", "missing.jsonl", cwd=cwd), "missing.jsonl")
+    (cwd / "empty.jsonl").write_text("")
+    check_error(entry("replay", "empty.jsonl", "--json", cwd=cwd), "empty.jsonl", "empty")
+    (cwd / "folder").mkdir()
+    check_error(entry("replay", "folder", cwd=cwd), "folder")
+
+
+# --- bad input everywhere --------------------------------------------------------------------
+
+PLAY = ["play", "fox", "--bots", "solver,quantum", "--games", "2", "--no-db"]
+
+
+@pytest.mark.parametrize(
+    ("args", "culprits"),
+    [
+        (["play", "chess", "--bots", "a,b", "--no-db"], ["unknown game", "'chess'", "fox"]),
+        (["play", "fox", "--bots", "solver,wolf", "--no-db"], ["unknown bot", "'wolf'", "quantum"]),
+        (["play", "fox", "--bots", "solver", "--no-db"], ["2 seats", "got 1 bots"]),
+        (["play", "fox", "--bots", "solver,quantum,random", "--no-db"], ["got 3 bots"]),
+        (["play", "fox", "--bots", "quantum,quantum", "--no-db"], ["no seating", "quantum"]),
+        ([*PLAY, "--option", "graph"], ["'graph'", "name=value"]),
+        ([*PLAY, "--option", "=3"], ["'=3'", "name=value"]),
+        ([*PLAY, "--option", "colour=red"], ["unknown option", "'colour'", "graph"]),
+        ([*PLAY, "--option", "graph=blob:3"], ["graph", "blob:3"]),
+        ([*PLAY, "--option", "graph=path:0"], ["graph", "at least 1"]),
+        ([*PLAY, "--option", "k=0"], ["k=", "at least 1"]),
+        ([*PLAY, "--option", "lazy=maybe"], ["lazy", "maybe"]),
+        ([*PLAY, "--option", "days=-1"], ["days", "-1"]),
+        ([*PLAY, "--games", "0"], ["number of games", "at least 1"]),
+        ([*PLAY, "--games", "abc"], ["--games"]),
+        ([*PLAY, "--workers", "0"], ["--workers"]),
+        ([*PLAY, "--time-limit", "0"], ["--time-limit"]),
+        ([*PLAY, "--time-limit", "-1"], ["--time-limit"]),
+        ([*PLAY[:-1], "--db", "no/such/folder/r.duckdb"], ["no/such/folder/r.duckdb"]),
+        (["play", "[/]", "--bots", "a,b", "--no-db"], ["'[/]'"]),  # not taken for Rich markup
+        (["fox", "solve", "--graph", "blob"], ["unknown graph spec", "'blob'"]),
+        (["fox", "solve", "--graph", "path:0"], ["path length", "0"]),
+        (["fox", "solve", "--graph", "grid:3y4"], ["grid", "3y4"]),
+        (["fox", "solve", "--graph", "edges:0-1,2-3"], ["not connected"]),
+        (["fox", "solve", "--graph", "no-such-file.txt"], ["no-such-file.txt"]),
+        (["fox", "solve", "--k", "0"], ["--k"]),
+        (["fox", "solve", "--k", "many"], ["--k"]),
+        (["fox", "value", "--graph", "path:5"], ["--days"]),
+        (["fox", "value", "--days", "0"], ["--days"]),
+        (["fox", "value", "--graph", "cycle:2", "--days", "2"], ["cycle length", "at least 3"]),
+        (["fox", "value", "--graph", "grid:3x3", "--days", "8"], ["8-day", "9 holes"]),
+        (["fox", "play", "--graph", "star:0"], ["star", "at least 1"]),
+        (["fox", "play", "--k", "0"], ["--k"]),
+        (["replay"], ["Missing argument"]),
+        (["bogus"], ["bogus"]),
+        (["fox", "bogus"], ["bogus"]),
+        (["play", "fox", "--bots", "solver,quantum", "--frobnicate"], ["--frobnicate"]),
+    ],
+)
+def test_bad_input_is_a_clear_error(args: list[str], culprits: list[str], cwd: Path) -> None:
+    done = entry(*args, cwd=cwd, stdin="give up\n")
+    check_error(done, *culprits)
+    assert list(cwd.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "culprits"),
+    [
+        (["play", "chess", "--bots", "a,b", "--json"], ["unknown game", "'chess'"]),
+        ([*PLAY, "--option", "graph", "--json"], ["'graph'", "name=value"]),
+        ([*PLAY, "--games", "abc"], ["--games"]),
+        (["fox", "solve", "--graph", "blob", "--json"], ["unknown graph spec", "'blob'"]),
+        (["fox", "value", "--days", "0", "--json"], ["--days"]),
+        (["fox", "play", "--graph", "path:x"], ["path length", "'x'"]),
+        (["bogus"], ["bogus"]),
+    ],
+)
+def test_bad_input_in_a_real_process(args: list[str], culprits: list[str], cwd: Path) -> None:
+    done = sleuth(*args, cwd=cwd, stdin="give up\n")
+    check_error(done, *culprits)
+    assert done.stdout == ""
+    assert list(cwd.iterdir()) == []
+
+
+def test_bad_input_with_json_prints_nothing_on_stdout(cwd: Path) -> None:
+    for args in (
+        ["play", "fox", "--bots", "solver,wolf", "--no-db", "--json"],
+        ["fox", "solve", "--graph", "blob", "--json"],
+        ["replay", "missing.jsonl", "--json"],
+    ):
+        done = entry(*args, cwd=cwd)
+        check_error(done)
+        assert done.stdout == ""
+
+
+def test_errors_fit_on_one_line(cwd: Path) -> None:
+    done = sleuth("fox", "solve", "--graph", "blob:" + "x" * 120, cwd=cwd)
+    check_error(done, "x" * 120)
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
