@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Callable
 
+from _report import print_table
 from sleuth.core.match import run_match
 from sleuth.games.fox import SPEC
 from sleuth.games.fox.graph import path
@@ -137,15 +138,6 @@ def play_runner(games: int, seed: int) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def print_table(header: list[str], rows: list[list[str]]) -> None:
-    """Print rows under a header: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, ["-" * w for w in widths], *rows]:
-        cells = [c.rjust(w) for c, w in zip(row, widths, strict=True)]
-        cells[0] = row[0].ljust(widths[0])
-        print("  ".join(cells))
 
 
 def main() -> None:

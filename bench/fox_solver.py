@@ -27,6 +27,7 @@ from itertools import combinations
 
 import networkx as nx
 
+from _report import print_table
 from sleuth.games.fox.graph import FoxGraph, from_edges, parse_graph
 from sleuth.games.fox.solver import solve
 
@@ -163,15 +164,6 @@ def best_time(run: Callable[[], object], min_total: float, max_repeats: int) -> 
         if total >= min_total:
             break
     return best
-
-
-def print_table(header: list[str], rows: list[list[str]]) -> None:
-    """Print rows under a header: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, ["-" * w for w in widths], *rows]:
-        cells = [c.rjust(w) for c, w in zip(row, widths, strict=True)]
-        cells[0] = row[0].ljust(widths[0])
-        print("  ".join(cells))
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ import platform
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from _report import print_table
 from sleuth.arena.tournament import Tournament, run_tournament
 
 PAIRINGS = (("solver", "quantum"), ("random", "random"))
@@ -57,15 +58,6 @@ def timed_spin(units: int, workers: int) -> tuple[float, float]:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             list(pool.map(spin, [SPIN] * units))
     return time.perf_counter() - t0, cpu_seconds() - c0
-
-
-def print_table(header: list[str], rows: list[list[str]]) -> None:
-    """Print rows under a header: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, ["-" * w for w in widths], *rows]:
-        cells = [c.rjust(w) for c, w in zip(row, widths, strict=True)]
-        cells[0] = row[0].ljust(widths[0])
-        print("  ".join(cells))
 
 
 def main() -> None:

@@ -22,12 +22,6 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj) + "\n")
 
 
-def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print ``error: message`` on stderr; return the exception to raise."""
-    errors.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
-    return typer.Exit(code)
-
-
 def run_app(app: typer.Typer) -> int:
     """Run the Typer app; a Sleuth error becomes one clear line on stderr and exit code 2.
 

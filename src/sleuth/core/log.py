@@ -28,7 +28,7 @@ import sleuth
 from sleuth.core.errors import LogError, SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import CHANCE, Game, State
-from sleuth.core.match import MatchRecord
+from sleuth.core.match import Forfeit, MatchRecord
 from sleuth.core.registry import game_spec
 
 LOG_FORMAT = "sleuth-log"
@@ -136,7 +136,7 @@ def log_lines(record: MatchRecord) -> Iterator[dict[str, JSON]]:
     }
 
 
-def _forfeit_line(f: Any) -> dict[str, JSON]:
+def _forfeit_line(f: Forfeit) -> dict[str, JSON]:
     return {"type": "forfeit", "step": f.step, "seat": f.seat, "bot": f.bot, "reason": f.reason}
 
 

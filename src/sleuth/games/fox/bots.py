@@ -63,7 +63,6 @@ class SolverHunter(Bot):
         self.seen = 0
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        day = 1
         for event in view.events[self.seen :]:
             if event.kind == "inspected":
                 self.filter.dodged(event.public["holes"])
