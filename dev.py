@@ -46,8 +46,13 @@ def setup() -> None:
 
 
 def demo(args: list[str]) -> None:
-    run(BIN / "sleuth", "play", "fox", "--bots", "solver,quantum", "--games", "1000", *args)
-    run(BIN / "sleuth", "play", "fox", "--bots", "random,random", "--games", "1000", *args)
+    """The exact solver against the adversarial fox, a random hunter against it, and the
+    solver's fallback (a random-walk filter) against a real fox on an unwinnable cycle."""
+    sleuth = BIN / "sleuth"
+    run(sleuth, "play", "fox", "--bots", "solver,quantum", "--games", "1000", *args)
+    run(sleuth, "play", "fox", "--bots", "random,quantum", "--games", "1000", *args)
+    run(sleuth, "play", "fox", "--bots", "solver,random", "--games", "1000",
+        "--option", "graph=cycle:8", "--option", "days=8", *args)  # fmt: skip
 
 
 def test(args: list[str]) -> None:
