@@ -94,3 +94,23 @@ def test_ties_split_the_win() -> None:
 
 def test_registry_lists_the_test_game() -> None:
     assert game_spec("highcard") is toy.SPEC
+
+
+def test_a_cheating_action_that_fakes_equality_is_refused_by_the_engine() -> None:
+    """An object that claims to equal every action passes a naive check, not the engine's."""
+
+    class Liar:
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __hash__(self) -> int:
+            return hash("call")
+
+    class LiarBot(toy.Caller):
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            return Liar()
+
+    spec = BotSpec("liar", ("first", "second"), LiarBot, "returns a lying object")
+    record = run_match(make_game("highcard"), [spec, toy.SPEC.bot("caller")], seed=0)
+    assert record.forfeits and record.forfeits[0].seat == 0
+    assert record.wins == (0.0, 1.0)

@@ -85,8 +85,11 @@ class State(ABC, Generic[ActionT]):
         """The seat to act, or :data:`CHANCE`, or :data:`TERMINAL`."""
 
     @abstractmethod
-    def legal_actions(self) -> list[ActionT]:
-        """Every legal action of the player to move, in a fixed order (empty when terminal)."""
+    def legal_actions(self) -> Sequence[ActionT]:
+        """Every legal action of the player to move, in a fixed order (empty when terminal).
+
+        Games may return a shared, cached sequence: callers must not modify it (a tuple is the
+        natural choice; the match runner hands tuples to bots unchanged)."""
 
     @abstractmethod
     def apply(self, action: ActionT) -> list[Event]:
@@ -126,5 +129,6 @@ class State(ABC, Generic[ActionT]):
         """The action played for a forfeited seat when the game continues after a forfeit."""
         return self.legal_actions()[0]
 
-    def is_legal(self, action: ActionT) -> bool:
+    def is_legal(self, action: object) -> bool:
+        """True if ``action`` is one of :meth:`legal_actions` (games may answer faster)."""
         return action in self.legal_actions()

@@ -116,7 +116,7 @@ def run_match(
     record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
     started = time.perf_counter()
     state = game.new_initial_state()
-    chance_rng = random.Random(derive_seed(seed, "chance"))
+    chance_rng: random.Random | None = None  # made on the first chance event
     info = game.public_info()
     events_of: list[list[Event]] = [[] for _ in bots]
     views = [View(s, game.roles[s], info, events_of[s]) for s in range(len(bots))]
@@ -139,30 +139,34 @@ def run_match(
             if forfeited and not game.continues_after_forfeit:
                 break
             seat = state.current_player()
-            legal = state.legal_actions()
             if seat == CHANCE:
+                if chance_rng is None:
+                    chance_rng = random.Random(derive_seed(seed, "chance"))
                 outcomes = state.chance_outcomes()
                 action = chance_rng.choices(
                     [a for a, _ in outcomes], weights=[p for _, p in outcomes]
                 )[0]
+                events = tuple(state.apply(action))
             elif seat in forfeited:
                 action = state.fallback_action()
+                events = tuple(state.apply(action))
             else:
                 player = players[seat]
                 assert player is not None
                 action, problem = _ask(
-                    player, views[seat], legal, time_limit, hard_limit, can_interrupt
+                    player, state, views[seat], time_limit, hard_limit, can_interrupt
                 )
+                if problem is None:
+                    events, problem = _apply_checked(state, action)
                 if problem is not None:
                     forfeited.add(seat)
                     record.forfeits.append(
                         Forfeit(seat, bots[seat].name, len(record.steps), problem)
                     )
                     continue
-            events = tuple(state.apply(action))
             record.steps.append(Step(seat, action, events))
             for s, seen in enumerate(events_of):
-                seen.extend(e.seen_by(s) for e in events)
+                seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
     if state.is_terminal() and not (forfeited and not game.continues_after_forfeit):
         wins = state.wins()
@@ -184,21 +188,30 @@ def run_match(
     return record
 
 
+def _apply_checked(state: State[Any], action: Hashable) -> tuple[tuple[Event, ...], str | None]:
+    """Apply a bot's action; the engine's own check is the second validation."""
+    try:
+        return tuple(state.apply(action)), None
+    except Exception as exc:
+        return (), f"returned an action the engine refused: {_describe(exc)}"
+
+
 def _ask(
     player: Bot,
+    state: State[Any],
     view: View,
-    legal: list[Hashable],
     time_limit: float | None,
     hard_limit: float | None,
     can_interrupt: bool,
 ) -> tuple[Hashable, str | None]:
     """Ask a bot for its move; return ``(action, None)`` or ``(None, reason to forfeit)``."""
+    legal = state.legal_actions()
     t0 = time.perf_counter()
     try:
         if can_interrupt and hard_limit is not None:
             signal.setitimer(signal.ITIMER_REAL, hard_limit)
         try:
-            action = player.act(view, tuple(legal))
+            action = player.act(view, legal if isinstance(legal, tuple) else tuple(legal))
         finally:
             if can_interrupt and hard_limit is not None:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -210,7 +223,7 @@ def _ask(
     if time_limit is not None and elapsed > time_limit:
         return None, f"took {elapsed:.3f} s (limit {time_limit:g} s per move)"
     try:
-        ok = action in legal
+        ok = state.is_legal(action)
     except Exception:
         ok = False
     if not ok:

@@ -292,7 +292,7 @@ def test_nothing_is_legal_once_the_game_is_over() -> None:
     state.apply(Inspect((1,)))
     assert state.is_terminal()
     assert state.current_player() == TERMINAL
-    assert state.legal_actions() == []
+    assert list(state.legal_actions()) == []
     for action in [HIDE, FoxMove(0), Inspect((0,))]:
         assert_illegal_changes_nothing(state, action)
 
@@ -501,9 +501,9 @@ def test_default_day_limit_is_four_times_the_holes() -> None:
 def test_one_hole_board() -> None:
     # X9: inspecting the only hole on day 1 catches the fox
     state = FoxGame(parse_graph("path:1")).new_initial_state()
-    assert state.legal_actions() == [HIDE, FoxMove(0)]
+    assert list(state.legal_actions()) == [HIDE, FoxMove(0)]
     state.apply(HIDE)
-    assert state.legal_actions() == [Inspect((0,))]
+    assert list(state.legal_actions()) == [Inspect((0,))]
     events = state.apply(Inspect((0,)))
     assert state.caught and state.outcome() == "caught on day 1"
     assert events[-1].public == {"path": [0], "caught": True}

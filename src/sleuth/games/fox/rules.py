@@ -17,6 +17,7 @@ Events: ``fox_moved`` (public: the night; private to the fox: its possible holes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
@@ -99,18 +100,18 @@ class FoxGame(Game[FoxAction]):
     def _fox_moves(self) -> tuple[FoxMove, ...]:
         return tuple(FoxMove(h) for h in range(self.graph.n))
 
-    def fox_actions(self, reach: int) -> list[FoxAction]:
+    def fox_actions(self, reach: int) -> tuple[FoxAction, ...]:
         """The fox's legal actions when it can reach the holes of ``reach`` (cached)."""
         actions = self._fox_action_cache.get(reach)
         if actions is None:
             moves = self._fox_moves
-            actions = [HIDE, *(moves[h] for h in holes_of(reach))]
+            actions = (HIDE, *(moves[h] for h in holes_of(reach)))
             if len(self._fox_action_cache) < FOX_ACTION_CACHE_SIZE:
                 self._fox_action_cache[reach] = actions
         return actions
 
     @cached_property
-    def _fox_action_cache(self) -> dict[int, list[FoxAction]]:
+    def _fox_action_cache(self) -> dict[int, tuple[FoxAction, ...]]:
         return {}
 
     @cached_property
@@ -122,14 +123,14 @@ class FoxGame(Game[FoxAction]):
         return action in self._inspection_set
 
     @cached_property
-    def inspections(self) -> list[FoxAction]:
+    def inspections(self) -> tuple[FoxAction, ...]:
         """Every legal inspection (the same every day): sizes 1..k, lexicographic."""
         holes = range(self.graph.n)
-        return [
+        return tuple(
             Inspect(c)
             for size in range(1, min(self.k, self.graph.n) + 1)
             for c in combinations(holes, size)
-        ]
+        )
 
     def parse_action(self, text: str) -> FoxAction:
         words = text.strip().split(None, 1)
@@ -169,12 +170,24 @@ class FoxState(State[FoxAction]):
             return TERMINAL
         return FOX if self.fox_to_move else HUNTER
 
-    def legal_actions(self) -> list[FoxAction]:
+    def legal_actions(self) -> Sequence[FoxAction]:
         if self.over:
-            return []
+            return ()
         if not self.fox_to_move:
             return self.game.inspections
         return self.game.fox_actions(self._fox_reach())
+
+    def is_legal(self, action: object) -> bool:
+        if self.over:
+            return False
+        if not self.fox_to_move:
+            return self.game.is_inspection(action)
+        if not isinstance(action, FoxMove):
+            return False
+        hole = action.hole
+        return hole is None or (
+            0 <= hole < self.game.graph.n and bool(self._fox_reach() >> hole & 1)
+        )
 
     def _fox_reach(self) -> int:
         if self.fox == 0:
