@@ -32,3 +32,14 @@ def test_json_round_trip() -> None:
         Event("dealt", {"to": 1}, {"card": 3}, frozenset({1, 2})),
     ):
         assert Event.from_json(event.to_json()) == event
+
+
+def test_event_contents_are_read_only() -> None:
+    event = Event("dealt", {"to": 1, "seen": [1, 2]}, {"card": 3}, frozenset({1}))
+    with pytest.raises(TypeError):
+        event.public["to"] = 0  # type: ignore[index]
+    with pytest.raises(TypeError):
+        event.private["card"] = 1  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        event.public["seen"].append(3)
+    assert event.to_json()["public"] == {"to": 1, "seen": [1, 2]}

@@ -114,3 +114,41 @@ def test_a_cheating_action_that_fakes_equality_is_refused_by_the_engine() -> Non
     record = run_match(make_game("highcard"), [spec, toy.SPEC.bot("caller")], seed=0)
     assert record.forfeits and record.forfeits[0].seat == 0
     assert record.wins == (0.0, 1.0)
+
+
+def test_actions_that_only_compare_equal_are_refused() -> None:
+    """``True == 1`` and ``1.0 == 1``: such objects must not pass for legal fox actions."""
+    from sleuth.core.bots import Bot
+    from sleuth.games.fox.rules import FoxMove, Inspect
+
+    class SneakyFox(Bot):
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            return FoxMove(True)  # type: ignore[arg-type]
+
+    class SneakyHunter(Bot):
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            return Inspect((1.0,))  # type: ignore[arg-type]
+
+    fox = game_spec("fox")
+    game = make_game("fox")
+    for hunter, foxbot, culprit in (
+        (BotSpec("h", ("hunter",), SneakyHunter, ""), fox.bot("quantum"), 0),
+        (fox.bot("random"), BotSpec("f", ("fox",), SneakyFox, ""), 1),
+    ):
+        record = run_match(game, [hunter, foxbot], seed=0)
+        assert [f.seat for f in record.forfeits] == [culprit]
+        assert "illegal action" in record.forfeits[0].reason
+
+
+def test_bot_exiting_or_overlong_limits_do_not_stop_the_match() -> None:
+    class Exiter(toy.Caller):
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            raise SystemExit(3)
+
+    spec = BotSpec("exit", ("first", "second"), Exiter, "")
+    record = run_match(make_game("highcard"), [spec, toy.SPEC.bot("caller")], seed=0)
+    assert "SystemExit" in record.forfeits[0].reason
+    record = run_match(
+        make_game("highcard"), bots("caller", "caller"), seed=0, time_limit=float("inf")
+    )
+    assert not record.forfeits

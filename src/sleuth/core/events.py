@@ -17,10 +17,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 JSON = Any
 """A value that :func:`json.dumps` accepts (dicts, lists, str, int, float, bool, None)."""
+
+
+def freeze(value: JSON) -> JSON:
+    """A read-only copy of a JSON value: mappings become ``MappingProxyType``, lists tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: JSON) -> JSON:
+    """The plain JSON form (dicts and lists) of a value made by :func:`freeze`."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +58,11 @@ class Event:
     def __post_init__(self) -> None:
         if self.private is not None and not self.audience:
             raise ValueError(f"event {self.kind!r} has a secret but no audience")
+        # Views of several seats and the match record share one event: freeze its contents so
+        # that no bot can change what another seat sees or what the log records.
+        object.__setattr__(self, "public", freeze(self.public))
+        if self.private is not None:
+            object.__setattr__(self, "private", freeze(self.private))
 
     @property
     def is_public(self) -> bool:
@@ -53,9 +77,9 @@ class Event:
 
     def to_json(self) -> dict[str, JSON]:
         """A JSON object for logs; :meth:`from_json` inverts it."""
-        out: dict[str, JSON] = {"kind": self.kind, "public": dict(self.public)}
+        out: dict[str, JSON] = {"kind": self.kind, "public": thaw(self.public)}
         if self.private is not None:
-            out["private"] = dict(self.private)
+            out["private"] = thaw(self.private)
         if self.audience:
             out["to"] = sorted(self.audience)
         return out

@@ -33,7 +33,11 @@ ActionT = TypeVar("ActionT", bound=Hashable)
 
 
 class Game(ABC, Generic[ActionT]):
-    """An immutable game description: rules options, seats and roles."""
+    """An immutable game description: rules options, seats and roles.
+
+    Bots hold the game object, so a game must never store anything derived from a state
+    (no caches keyed by hidden information): that would leak it to every seat.
+    """
 
     name: ClassVar[str]
     continues_after_forfeit: ClassVar[bool] = False

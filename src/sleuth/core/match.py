@@ -22,12 +22,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sleuth.core.bots import Bot, BotSpec
-from sleuth.core.events import Event, View
+from sleuth.core.errors import IllegalActionError
+from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.rng import derive_seed
 
 DEFAULT_TIME_LIMIT = 1.0
 """Seconds a bot may take per move before it forfeits."""
+SETUP_LIMIT = 60.0
+"""Seconds a bot may take to start (its constructor) before it is interrupted and forfeits."""
+MAX_TIMER = 1e6
+"""Longer limits are not enforced by a timer (``setitimer`` cannot hold arbitrary values)."""
+BOT_FAILURES = (Exception, SystemExit)
+"""What a bot may raise without stopping the match (``KeyboardInterrupt`` still stops it)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,19 @@ def _alarm_handler() -> Iterator[bool]:
         signal.signal(signal.SIGALRM, previous)
 
 
+@contextmanager
+def _deadline(seconds: float | None, can_interrupt: bool) -> Iterator[None]:
+    """Raise ``BotTimeout`` in the code of the block if it runs longer than ``seconds``."""
+    armed = can_interrupt and seconds is not None and 0 < seconds <= MAX_TIMER
+    if armed and seconds is not None:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        if armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 def _describe(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
@@ -117,7 +137,7 @@ def run_match(
     started = time.perf_counter()
     state = game.new_initial_state()
     chance_rng: random.Random | None = None  # made on the first chance event
-    info = game.public_info()
+    info = freeze(game.public_info())
     events_of: list[list[Event]] = [[] for _ in bots]
     views = [View(s, game.roles[s], info, events_of[s]) for s in range(len(bots))]
     forfeited: set[int] = set()
@@ -126,14 +146,18 @@ def run_match(
     with _alarm_handler() as can_interrupt:
         players: list[Bot | None] = []
         for seat, spec in enumerate(bots):
+            problem = None
             try:
-                players.append(spec.make(game, seat, derive_seed(seed, "bot", seat)))
-            except Exception as exc:
+                with _deadline(SETUP_LIMIT, can_interrupt):
+                    players.append(spec.make(game, seat, derive_seed(seed, "bot", seat)))
+            except BotTimeout:
+                problem = f"could not start within {SETUP_LIMIT:g} s"
+            except BOT_FAILURES as exc:
+                problem = f"could not start: {_describe(exc)}"
+            if problem is not None:
                 players.append(None)
                 forfeited.add(seat)
-                record.forfeits.append(
-                    Forfeit(seat, spec.name, 0, f"could not start: {_describe(exc)}")
-                )
+                record.forfeits.append(Forfeit(seat, spec.name, 0, problem))
 
         while not state.is_terminal():
             if forfeited and not game.continues_after_forfeit:
@@ -192,8 +216,8 @@ def _apply_checked(state: State[Any], action: Hashable) -> tuple[tuple[Event, ..
     """Apply a bot's action; the engine's own check is the second validation."""
     try:
         return tuple(state.apply(action)), None
-    except Exception as exc:
-        return (), f"returned an action the engine refused: {_describe(exc)}"
+    except IllegalActionError as exc:
+        return (), f"returned an action the engine refused: {exc}"
 
 
 def _ask(
@@ -208,24 +232,22 @@ def _ask(
     legal = state.legal_actions()
     t0 = time.perf_counter()
     try:
-        if can_interrupt and hard_limit is not None:
-            signal.setitimer(signal.ITIMER_REAL, hard_limit)
-        try:
+        with _deadline(hard_limit, can_interrupt):
             action = player.act(view, legal if isinstance(legal, tuple) else tuple(legal))
-        finally:
-            if can_interrupt and hard_limit is not None:
-                signal.setitimer(signal.ITIMER_REAL, 0)
     except BotTimeout:
         return None, f"interrupted after {hard_limit:g} s (limit {time_limit:g} s per move)"
-    except Exception as exc:
+    except BOT_FAILURES as exc:
         return None, f"raised {_describe(exc)}"
     elapsed = time.perf_counter() - t0
     if time_limit is not None and elapsed > time_limit:
         return None, f"took {elapsed:.3f} s (limit {time_limit:g} s per move)"
     try:
-        ok = state.is_legal(action)
+        # The engine's own action object, parsed back from the text form: an object that
+        # merely compares equal to a legal action (True for 1, 1.0 for 1) is not accepted.
+        canonical = state.game.parse_action(str(action))
+        ok = state.is_legal(canonical) and canonical == action and type(canonical) is type(action)
     except Exception:
         ok = False
     if not ok:
         return None, f"returned an illegal action: {action!r}"
-    return action, None
+    return canonical, None

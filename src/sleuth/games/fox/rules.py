@@ -34,8 +34,6 @@ HUNTER = 0
 FOX = 1
 MAX_HUNTER_ACTIONS = 100_000
 """Largest number of distinct inspections per day the engine lists (sum of C(n, 1..k))."""
-FOX_ACTION_CACHE_SIZE = 4096
-"""Distinct fox action lists a game keeps (one per set of reachable holes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,18 +99,12 @@ class FoxGame(Game[FoxAction]):
         return tuple(FoxMove(h) for h in range(self.graph.n))
 
     def fox_actions(self, reach: int) -> tuple[FoxAction, ...]:
-        """The fox's legal actions when it can reach the holes of ``reach`` (cached)."""
-        actions = self._fox_action_cache.get(reach)
-        if actions is None:
-            moves = self._fox_moves
-            actions = (HIDE, *(moves[h] for h in holes_of(reach)))
-            if len(self._fox_action_cache) < FOX_ACTION_CACHE_SIZE:
-                self._fox_action_cache[reach] = actions
-        return actions
+        """The fox's legal actions when it can reach the holes of ``reach``.
 
-    @cached_property
-    def _fox_action_cache(self) -> dict[int, tuple[FoxAction, ...]]:
-        return {}
+        Not cached on purpose: bots hold the game, so nothing derived from a state may be
+        stored in it (a cache keyed by the fox's reach would tell a hunter where it is)."""
+        moves = self._fox_moves
+        return (HIDE, *(moves[h] for h in holes_of(reach)))
 
     @cached_property
     def _inspection_set(self) -> frozenset[FoxAction]:
@@ -185,9 +177,10 @@ class FoxState(State[FoxAction]):
         if not isinstance(action, FoxMove):
             return False
         hole = action.hole
-        return hole is None or (
-            0 <= hole < self.game.graph.n and bool(self._fox_reach() >> hole & 1)
-        )
+        if hole is None:
+            return True
+        n = self.game.graph.n
+        return type(hole) is int and 0 <= hole < n and bool(self._fox_reach() >> hole & 1)
 
     def _fox_reach(self) -> int:
         if self.fox == 0:
