@@ -95,7 +95,10 @@ def tamper(path: Path, index: int, change: object) -> None:
         (0, lambda line: line.update(game="chess"), "line 1: unknown game 'chess'"),
         (0, lambda line: line["options"].update(k=0), "line 1: option k=0"),
         (0, lambda line: line.update(rules_version="0"), "log written for fox rules version 0"),
-        (-1, lambda line: line.update(wins=[0.5, 0.5]), "do not match the replayed game"),
+        (-1, lambda line: line.update(wins=[0.5, 0.5]), "does not match the replayed game"),
+        (-1, lambda line: line.update(outcome="escaped for 99 days"), "logged outcome"),
+        (-1, lambda line: line.update(returns=[0.0, 1.0]), "does not match the replayed game"),
+        (-1, lambda line: line.update(length=3), "length 3 but"),
         (1, lambda line: line.pop("events"), "line 2: step.events: Field required"),
         (1, lambda line: line.update(type="move"), "line 2"),
     ],
@@ -108,6 +111,15 @@ def test_tampered_logs_are_rejected_naming_the_line(
         replay_log(fox_log)
     assert message in str(info.value)
     assert str(fox_log) in str(info.value)
+
+
+def test_forfeit_lines_must_name_the_seat_to_move(fox_log: Path) -> None:
+    lines = lines_of(fox_log)
+    header, first = lines[0], lines[1]  # step 0 is the fox's (seat 1)
+    bad = {"type": "forfeit", "step": 0, "seat": 0, "bot": "random", "reason": "made up"}
+    write_lines(fox_log, [header, bad, first])
+    with pytest.raises(LogError, match="line 2: forfeit of seat 0 at step 0 is out of place"):
+        replay_log(fox_log)
 
 
 def test_malformed_json_truncated_and_empty_logs(fox_log: Path, tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ import sleuth
 from sleuth.core.errors import LogError, SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import CHANCE, Game, State
-from sleuth.core.match import Forfeit, MatchRecord
+from sleuth.core.match import Forfeit, MatchRecord, final_result
 from sleuth.core.registry import game_spec
 
 LOG_FORMAT = "sleuth-log"
@@ -212,8 +212,9 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
         raise fail(first_no, f"seats must be {list(game.roles)} in seat order")
 
     state = game.new_initial_state()
-    forfeited: set[int] = set()
+    forfeits: list[Forfeit] = []
     steps = 0
+    length = 0  # steps played by seats, not by chance
     for line_no, line in numbered[1:]:
         try:
             body = _BODY.validate_python(parse(line_no, line))
@@ -222,20 +223,25 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
         if isinstance(body, EndLine):
             if line_no != numbered[-1][0]:
                 raise fail(numbered[-1][0], "lines after the end line")
-            return _finish(game, state, header, body, steps, frozenset(forfeited), fail, line_no)
+            if body.length != length:
+                raise fail(line_no, f"length {body.length} but {length} actions were replayed")
+            return _finish(game, state, header, body, steps, forfeits, fail, line_no)
+        if forfeits and not game.continues_after_forfeit:
+            raise fail(line_no, "line after a forfeit that ended the game")
         if isinstance(body, ForfeitLine):
-            if not 0 <= body.seat < game.num_players or body.step != steps:
+            if body.step != steps or body.seat != state.current_player():
                 raise fail(
-                    line_no, f"forfeit of seat {body.seat} at step {body.step} is out of place"
+                    line_no,
+                    f"forfeit of seat {body.seat} at step {body.step} is out of place "
+                    f"(step {steps} is seat {state.current_player()}'s)",
                 )
-            forfeited.add(body.seat)
+            forfeits.append(Forfeit(body.seat, body.bot, body.step, body.reason))
             continue
-        if forfeited and not game.continues_after_forfeit:
-            raise fail(line_no, "step after a forfeit that ended the game")
         if body.step != steps:
             raise fail(line_no, f"step {body.step} out of order (expected {steps})")
-        _replay_step(state, body, forfeited, fail, line_no)
+        _replay_step(state, body, {f.seat for f in forfeits}, fail, line_no)
         steps += 1
+        length += body.seat != CHANCE
     raise fail(numbered[-1][0], "log ends without an end line (truncated?)")
 
 
@@ -252,6 +258,8 @@ def _replay_step(
         action = state.game.parse_action(body.action)
         if to_move == CHANCE and action not in {a for a, p in state.chance_outcomes() if p > 0}:
             raise fail(line_no, f"{body.action!r} is not a possible chance outcome")
+        if to_move in forfeited and action != state.fallback_action():
+            raise fail(line_no, f"seat {to_move} forfeited: it must play the fallback action")
         events = state.apply(action)
     except SleuthError as exc:
         if isinstance(exc, LogError):
@@ -283,28 +291,39 @@ def _finish(
     header: HeaderLine,
     end: EndLine,
     steps: int,
-    forfeited: frozenset[int],
+    forfeits: list[Forfeit],
     fail: Any,
     line_no: int,
 ) -> Replay:
-    if forfeited and not game.continues_after_forfeit:
-        expected = list(game.forfeit_wins(forfeited))
-    elif not state.is_terminal():
+    ended_by_forfeit = forfeits and not game.continues_after_forfeit
+    if not ended_by_forfeit and not state.is_terminal():
         raise fail(line_no, "end line but the game is not over")
-    else:
-        expected = [0.0 if s in forfeited else w for s, w in enumerate(state.wins())]
-    if [round(w, 9) for w in end.wins] != [round(w, 9) for w in expected]:
-        raise fail(line_no, f"wins {end.wins} do not match the replayed game ({expected})")
+    for forfeit in forfeits:
+        if forfeit.bot != header.seats[forfeit.seat].bot:
+            raise fail(line_no, f"forfeit names bot {forfeit.bot!r}, not seat {forfeit.seat}'s")
+    returns, wins, outcome = final_result(game, state, forfeits)
+    logged = (end.outcome, _rounded(end.returns), _rounded(end.wins))
+    if logged != (outcome, _rounded(returns), _rounded(wins)):
+        raise fail(
+            line_no,
+            f"the end line does not match the replayed game: logged outcome {end.outcome!r}, "
+            f"returns {end.returns}, wins {end.wins}; replay gives {outcome!r}, "
+            f"returns {list(returns)}, wins {list(wins)}",
+        )
     return Replay(
         game=game,
         state=state,
         seed=header.seed,
         bots=tuple(s.bot for s in header.seats),
-        outcome=end.outcome,
-        wins=tuple(expected),
+        outcome=outcome,
+        wins=wins,
         steps=steps,
-        forfeited=forfeited,
+        forfeited=frozenset(f.seat for f in forfeits),
     )
+
+
+def _rounded(values: Any) -> list[float]:
+    return [round(float(v), 9) for v in values]
 
 
 def _first_error(exc: ValidationError) -> str:

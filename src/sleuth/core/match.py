@@ -192,24 +192,28 @@ def run_match(
             for s, seen in enumerate(events_of):
                 seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
-    if state.is_terminal() and not (forfeited and not game.continues_after_forfeit):
-        wins = state.wins()
-        record.returns = state.returns()
-        record.outcome = state.outcome()
-        if forfeited:
-            record.returns = tuple(
-                0.0 if s in forfeited else r for s, r in enumerate(record.returns)
-            )
-            wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(wins))
-        record.wins = wins
-    else:
-        record.wins = game.forfeit_wins(frozenset(forfeited))
-        record.returns = record.wins
-        culprits = ", ".join(f"{game.roles[f.seat]} ({f.bot})" for f in record.forfeits)
-        record.outcome = f"forfeit by {culprits}"
+    record.returns, record.wins, record.outcome = final_result(game, state, record.forfeits)
     record.final_state = state
     record.duration = time.perf_counter() - started
     return record
+
+
+def final_result(
+    game: Game[Any], state: State[Any], forfeits: Sequence[Forfeit]
+) -> tuple[tuple[float, ...], tuple[float, ...], str]:
+    """Returns, win shares and outcome text of a match that ended in ``state``.
+
+    A game that stops at the first forfeit uses :meth:`Game.forfeit_wins`; in a game that goes
+    on, forfeited seats score 0 and keep no share of the win.
+    """
+    forfeited = frozenset(f.seat for f in forfeits)
+    if forfeited and not game.continues_after_forfeit:
+        wins = game.forfeit_wins(forfeited)
+        culprits = ", ".join(f"{game.roles[f.seat]} ({f.bot})" for f in forfeits)
+        return wins, wins, f"forfeit by {culprits}"
+    returns = tuple(0.0 if s in forfeited else r for s, r in enumerate(state.returns()))
+    wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(state.wins()))
+    return returns, wins, state.outcome()
 
 
 def _apply_checked(state: State[Any], action: Hashable) -> tuple[tuple[Event, ...], str | None]:
