@@ -13,7 +13,7 @@ from sleuth.cli.common import console, print_json
 from sleuth.core.errors import IllegalActionError, SleuthError
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.graph import FoxGraph, parse_graph
-from sleuth.games.fox.solver import DEFAULT_MAX_STATES, solve
+from sleuth.games.fox.solver import DEFAULT_MAX_SECONDS, DEFAULT_MAX_STATES, solve
 
 app = typer.Typer(
     help="Fox in a Hole: solve boards, compute game values, play the quantum fox.",
@@ -47,12 +47,15 @@ def solve_command(
     max_states: Annotated[
         int, typer.Option("--max-states", min=1, help="Give up after this many beliefs.")
     ] = DEFAULT_MAX_STATES,
+    max_seconds: Annotated[
+        float, typer.Option("--max-seconds", min=0.001, help="Give up after this many seconds.")
+    ] = DEFAULT_MAX_SECONDS,
     as_json: JsonOption = False,
 ) -> None:
     """Fewest days that guarantee a catch, with one optimal inspection sequence, or a proof
     that no sequence works."""
     board = parse_graph(graph)
-    solution = solve(board, k=k, lazy=lazy, max_states=max_states)
+    solution = solve(board, k=k, lazy=lazy, max_states=max_states, max_seconds=max_seconds)
     strategy = [list(day) for day in solution.strategy] if solution.strategy else None
     if as_json:
         print_json({"winnable": solution.winnable, "days": solution.days, "strategy": strategy})
@@ -139,7 +142,7 @@ def play_command(
     )
     if board.n <= 24:
         try:
-            if not solve(board, k=k, lazy=lazy, max_states=200_000).winnable:
+            if not solve(board, k=k, lazy=lazy, max_seconds=2.0).winnable:
                 console.print("Warning: no strategy is sure to catch this fox.")
         except SleuthError:
             pass
@@ -190,7 +193,7 @@ def play_command(
 
 def _hint(board: FoxGraph, belief: FoxBelief, k: int, lazy: bool) -> None:
     try:
-        solution = solve(board, k=k, lazy=lazy, start=belief.morning, max_states=200_000)
+        solution = solve(board, k=k, lazy=lazy, start=belief.morning, max_seconds=5.0)
     except SleuthError as exc:
         console.print(f"no hint: {exc}")
         return

@@ -19,6 +19,7 @@ the lazy fox at once).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
@@ -29,6 +30,8 @@ from sleuth.core.errors import SolverLimitError
 from sleuth.games.fox.graph import FoxGraph, holes_of, mask_of
 
 DEFAULT_MAX_STATES = 2_000_000
+DEFAULT_MAX_SECONDS = 30.0
+"""Wall-clock budget of one solve; beyond it ``SolverLimitError`` is raised (never a hang)."""
 PRUNE_MAX_HOLES = 24
 """Boards up to this size skip beliefs that contain an earlier belief (a 2^n table)."""
 PRUNE_AFTER_STATES = 4096
@@ -102,8 +105,13 @@ def solve(
     lazy: bool = False,
     start: int | None = None,
     max_states: int = DEFAULT_MAX_STATES,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
 ) -> Solution:
-    """Solve Fox in a Hole on ``graph`` from morning belief ``start`` (default: every hole)."""
+    """Solve Fox in a Hole on ``graph`` from morning belief ``start`` (default: every hole).
+
+    Raises ``SolverLimitError`` after ``max_states`` beliefs or ``max_seconds`` seconds.
+    """
+    deadline = None if max_seconds is None else time.perf_counter() + max_seconds
     if k < 1:
         raise ValueError("k must be at least 1")
     begin = graph.all_holes if start is None else start
@@ -126,7 +134,12 @@ def solve(
         if dominated is not None and len(parent) >= PRUNE_AFTER_STATES:
             dominated.add(parent)
         next_layer = []
-        for belief in layer:
+        for expanded, belief in enumerate(layer):
+            if deadline is not None and expanded % 256 == 0 and time.perf_counter() > deadline:
+                raise SolverLimitError(
+                    f"gave up after {max_seconds:g} s ({len(parent):,} beliefs) on {graph.n} "
+                    f"holes with k={k}: this board is too large for the exact solver"
+                )
             if dominated is not None and dominated.covers_strictly(belief):
                 continue
             for move in useful_moves(graph, belief, k, lazy):
