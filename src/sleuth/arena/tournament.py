@@ -233,8 +233,13 @@ def run_tournament(
     canonical = game.options()
     jobs = schedule(game, bots, games, seed)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    if not -(2**63) <= seed < 2**63:
+        raise SleuthError(f"seed {seed} does not fit in 64 bits")
     if logs is not None:
-        logs.mkdir(parents=True, exist_ok=True)
+        try:
+            logs.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SleuthError(f"cannot write logs to {logs}: {exc.strerror or exc}") from None
     log_dir = None if logs is None else str(logs)
     tournament = Tournament(uuid.uuid4().hex, name, canonical, seed, tuple(bots), workers)
     started = time.perf_counter()

@@ -79,7 +79,9 @@ def play_command(
     game: Annotated[str, typer.Argument(help="Game name (see `sleuth games`).")],
     bots: Annotated[str, typer.Option("--bots", help="Comma-separated bot names, one per seat.")],
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Master seed.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=-(2**63), max=2**63 - 1, help="Master seed (64-bit).")
+    ] = 0,
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="Game option name=value (repeatable)."),

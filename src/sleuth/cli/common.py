@@ -12,9 +12,9 @@ from rich.markup import escape
 
 from sleuth.core.errors import SleuthError
 
-console = Console(markup=False, highlight=False, soft_wrap=True)
+console = Console(markup=False, emoji=False, highlight=False, soft_wrap=True)
 """Standard output. Markup is off: user text (paths, specs) is printed as it is."""
-errors = Console(stderr=True)
+errors = Console(stderr=True, emoji=False)
 
 
 def print_json(obj: Any) -> None:

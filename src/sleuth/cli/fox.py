@@ -183,7 +183,7 @@ def play_command(
         if caught:
             path = belief.fox_path()
             console.print(
-                f"Caught on day {belief.day - 1}! The fox could only have come this way: "
+                f"Caught on day {belief.day - 1}! One way the fox could have come: "
                 + " → ".join(map(str, path)),
                 highlight=False,
             )

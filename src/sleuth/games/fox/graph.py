@@ -201,7 +201,8 @@ def spider(legs: Iterable[int]) -> FoxGraph:
 
 
 def binary_tree(height: int) -> FoxGraph:
-    _check_size(2 ** min(height + 1, 64) - 1)
+    if height >= 12:
+        raise GraphSpecError(f"binary-tree:{height} has more than {MAX_HOLES} holes")
     n = 2 ** (height + 1) - 1
     return from_edges(
         n,
@@ -242,7 +243,10 @@ def parse_graph(spec: str) -> FoxGraph:
         return _FAMILIES[kind](arg)
     candidate = Path(text)
     if candidate.is_file():
-        lines = candidate.read_text(encoding="utf-8").splitlines()
+        try:
+            lines = candidate.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise GraphSpecError(f"cannot read edge-list file {text}: {exc}") from None
         items = []
         for number, line in enumerate(lines, start=1):
             body = line.split("#", 1)[0].strip()
