@@ -399,7 +399,7 @@ def test_fox_play_catch_through_stdin(cwd: Path) -> None:
     out = flat(done.stdout)
     assert out.count("Not yet.") == 5
     assert "Caught on day 6!" in out
-    path = [int(h) for h in re.findall(r"come this way: ([\d →]+)", out)[0].split(" → ")]
+    path = [int(h) for h in re.findall(r"could have come: ([\d →]+)", out)[0].split(" → ")]
     assert len(path) == 6 and path[-1] == 3  # the last inspection (hole 3) found it
     assert all(b in neighbours("path:5")[a] for a, b in itertools.pairwise(path))
 

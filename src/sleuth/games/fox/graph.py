@@ -202,7 +202,7 @@ def spider(legs: Iterable[int]) -> FoxGraph:
 
 def binary_tree(height: int) -> FoxGraph:
     if height >= 12:
-        raise GraphSpecError(f"binary-tree:{height} has more than {MAX_HOLES} holes")
+        raise GraphSpecError(f"binary-tree:{height} is more than the limit of {MAX_HOLES} holes")
     n = 2 ** (height + 1) - 1
     return from_edges(
         n,
