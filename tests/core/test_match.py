@@ -152,3 +152,22 @@ def test_bot_exiting_or_overlong_limits_do_not_stop_the_match() -> None:
         make_game("highcard"), bots("caller", "caller"), seed=0, time_limit=float("inf")
     )
     assert not record.forfeits
+
+
+def test_every_bot_hears_the_end_of_the_game_with_the_final_reveal() -> None:
+    from sleuth.games.fox.bots import QuantumFox, RandomHunter
+
+    finals: dict[int, list[str]] = {}
+
+    def recording(base: type) -> type:
+        class Recording(base):  # type: ignore[valid-type, misc]
+            def game_over(self, view):  # type: ignore[no-untyped-def]
+                finals[self.seat] = [e.kind for e in view.events]
+
+        return Recording
+
+    hunter = BotSpec("h", ("hunter",), recording(RandomHunter), "")
+    fox = BotSpec("f", ("fox",), recording(QuantumFox), "")
+    run_match(make_game("fox", {"days": 3}), [hunter, fox], seed=1)
+    assert set(finals) == {0, 1}
+    assert all(kinds[-1] == "fox_path" for kinds in finals.values())

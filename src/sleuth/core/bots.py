@@ -31,6 +31,9 @@ class Bot(ABC):
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         """Choose an action from ``legal`` knowing only ``view``."""
 
+    def game_over(self, view: View) -> None:  # noqa: B027 - an optional hook
+        """Called once when the game has ended, with the final view (reveals included)."""
+
 
 BotFactory = Callable[[Game[Any], int, int], Bot]
 """Builds a bot from ``(game, seat, seed)``."""

@@ -18,6 +18,7 @@ Conventions shared by all games:
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import ClassVar, Generic, TypeVar
@@ -116,6 +117,14 @@ class State(ABC, Generic[ActionT]):
     def chance_outcomes(self) -> Sequence[tuple[ActionT, float]]:
         """The chance actions and their probabilities when ``current_player() == CHANCE``."""
         raise NotImplementedError(f"{self.game.name} has no chance events")
+
+    def sample_chance(self, rng: random.Random) -> ActionT:
+        """Draw the next chance action with ``rng``.
+
+        The default draws from :meth:`chance_outcomes`; games whose chance events have too many
+        outcomes to list (a shuffle, a deal) override this and :meth:`is_legal`."""
+        outcomes = self.chance_outcomes()
+        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
 
     def wins(self) -> tuple[float, ...]:
         """Win shares of a finished game: the seats with the highest return share one win."""

@@ -256,7 +256,7 @@ def _replay_step(
         raise fail(line_no, f"seat {body.seat} acted but it was {whose}'s turn")
     try:
         action = state.game.parse_action(body.action)
-        if to_move == CHANCE and action not in {a for a, p in state.chance_outcomes() if p > 0}:
+        if to_move == CHANCE and not state.is_legal(action):
             raise fail(line_no, f"{body.action!r} is not a possible chance outcome")
         if to_move in forfeited and action != state.fallback_action():
             raise fail(line_no, f"seat {to_move} forfeited: it must play the fallback action")

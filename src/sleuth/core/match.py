@@ -166,10 +166,7 @@ def run_match(
             if seat == CHANCE:
                 if chance_rng is None:
                     chance_rng = random.Random(derive_seed(seed, "chance"))
-                outcomes = state.chance_outcomes()
-                action = chance_rng.choices(
-                    [a for a, _ in outcomes], weights=[p for _, p in outcomes]
-                )[0]
+                action = state.sample_chance(chance_rng)
                 events = tuple(state.apply(action))
             elif seat in forfeited:
                 action = state.fallback_action()
@@ -191,6 +188,14 @@ def run_match(
             record.steps.append(Step(seat, action, events))
             for s, seen in enumerate(events_of):
                 seen.extend(e if e.private is None else e.seen_by(s) for e in events)
+
+        for seat, player in enumerate(players):
+            if player is not None and seat not in forfeited:
+                try:  # the final reveal reaches every bot; a failure here changes nothing
+                    with _deadline(hard_limit, can_interrupt):
+                        player.game_over(views[seat])
+                except (BotTimeout, *BOT_FAILURES):
+                    pass
 
     record.returns, record.wins, record.outcome = final_result(game, state, record.forfeits)
     record.final_state = state
