@@ -35,11 +35,33 @@ def test_json_round_trip() -> None:
 
 
 def test_event_contents_are_read_only() -> None:
-    event = Event("dealt", {"to": 1, "seen": [1, 2]}, {"card": 3}, frozenset({1}))
+    event = Event("dealt", {"to": 1, "seen": (1, 2)}, {"card": 3}, frozenset({1}))
     with pytest.raises(TypeError):
         event.public["to"] = 0  # type: ignore[index]
     with pytest.raises(TypeError):
         event.private["card"] = 1  # type: ignore[index]
-    with pytest.raises(AttributeError):
-        event.public["seen"].append(3)
     assert event.to_json()["public"] == {"to": 1, "seen": [1, 2]}
+
+
+def _immutable(value: object) -> bool:
+    if isinstance(value, list | dict | set):
+        return False
+    if isinstance(value, tuple):
+        return all(_immutable(v) for v in value)
+    return True
+
+
+@pytest.mark.parametrize("bots", [("random", "random"), ("solver", "quantum")])
+def test_engine_events_hold_only_immutable_values(bots: tuple[str, str]) -> None:
+    """Views share event objects: engines must not put lists or dicts inside them."""
+    from sleuth.core.match import run_match
+    from sleuth.core.registry import game_spec, make_game
+
+    spec = game_spec("fox")
+    for seed in range(20):
+        game = make_game("fox", {"graph": "grid:2x3", "k": 2})
+        record = run_match(game, [spec.bot(b) for b in bots], seed)
+        for step in record.steps:
+            for event in step.events:
+                assert all(_immutable(v) for v in event.public.values())
+                assert event.private is None or all(_immutable(v) for v in event.private.values())

@@ -8,6 +8,8 @@ the seat arrive with ``private`` set to ``None``.
 
 Invariants:
 
+* an event's ``public`` and ``private`` mappings are read-only, and engines put only immutable
+  values in them (numbers, strings, tuples);
 * ``private is None`` if and only if the event carries no secret (or it is a redacted copy);
 * an event with a secret has a non-empty ``audience``;
 * :meth:`Event.seen_by` never reveals a private field to a seat outside the audience.
@@ -24,12 +26,21 @@ JSON = Any
 """A value that :func:`json.dumps` accepts (dicts, lists, str, int, float, bool, None)."""
 
 
+_SCALARS = (int, str, float, bool, type(None))
+
+
 def freeze(value: JSON) -> JSON:
     """A read-only copy of a JSON value: mappings become ``MappingProxyType``, lists tuples."""
-    if isinstance(value, Mapping):
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, dict | MappingProxyType):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
+        if all(isinstance(v, _SCALARS) for v in value):
+            return tuple(value)
         return tuple(freeze(v) for v in value)
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
     return value
 
 
@@ -58,11 +69,13 @@ class Event:
     def __post_init__(self) -> None:
         if self.private is not None and not self.audience:
             raise ValueError(f"event {self.kind!r} has a secret but no audience")
-        # Views of several seats and the match record share one event: freeze its contents so
-        # that no bot can change what another seat sees or what the log records.
-        object.__setattr__(self, "public", freeze(self.public))
-        if self.private is not None:
-            object.__setattr__(self, "private", freeze(self.private))
+        # Views of several seats and the match record share one event: its fields are made
+        # read-only so that no bot can change what another seat sees or what the log records.
+        # (Values inside must be immutable too: engines emit tuples, not lists.)
+        if type(self.public) is dict:
+            object.__setattr__(self, "public", MappingProxyType(self.public))
+        if type(self.private) is dict:
+            object.__setattr__(self, "private", MappingProxyType(self.private))
 
     @property
     def is_public(self) -> bool:

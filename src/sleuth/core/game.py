@@ -81,7 +81,9 @@ class Game(ABC, Generic[ActionT]):
 
 
 class State(ABC, Generic[ActionT]):
-    """One position of a game."""
+    """One position of a game (subclasses may declare ``__slots__``)."""
+
+    __slots__ = ()
 
     game: Game[ActionT]
 

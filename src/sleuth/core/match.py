@@ -190,7 +190,8 @@ def run_match(
                 seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
         for seat, player in enumerate(players):
-            if player is not None and seat not in forfeited:
+            overridden = player is not None and type(player).game_over is not Bot.game_over
+            if player is not None and overridden and seat not in forfeited:
                 try:  # the final reveal reaches every bot; a failure here changes nothing
                     with _deadline(hard_limit, can_interrupt):
                         player.game_over(views[seat])
@@ -240,9 +241,15 @@ def _ask(
     """Ask a bot for its move; return ``(action, None)`` or ``(None, reason to forfeit)``."""
     legal = state.legal_actions()
     t0 = time.perf_counter()
+    armed = can_interrupt and hard_limit is not None and hard_limit <= MAX_TIMER
     try:
-        with _deadline(hard_limit, can_interrupt):
+        if armed:  # inline rather than _deadline(): this is the hot path
+            signal.setitimer(signal.ITIMER_REAL, hard_limit)  # type: ignore[arg-type]
+        try:
             action = player.act(view, legal if isinstance(legal, tuple) else tuple(legal))
+        finally:
+            if armed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
     except BotTimeout:
         return None, f"interrupted after {hard_limit:g} s (limit {time_limit:g} s per move)"
     except BOT_FAILURES as exc:

@@ -61,6 +61,7 @@ class FoxMove:
 
 FoxAction = Inspect | FoxMove
 HIDE = FoxMove(None)
+FOX_ONLY = frozenset((FOX,))
 
 
 class FoxGame(Game[FoxAction]):
@@ -210,8 +211,8 @@ class FoxState(State[FoxAction]):
             Event(
                 "fox_moved",
                 {"night": self.day - 1},
-                {"holes": holes_of(self.fox)},
-                frozenset((FOX,)),
+                {"holes": tuple(holes_of(self.fox))},
+                FOX_ONLY,
             )
         ]
 
@@ -232,7 +233,7 @@ class FoxState(State[FoxAction]):
         left = self.fox & ~inspected
         self.inspections.append(inspected)
         day = self.day
-        events = [Event("inspected", {"day": day, "holes": list(holes), "caught": left == 0})]
+        events = [Event("inspected", {"day": day, "holes": holes, "caught": left == 0})]
         if left == 0:
             self.caught = self.over = True
             events.append(self._path_event(final=self.fox & inspected))
@@ -250,7 +251,7 @@ class FoxState(State[FoxAction]):
 
     def _path_event(self, final: int | None) -> Event:
         path = reconstruct_path(self.game.graph, self.evenings, self.game.lazy, final=final)
-        return Event("fox_path", {"path": path, "caught": self.caught})
+        return Event("fox_path", {"path": tuple(path), "caught": self.caught})
 
     def is_terminal(self) -> bool:
         return self.over

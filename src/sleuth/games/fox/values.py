@@ -17,9 +17,8 @@ from itertools import combinations, product
 from math import comb
 
 import numpy as np
-from scipy.optimize import linprog
 
-from sleuth.core.errors import SolverLimitError
+from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.games.fox.graph import FoxGraph, holes_of
 
 MAX_CELLS = 4_000_000
@@ -92,6 +91,10 @@ def game_value(graph: FoxGraph, days: int, k: int = 1, lazy: bool = False) -> Ga
     for t in range(days):
         caught |= (hunter_masks[:, t : t + 1] & walk_bits[None, :, t]) != 0
 
+    try:
+        from scipy.optimize import linprog
+    except ImportError:
+        raise SleuthError("game values need SciPy: pip install 'sleuth[lp]' (or scipy)") from None
     # Variables: p_1..p_R (hunter mix) and v.  Maximise v: every walk is caught with prob >= v.
     n_rows = len(sequences)
     objective = np.zeros(n_rows + 1)
