@@ -20,6 +20,7 @@ from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game
+from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.graph import FoxGraph, holes_of
 from sleuth.games.fox.rules import HIDE, FoxGame, FoxMove, Inspect
 from sleuth.games.fox.solver import Solution, solve
@@ -62,20 +63,20 @@ class SolverHunter(Bot):
         super().__init__(game, seat, seed)
         fox = _fox_game(game)
         self.solution = _cached_solution(fox.graph, fox.k, fox.lazy)
+        self.belief = FoxBelief(fox.graph, fox.k, fox.lazy)
         self.filter = RandomWalkFilter(fox.graph, fox.lazy)
         self.seen = 0
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         for event in view.events[self.seen :]:
             if event.kind == "inspected":
+                self.belief.inspect(event.public["holes"])
                 self.filter.dodged(event.public["holes"])
         self.seen = len(view.events)
-        day = self.filter.nights + 1
         plan = self.solution.strategy if self.solution is not None else None
-        if plan is not None and day <= len(plan):
-            return Inspect(plan[day - 1])
-        k = _fox_game(self.game).k
-        return Inspect(tuple(self.filter.most_likely(k)))
+        if plan is not None and self.belief.day <= len(plan):
+            return Inspect(plan[self.belief.day - 1])
+        return Inspect(tuple(self.filter.most_likely(_fox_game(self.game).k)))
 
 
 class RandomWalkFilter:
