@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Set up Sleuth in ./.venv and run a task.  Needs only Python 3.11+ with pip.
 
-    python3 dev.py demo     # set up, then run three Fox in a Hole tournaments and print their tables
+    python3 dev.py demo     # set up, then play three Fox in a Hole tournaments (results tables)
     python3 dev.py test     # set up, then run ruff, mypy and the whole test suite
 
 Setting up creates ``.venv`` (a virtual environment in this folder) and installs Sleuth in it,
-editable, with its development tools and optional extras.  It is skipped when ``pyproject.toml`` has not changed
-since the last install, so the second run starts at once.  Extra arguments after ``test`` go to
-pytest (for example ``python3 dev.py test -m "not slow"``).
+editable, with its development tools and optional extras.  It is skipped when
+``pyproject.toml`` has not changed since the last install, so the second run starts at once.
+Extra arguments after ``test`` go to pytest (for example ``python3 dev.py test -m "not slow"``).
 """
 
 from __future__ import annotations
