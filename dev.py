@@ -39,9 +39,20 @@ def setup() -> None:
         return
     if not (BIN / "python").exists():
         print(f"creating virtual environment {VENV}", flush=True)
-        venv.create(VENV, with_pip=True)
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+        try:
+            venv.create(VENV, with_pip=True)
+        except (OSError, subprocess.CalledProcessError):
+            # Some Linux distributions ship Python without ensurepip (Debian's python3-venv):
+            # make the environment without pip and install into it with this Python's pip.
+            print("no ensurepip here: using this Python's pip for .venv", flush=True)
+            venv.create(VENV, with_pip=False, clear=True)
+    if (BIN / "pip").exists():
+        run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+    else:
+        pip = (sys.executable, "-m", "pip", "--python", BIN / "python")
+        run(*pip, "install", "--quiet", "pip")
+        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
     STAMP.write_text(wanted)
 
 
