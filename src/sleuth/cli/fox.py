@@ -177,7 +177,7 @@ def play_command(
             caught = belief.inspect(holes)
         except ValueError as exc:  # IllegalActionError is a ValueError too
             message = exc if isinstance(exc, IllegalActionError) else f"cannot read {text!r}"
-            usage = f"(holes 0..{board.n - 1}, or show/undo/hint/give up)"
+            usage = "(type holes such as 2 or 1,3, or show/undo/hint/give up)"
             console.print(Text.assemble((str(message), "red"), f" {usage}"))
             continue
         if caught:
