@@ -113,6 +113,15 @@ def test_tampered_logs_are_rejected_naming_the_line(
     assert str(fox_log) in str(info.value)
 
 
+def test_a_log_cannot_make_sleuth_read_a_file(fox_log: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "edges.txt"
+    secret.write_text("0 1\n")
+    tamper(fox_log, 0, lambda line: line["options"].update(graph=str(secret)))
+    with pytest.raises(LogError, match="not a canonical graph spec") as info:
+        replay_log(fox_log)
+    assert "0 1" not in str(info.value)
+
+
 def test_forfeit_lines_must_name_the_seat_to_move(fox_log: Path) -> None:
     lines = lines_of(fox_log)
     header, first = lines[0], lines[1]  # step 0 is the fox's (seat 1)

@@ -167,7 +167,7 @@ _GAMES: dict[tuple[str, str], Game[Any]] = {}
 def _game(name: str, options: dict[str, JSON]) -> Game[Any]:
     key = (name, repr(sorted(options.items())))
     if key not in _GAMES:
-        _GAMES[key] = game_spec(name).make(options)
+        _GAMES[key] = game_spec(name).make(options, canonical=True)
     return _GAMES[key]
 
 

@@ -193,7 +193,7 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
         raise fail(first_no, f"bad header: {_first_error(exc)}") from None
     try:
         spec = game_spec(header.game)
-        game = spec.make(header.options)
+        game = spec.make(header.options, canonical=True)
     except SleuthError as exc:
         raise fail(first_no, str(exc)) from None
     if header.rules_version != spec.rules_version:

@@ -28,12 +28,16 @@ class OptionSpec:
 
     ``parse`` receives either the text given by the user or an already typed value (from a
     log header) and returns the canonical value, raising ``ValueError`` with a reason.
+    ``parse_canonical``, if given, accepts canonical values only and never touches the file
+    system; it is used for options read from untrusted input such as a log header (a user may
+    name a file on the command line, a log must not make Sleuth read one).
     """
 
     name: str
     default: JSON
     help: str
     parse: Callable[[Any], JSON]
+    parse_canonical: Callable[[Any], JSON] | None = None
 
 
 @dataclass(frozen=True)
@@ -55,8 +59,11 @@ class GameSpec:
         known = ", ".join(b.name for b in self.bots)
         raise UnknownNameError(f"unknown bot {name!r} for {self.name}; known bots: {known}")
 
-    def make(self, texts: Mapping[str, Any] | None = None) -> Game[Any]:
-        """Build the game from option values (texts or typed values); unknown names fail."""
+    def make(self, texts: Mapping[str, Any] | None = None, canonical: bool = False) -> Game[Any]:
+        """Build the game from option values (texts or typed values); unknown names fail.
+
+        With ``canonical=True`` (options from a log), values must be canonical: no file is read.
+        """
         texts = dict(texts or {})
         known = {o.name: o for o in self.options}
         for name in texts:
@@ -67,8 +74,9 @@ class GameSpec:
         values: dict[str, JSON] = {}
         for option in self.options:
             raw = texts.get(option.name, option.default)
+            parse = option.parse_canonical if canonical and option.parse_canonical else option.parse
             try:
-                values[option.name] = option.parse(raw)
+                values[option.name] = parse(raw)
             except (ValueError, TypeError) as exc:
                 raise OptionError(f"option {option.name}={raw!r}: {exc}") from exc
         return self.build(values)

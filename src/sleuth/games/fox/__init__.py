@@ -20,6 +20,10 @@ def _graph_option(raw: object) -> FoxGraph:
     return raw if isinstance(raw, FoxGraph) else parse_graph(str(raw))
 
 
+def _canonical_graph_option(raw: object) -> FoxGraph:
+    return raw if isinstance(raw, FoxGraph) else parse_graph(str(raw), allow_files=False)
+
+
 SPEC = GameSpec(
     name="fox",
     description="Fox in a Hole on any connected graph: find a fox that moves every night",
@@ -31,6 +35,7 @@ SPEC = GameSpec(
             "board: path:N, cycle:N, star:N, grid:RxC, spider:a,b,.., "
             "binary-tree:H, edges:0-1,1-2,.. or an edge-list file",
             _graph_option,
+            _canonical_graph_option,
         ),
         OptionSpec("k", 1, "holes inspected per day", parse_int(1)),
         OptionSpec("lazy", False, "the fox may stay in its hole at night", parse_bool),

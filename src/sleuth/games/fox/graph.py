@@ -235,12 +235,16 @@ def _from_pairs(pairs: list[tuple[int, int]], where: str, spec: str | None = Non
     return from_edges(n, pairs, spec)
 
 
-def parse_graph(spec: str) -> FoxGraph:
-    """Build a board from a spec (see the module docstring); bad specs raise GraphSpecError."""
+def parse_graph(spec: str, allow_files: bool = True) -> FoxGraph:
+    """Build a board from a spec (see the module docstring); bad specs raise GraphSpecError.
+
+    With ``allow_files=False`` only the named families and ``edges:`` are accepted."""
     text = spec.strip()
     kind, sep, arg = text.partition(":")
     if sep and kind in _FAMILIES:
         return _FAMILIES[kind](arg)
+    if not allow_files:
+        raise GraphSpecError(f"{spec!r} is not a canonical graph spec (files are not read here)")
     candidate = Path(text)
     if candidate.is_file():
         try:
