@@ -144,20 +144,8 @@ def run_match(
     hard_limit = None if time_limit is None else max(5 * time_limit, time_limit + 1.0)
 
     with _alarm_handler() as can_interrupt:
-        players: list[Bot | None] = []
-        for seat, spec in enumerate(bots):
-            problem = None
-            try:
-                with _deadline(SETUP_LIMIT, can_interrupt):
-                    players.append(spec.make(game, seat, derive_seed(seed, "bot", seat)))
-            except BotTimeout:
-                problem = f"could not start within {SETUP_LIMIT:g} s"
-            except BOT_FAILURES as exc:
-                problem = f"could not start: {_describe(exc)}"
-            if problem is not None:
-                players.append(None)
-                forfeited.add(seat)
-                record.forfeits.append(Forfeit(seat, spec.name, 0, problem))
+        players = _start_bots(game, bots, seed, can_interrupt, record.forfeits)
+        forfeited.update(f.seat for f in record.forfeits)
 
         while not state.is_terminal():
             if forfeited and not game.continues_after_forfeit:
@@ -189,19 +177,53 @@ def run_match(
             for s, seen in enumerate(events_of):
                 seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
-        for seat, player in enumerate(players):
-            overridden = player is not None and type(player).game_over is not Bot.game_over
-            if player is not None and overridden and seat not in forfeited:
-                try:  # the final reveal reaches every bot; a failure here changes nothing
-                    with _deadline(hard_limit, can_interrupt):
-                        player.game_over(views[seat])
-                except (BotTimeout, *BOT_FAILURES):
-                    pass
+        _tell_game_over(players, views, forfeited, hard_limit, can_interrupt)
 
     record.returns, record.wins, record.outcome = final_result(game, state, record.forfeits)
     record.final_state = state
     record.duration = time.perf_counter() - started
     return record
+
+
+def _start_bots(
+    game: Game[Any],
+    bots: Sequence[BotSpec],
+    seed: int,
+    can_interrupt: bool,
+    forfeits: list[Forfeit],
+) -> list[Bot | None]:
+    """Build each seat's bot; a bot that fails or overruns :data:`SETUP_LIMIT` forfeits."""
+    players: list[Bot | None] = []
+    for seat, spec in enumerate(bots):
+        try:
+            with _deadline(SETUP_LIMIT, can_interrupt):
+                players.append(spec.make(game, seat, derive_seed(seed, "bot", seat)))
+            continue
+        except BotTimeout:
+            problem = f"could not start within {SETUP_LIMIT:g} s"
+        except BOT_FAILURES as exc:
+            problem = f"could not start: {_describe(exc)}"
+        players.append(None)
+        forfeits.append(Forfeit(seat, spec.name, 0, problem))
+    return players
+
+
+def _tell_game_over(
+    players: list[Bot | None],
+    views: list[View],
+    forfeited: set[int],
+    hard_limit: float | None,
+    can_interrupt: bool,
+) -> None:
+    """Give every bot still in the game its final view; a failure there changes nothing."""
+    for seat, player in enumerate(players):
+        if player is None or seat in forfeited or type(player).game_over is Bot.game_over:
+            continue
+        try:
+            with _deadline(hard_limit, can_interrupt):
+                player.game_over(views[seat])
+        except (BotTimeout, *BOT_FAILURES):
+            pass
 
 
 def final_result(
