@@ -130,8 +130,12 @@ def test_games_json(cwd: Path) -> None:
     assert all(set(o) == {"name", "default", "help"} and o["help"] for o in fox["options"])
     assert {b["name"]: b["roles"] for b in fox["bots"]} == {
         "random": ["hunter", "fox"], "solver": ["hunter"], "quantum": ["fox"],
+        "ismcts": ["hunter", "fox"], "dmcts": ["hunter", "fox"],
     }  # fmt: skip
     assert all(b["description"] for b in fox["bots"])
+    options = {b["name"]: [o["name"] for o in b["options"]] for b in fox["bots"]}
+    assert options["solver"] == [] and "iterations" in options["ismcts"]
+    assert "worlds" in options["dmcts"] and "worlds" not in options["ismcts"]
 
 
 # --- sleuth play -----------------------------------------------------------------------------

@@ -52,7 +52,15 @@ def games_command(
                             for o in s.options
                         ],
                         "bots": [
-                            {"name": b.name, "roles": list(b.roles), "description": b.description}
+                            {
+                                "name": b.name,
+                                "roles": list(b.roles),
+                                "description": b.description,
+                                "options": [
+                                    {"name": o.name, "default": o.default, "help": o.help}
+                                    for o in b.options
+                                ],
+                            }
                             for b in s.bots
                         ],
                     }
@@ -72,6 +80,12 @@ def games_command(
         for b in s.bots:
             bots.add_row(b.name, ", ".join(b.roles), b.description)
         console.print(bots)
+        for b in s.bots:
+            if b.options:
+                settings = Table(f"{b.name} option", "default", "meaning", box=None, padding=(0, 2))
+                for o in b.options:
+                    settings.add_row(o.name, str(o.default), o.help)
+                console.print(settings)
 
 
 @app.command("play")

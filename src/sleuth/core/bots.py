@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from sleuth.core.events import View
 from sleuth.core.game import Game
+from sleuth.core.options import OptionSpec, parse_options
 
 
 class Bot(ABC):
@@ -35,18 +37,33 @@ class Bot(ABC):
         """Called once when the game has ended, with the final view (reveals included)."""
 
 
-BotFactory = Callable[[Game[Any], int, int], Bot]
-"""Builds a bot from ``(game, seat, seed)``."""
+BotFactory = Callable[..., Bot]
+"""Builds a bot from ``(game, seat, seed)``, plus keyword options for bots that have some."""
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A named bot of a game, the roles it can play, and how to build it."""
+    """A named bot of a game, the roles it can play, how to build it, and its options.
+
+    A bot with ``options`` is named with its settings after colons (``ismcts:iterations=500``);
+    :meth:`configured` returns the spec of that configuration.  Options left out keep their
+    defaults, and the factory always receives every option as a keyword argument.
+    """
 
     name: str
     roles: tuple[str, ...]
     factory: BotFactory
     description: str
+    options: tuple[OptionSpec, ...] = ()
 
     def make(self, game: Game[Any], seat: int, seed: int) -> Bot:
+        if self.options:
+            return self.configured({}, game.name).make(game, seat, seed)
         return self.factory(game, seat, seed)
+
+    def configured(self, texts: Mapping[str, str], game_name: str) -> BotSpec:
+        """This bot with the option values in ``texts``; bad names or values raise OptionError."""
+        base = self.name.split(":")[0]
+        values = parse_options(self.options, texts, f"bot {base!r} of {game_name}")
+        name = base + "".join(f":{key}={texts[key]}" for key in texts)
+        return replace(self, name=name, factory=partial(self.factory, **values), options=())

@@ -15,29 +15,26 @@ from sleuth.core.bots import BotSpec
 from sleuth.core.errors import OptionError, UnknownNameError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
+from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, parse_options
+
+__all__ = [
+    "GameSpec",
+    "OptionSpec",
+    "game_names",
+    "game_spec",
+    "game_specs",
+    "make_game",
+    "parse_bool",
+    "parse_float",
+    "parse_int",
+    "parse_option_texts",
+    "register",
+]
 
 # Game name -> module that defines ``SPEC``.  Imported lazily so ``sleuth games`` stays fast.
 _GAME_MODULES = {
     "fox": "sleuth.games.fox",
 }
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One game option: its name, default, help text and a parser from text to value.
-
-    ``parse`` receives either the text given by the user or an already typed value (from a
-    log header) and returns the canonical value, raising ``ValueError`` with a reason.
-    ``parse_canonical``, if given, accepts canonical values only and never touches the file
-    system; it is used for options read from untrusted input such as a log header (a user may
-    name a file on the command line, a log must not make Sleuth read one).
-    """
-
-    name: str
-    default: JSON
-    help: str
-    parse: Callable[[Any], JSON]
-    parse_canonical: Callable[[Any], JSON] | None = None
 
 
 @dataclass(frozen=True)
@@ -53,33 +50,22 @@ class GameSpec:
     rules_version: str = "1"
 
     def bot(self, name: str) -> BotSpec:
+        """The bot called ``name``: a base name, optionally with options (``ismcts:c=0.5``)."""
+        base, *settings = name.split(":")
         for spec in self.bots:
-            if spec.name == name:
-                return spec
+            if spec.name == base:
+                return (
+                    spec.configured(parse_option_texts(settings), self.name) if settings else spec
+                )
         known = ", ".join(b.name for b in self.bots)
-        raise UnknownNameError(f"unknown bot {name!r} for {self.name}; known bots: {known}")
+        raise UnknownNameError(f"unknown bot {base!r} for {self.name}; known bots: {known}")
 
     def make(self, texts: Mapping[str, Any] | None = None, canonical: bool = False) -> Game[Any]:
         """Build the game from option values (texts or typed values); unknown names fail.
 
         With ``canonical=True`` (options from a log), values must be canonical: no file is read.
         """
-        texts = dict(texts or {})
-        known = {o.name: o for o in self.options}
-        for name in texts:
-            if name not in known:
-                raise OptionError(
-                    f"unknown option {name!r} for {self.name}; known options: " + ", ".join(known)
-                )
-        values: dict[str, JSON] = {}
-        for option in self.options:
-            raw = texts.get(option.name, option.default)
-            parse = option.parse_canonical if canonical and option.parse_canonical else option.parse
-            try:
-                values[option.name] = parse(raw)
-            except (ValueError, TypeError) as exc:
-                raise OptionError(f"option {option.name}={raw!r}: {exc}") from exc
-        return self.build(values)
+        return self.build(parse_options(self.options, dict(texts or {}), self.name, canonical))
 
 
 _REGISTERED: dict[str, GameSpec] = {}
@@ -126,32 +112,3 @@ def parse_option_texts(items: list[str]) -> dict[str, str]:
             raise OptionError(f"option {item!r} is not of the form name=value")
         out[name.strip()] = value.strip()
     return out
-
-
-def parse_bool(raw: Any) -> bool:
-    """Parse true/false, yes/no, 1/0 (any case) or a bool."""
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("true", "yes", "1", "on"):
-        return True
-    if text in ("false", "no", "0", "off"):
-        return False
-    raise ValueError("expected true or false")
-
-
-def parse_int(minimum: int) -> Callable[[Any], int]:
-    """A parser for integers of at least ``minimum``."""
-
-    def parse(raw: Any) -> int:
-        if isinstance(raw, bool):
-            raise ValueError("expected an integer")
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise ValueError("expected an integer") from None
-        if value < minimum:
-            raise ValueError(f"must be at least {minimum}")
-        return value
-
-    return parse

@@ -10,6 +10,8 @@ from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
 from sleuth.games.fox.bots import BOTS
 from sleuth.games.fox.graph import FoxGraph, parse_graph
 from sleuth.games.fox.rules import FoxGame
+from sleuth.games.fox.search import FoxSearchModel
+from sleuth.search.players import search_bots
 
 
 def _build(values: dict[str, JSON]) -> FoxGame:
@@ -41,6 +43,6 @@ SPEC = GameSpec(
         OptionSpec("lazy", False, "the fox may stay in its hole at night", parse_bool),
         OptionSpec("days", 0, "day limit after which the fox wins (0: 4 x holes)", parse_int(0)),
     ),
-    bots=BOTS,
+    bots=(*BOTS, *search_bots(FoxSearchModel(), ("hunter", "fox"))),
     build=_build,
 )

@@ -1,0 +1,100 @@
+"""Named options with defaults and parsers, for games (``-o k=2``) and bots (``ismcts:c=0.5``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sleuth.core.errors import OptionError
+from sleuth.core.events import JSON
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, default, help text and a parser from text to value.
+
+    ``parse`` receives either the text given by the user or an already typed value (from a
+    log header) and returns the canonical value, raising ``ValueError`` with a reason.
+    ``parse_canonical``, if given, accepts canonical values only and never touches the file
+    system; it is used for options read from untrusted input such as a log header (a user may
+    name a file on the command line, a log must not make Sleuth read one).
+    """
+
+    name: str
+    default: JSON
+    help: str
+    parse: Callable[[Any], JSON]
+    parse_canonical: Callable[[Any], JSON] | None = None
+
+
+def parse_options(
+    options: tuple[OptionSpec, ...], texts: Mapping[str, Any], owner: str, canonical: bool = False
+) -> dict[str, JSON]:
+    """Every option's value: from ``texts`` when given there, else its default.
+
+    Unknown names and unparsable values raise :class:`OptionError` naming ``owner`` and the
+    option.  With ``canonical=True`` options use their ``parse_canonical`` parser if they have one.
+    """
+    known = {o.name: o for o in options}
+    for name in texts:
+        if name not in known:
+            listed = ", ".join(known) or "none"
+            raise OptionError(f"unknown option {name!r} for {owner}; known options: {listed}")
+    values: dict[str, JSON] = {}
+    for option in options:
+        raw = texts.get(option.name, option.default)
+        parse = option.parse_canonical if canonical and option.parse_canonical else option.parse
+        try:
+            values[option.name] = parse(raw)
+        except (ValueError, TypeError) as exc:
+            raise OptionError(f"option {option.name}={raw!r} of {owner}: {exc}") from exc
+    return values
+
+
+def parse_bool(raw: Any) -> bool:
+    """Parse true/false, yes/no, 1/0 (any case) or a bool."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off"):
+        return False
+    raise ValueError("expected true or false")
+
+
+def parse_int(minimum: int) -> Callable[[Any], int]:
+    """A parser for integers of at least ``minimum``."""
+
+    def parse(raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise ValueError("expected an integer")
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise ValueError("expected an integer") from None
+        if value < minimum:
+            raise ValueError(f"must be at least {minimum}")
+        return value
+
+    return parse
+
+
+def parse_float(minimum: float, maximum: float | None = None) -> Callable[[Any], float]:
+    """A parser for numbers in ``[minimum, maximum]``."""
+
+    def parse(raw: Any) -> float:
+        if isinstance(raw, bool):
+            raise ValueError("expected a number")
+        try:
+            value = float(raw)
+        except (TypeError, ValueError):
+            raise ValueError("expected a number") from None
+        if not value >= minimum:
+            raise ValueError(f"must be at least {minimum:g}")
+        if maximum is not None and value > maximum:
+            raise ValueError(f"must be at most {maximum:g}")
+        return value
+
+    return parse

@@ -1,0 +1,147 @@
+"""What a game gives the search layer: a belief sampler and, optionally, a faster or smarter model.
+
+The search players (:mod:`sleuth.search.ismcts`, :mod:`sleuth.search.determinized`) know
+nothing about any particular game.  A game that wants them implements a :class:`SearchModel`:
+
+* :meth:`SearchModel.sampler` builds a :class:`WorldSampler` from one seat's view.  A sampler
+  draws complete hidden worlds consistent with that view.  It must be **sound**: every world it
+  draws reproduces the view exactly, which :func:`replay_history` lets tests check for any game;
+  and it states its weights (normally: every consistent world equally likely).
+* the other hooks are optional refinements: the rollout policy of "random" play, a heuristic
+  for epsilon-greedy rollouts, a fast rollout kernel, an evaluation at a depth limit, cheap
+  observation classes for moves the searching seat cannot see, teams and capture credit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from sleuth.core.events import Event, View
+from sleuth.core.game import CHANCE, Game, State
+
+A = TypeVar("A", bound=Hashable)
+
+ObservationKey = tuple[Hashable, ...]
+"""What a set of observers learns from the events of one step (hashable, comparable)."""
+
+
+class WorldSampler(Protocol[A]):
+    """Draws complete worlds consistent with one seat's view (see :class:`SearchModel`)."""
+
+    def sample_history(self, rng: random.Random) -> list[A]:
+        """Every action from the initial state (chance outcomes included) of one world.
+
+        Replaying it with :func:`replay_history` gives a state whose events, as the viewing
+        seat sees them, are exactly the view's events."""
+        ...
+
+    def sample_state(self, rng: random.Random) -> State[A]:
+        """The current state of one world, drawn from the same distribution as replaying
+        :meth:`sample_history` (games build it directly, which is faster)."""
+        ...
+
+
+class SearchModel(Generic[A]):
+    """A game's hooks for the search layer; only :meth:`sampler` is required."""
+
+    def sampler(self, game: Game[A], view: View) -> WorldSampler[A]:
+        """A sampler of the worlds consistent with ``view``."""
+        raise NotImplementedError
+
+    def rollout_action(self, state: State[A], rng: random.Random) -> A:
+        """The move of "random" play (default: uniform over the legal actions)."""
+        return rng.choice(state.legal_actions())
+
+    def heuristic_action(self, state: State[A], rng: random.Random) -> A | None:
+        """A good move for epsilon-greedy rollouts, or None when the game has no heuristic."""
+        return None
+
+    def fast_rollout(self, state: State[A], rng: random.Random) -> Sequence[float] | None:
+        """Play ``state`` to the end with :meth:`rollout_action` and return each seat's win
+        share, without building events; None when the game has no such kernel."""
+        return None
+
+    def evaluate(self, state: State[A]) -> Sequence[float] | None:
+        """Each seat's estimated win share in a non-terminal state, for depth-limited search;
+        None when the game has no evaluation (the rollout then goes on to the end)."""
+        return None
+
+    def hidden_move(self, state: State[A], observers: frozenset[int]) -> Hashable | None:
+        """A label for the mover's moves when the observers cannot tell any of them apart (the
+        fox's night moves, to the hunter): the search then plays :meth:`rollout_action` without
+        listing them.  None (the default) when that is not known to be so."""
+        return None
+
+    def move_classes(
+        self, state: State[A], observers: frozenset[int]
+    ) -> Mapping[Hashable, Sequence[A]] | None:
+        """The legal moves of a seat outside ``observers``, grouped by what the observers see
+        of them; None means "work it out by playing each move on a copy" (always correct,
+        slower)."""
+        return None
+
+    def teams(self, game: Game[A]) -> tuple[tuple[int, ...], ...]:
+        """Groups of seats that share one view and one result (default: every seat alone)."""
+        return tuple((seat,) for seat in range(game.num_players))
+
+    def credit(self, state: State[A]) -> int | None:
+        """The seat that won a team's game for it (a detective who captured), if any."""
+        return None
+
+
+def _plain(value: Any) -> Hashable:
+    if isinstance(value, Mapping):
+        return tuple((k, _plain(v)) for k, v in value.items())
+    if isinstance(value, tuple | list):
+        return tuple(_plain(v) for v in value)
+    return value  # type: ignore[no-any-return]
+
+
+def _fields(mapping: Mapping[str, Any]) -> tuple[Hashable, ...]:
+    items = tuple(mapping.items())
+    try:
+        hash(items)
+    except TypeError:  # a nested mapping or list: turn it into tuples
+        return tuple((k, _plain(v)) for k, v in items)
+    return items
+
+
+def event_key(event: Event, observers: frozenset[int]) -> Hashable:
+    """What ``observers`` see of ``event``: kind, public fields, private fields if in audience."""
+    private = event.private
+    if private is not None and observers.isdisjoint(event.audience):
+        private = None
+    return (event.kind, _fields(event.public), None if private is None else _fields(private))
+
+
+def observation(events: Sequence[Event], observers: frozenset[int]) -> ObservationKey:
+    """The observers' view of the events of one step, as a hashable key."""
+    return tuple(event_key(e, observers) for e in events)
+
+
+def replay_history(game: Game[A], history: Sequence[A]) -> tuple[State[A], list[Event]]:
+    """Replay ``history`` from the initial state; returns the state and every event."""
+    state = game.new_initial_state()
+    events: list[Event] = []
+    for action in history:
+        events.extend(state.apply(action))
+    return state, events
+
+
+def view_matches(events: Sequence[Event], view: View) -> bool:
+    """True if ``events`` look exactly like ``view.events`` to the view's seat."""
+    seen = [e.seen_by(view.seat) for e in events]
+    return len(seen) == len(view.events) and all(
+        a == b for a, b in zip(seen, view.events, strict=True)
+    )
+
+
+def play_out(model: SearchModel[A], state: State[A], rng: random.Random) -> State[A]:
+    """Play ``state`` to the end in place with the model's rollout policy (chance by its odds)."""
+    while not state.is_terminal():
+        player = state.current_player()
+        action = state.sample_chance(rng) if player == CHANCE else model.rollout_action(state, rng)
+        state.apply(action)
+    return state

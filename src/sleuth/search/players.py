@@ -1,0 +1,218 @@
+"""The two search players every game with a :class:`~sleuth.search.model.SearchModel` gets.
+
+* :class:`ISMCTSPlayer` (``ismcts``): single-observer information-set MCTS.  One tree over the
+  information sets of the seat (and of the teammates that share its view); every iteration
+  searches a fresh world drawn from the seat's belief.  The part of the tree that the game has
+  actually reached is kept for the next decision.
+* :class:`DeterminizedPlayer` (``dmcts``): determinized MCTS.  ``worlds`` worlds are drawn, each
+  is searched as a perfect-information game with an equal share of the iterations, and the
+  worlds vote for their most visited move (ties: the total visits).  It suffers from strategy
+  fusion (it plans as if it knew the hidden world), which ISMCTS avoids.
+
+:func:`search_bots` turns a model into the two :class:`~sleuth.core.bots.BotSpec` entries a
+game registers, with their options (``sleuth play fox --bots ismcts:iterations=5000,quantum``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import View
+from sleuth.core.game import Game, State
+from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int
+from sleuth.search.model import SearchModel, WorldSampler, event_key
+from sleuth.search.rewards import Rewards
+from sleuth.search.tree import POLICIES, Node, SearchSettings, TreeSearch, best_action, follow
+
+
+class SearchError(SleuthError):
+    """The search cannot run (e.g. a sampler drew a world where another seat is to move)."""
+
+
+def _first_world(sampler: WorldSampler[Any], bot: Bot) -> State[Any]:
+    world = sampler.sample_state(bot.rng)
+    if world.current_player() != bot.seat:
+        raise SearchError(
+            f"{bot.game.name} sampler drew a world where seat {world.current_player()} moves, "
+            f"not seat {bot.seat}"
+        )
+    return world
+
+
+class ISMCTSPlayer(Bot):
+    """Single-observer ISMCTS over the seat's information sets (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        seat: int,
+        seed: int,
+        model: SearchModel[Any],
+        settings: SearchSettings,
+    ) -> None:
+        super().__init__(game, seat, seed)
+        self.model = model
+        self.settings = settings
+        team = Rewards(model.teams(game)).team_of(seat)
+        self.search = TreeSearch(game, model, frozenset(team), settings, self.rng)
+        self.root: Node | None = None
+        self.last_action: Hashable = None
+        self.seen = 0
+        self.reused = 0
+        """Decisions that started from a subtree kept from the previous one."""
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        sampler = self.model.sampler(self.game, view)
+        first = [_first_world(sampler, self)]
+        root = self._kept_root(view)
+        if root is None:
+            root = Node(self.seat)
+        else:
+            self.reused += 1
+
+        def draw() -> State[Any]:
+            return first.pop() if first else sampler.sample_state(self.rng)
+
+        self.search.run(root, draw)
+        action = best_action(root, legal)
+        self.root, self.last_action, self.seen = root, action, len(view.events)
+        return action
+
+    def _kept_root(self, view: View) -> Node | None:
+        if self.root is None or not self.settings.reuse or len(view.events) < self.seen:
+            return None
+        observers = self.search.observers
+        keys = [event_key(e, observers) for e in view.events[self.seen :]]
+        return follow(self.root, self.last_action, keys, self.seat)
+
+
+class DeterminizedPlayer(Bot):
+    """Determinized MCTS with majority voting over ``settings.worlds`` sampled worlds."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        seat: int,
+        seed: int,
+        model: SearchModel[Any],
+        settings: SearchSettings,
+    ) -> None:
+        super().__init__(game, seat, seed)
+        self.model = model
+        self.settings = settings
+        share_seconds = settings.seconds / settings.worlds
+        share = SearchSettings(
+            iterations=max(1, settings.iterations // settings.worlds),
+            seconds=share_seconds,
+            exploration=settings.exploration,
+            policy=settings.policy,
+            epsilon=settings.epsilon,
+            depth=settings.depth,
+            coalition_reduction=settings.coalition_reduction,
+        )
+        everyone = frozenset(range(game.num_players))
+        self.search = TreeSearch(game, model, everyone, share, self.rng)
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        sampler = self.model.sampler(self.game, view)
+        votes: Counter[Hashable] = Counter()
+        visits: Counter[Hashable] = Counter()
+        for _ in range(self.settings.worlds):
+            world = _first_world(sampler, self)
+            root = Node(self.seat)
+            self.search.run(root, world.clone)
+            votes[best_action(root, legal)] += 1
+            for action, edge in root.edges.items():
+                visits[action] += edge.visits
+        return max(legal, key=lambda a: (votes[a], visits[a]))
+
+
+_COMMON_OPTIONS = (
+    OptionSpec("iterations", 1000, "simulations per move", parse_int(1)),
+    OptionSpec(
+        "seconds",
+        0.0,
+        "time per move instead of a fixed number of simulations (0: off)",
+        parse_float(0.0),
+    ),
+    OptionSpec(
+        "c", 0.7, "UCB exploration constant (rewards are win shares in [0, 1])", parse_float(0.0)
+    ),
+    OptionSpec(
+        "policy",
+        "random",
+        "rollout policy: random, or heuristic (epsilon-greedy)",
+        lambda raw: _choice(raw, POLICIES),
+    ),
+    OptionSpec(
+        "epsilon", 0.1, "random-move probability of the heuristic policy", parse_float(0.0, 1.0)
+    ),
+    OptionSpec(
+        "depth",
+        0,
+        "moves per simulation before the game's evaluation (0: to the end)",
+        parse_int(0),
+    ),
+    OptionSpec(
+        "coalition",
+        0.0,
+        "coalition reduction r for teams (a teammate's win is 1 - r)",
+        parse_float(0.0, 1.0),
+    ),
+)
+
+
+def _choice(raw: object, choices: tuple[str, ...]) -> str:
+    text = str(raw).strip().lower()
+    if text not in choices:
+        raise ValueError(f"expected one of {', '.join(choices)}")
+    return text
+
+
+def _settings(options: dict[str, Any]) -> SearchSettings:
+    return SearchSettings(
+        iterations=options["iterations"],
+        seconds=options["seconds"],
+        exploration=options["c"],
+        policy=options["policy"],
+        epsilon=options["epsilon"],
+        depth=options["depth"],
+        reuse=options.get("reuse", True),
+        worlds=options.get("worlds", 10),
+        coalition_reduction=options["coalition"],
+    )
+
+
+def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpec, BotSpec]:
+    """The ``ismcts`` and ``dmcts`` bots of a game whose search model is ``model``."""
+
+    def ismcts(game: Game[Any], seat: int, seed: int, **options: Any) -> Bot:
+        return ISMCTSPlayer(game, seat, seed, model, _settings(options))
+
+    def dmcts(game: Game[Any], seat: int, seed: int, **options: Any) -> Bot:
+        return DeterminizedPlayer(game, seat, seed, model, _settings(options))
+
+    return (
+        BotSpec(
+            "ismcts",
+            roles,
+            ismcts,
+            "information-set MCTS over belief samples (options: iterations, seconds, c, "
+            "policy, epsilon, depth, reuse, coalition)",
+            (
+                *_COMMON_OPTIONS,
+                OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool),
+            ),
+        ),
+        BotSpec(
+            "dmcts",
+            roles,
+            dmcts,
+            "determinized MCTS: search sampled worlds, vote (options as ismcts, plus worlds)",
+            (*_COMMON_OPTIONS, OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1))),
+        ),
+    )

@@ -1,0 +1,54 @@
+"""Rewards the search maximises: win shares, optionally shared by teams.
+
+Every reward is in [0, 1], so one exploration constant suits every game.  A seat alone gets its
+win share (:meth:`~sleuth.core.game.State.wins`).  A team's members share the team's result:
+each gets the sum of the team's win shares, except that with a *coalition reduction* ``r`` (as
+Nijssen & Winands use for the detectives of Scotland Yard) a member gets the full reward only
+when it won the game itself, and ``1 - r`` times it when a teammate did.  ``r = 0`` is a pure
+team; larger ``r`` makes each member keener to finish the job itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rewards:
+    """Turns win shares into per-seat rewards for ``teams`` with ``coalition_reduction``."""
+
+    teams: tuple[tuple[int, ...], ...]
+    coalition_reduction: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.coalition_reduction <= 1.0:
+            raise ValueError("the coalition reduction must be between 0 and 1")
+        seats = sorted(s for team in self.teams for s in team)
+        if seats != list(range(len(seats))):
+            raise ValueError(f"teams {self.teams} must list every seat exactly once")
+
+    @property
+    def trivial(self) -> bool:
+        """True when every seat is alone, so rewards are the win shares themselves."""
+        return all(len(team) == 1 for team in self.teams)
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        for team in self.teams:
+            if seat in team:
+                return team
+        raise ValueError(f"seat {seat} is in no team")
+
+    def __call__(self, wins: Sequence[float], credited: int | None = None) -> list[float]:
+        """Each seat's reward given the win shares and the seat credited with the win."""
+        if self.trivial:
+            return list(wins)
+        rewards = [0.0] * len(wins)
+        for team in self.teams:
+            value = min(1.0, sum(wins[s] for s in team))
+            for seat in team:
+                if credited is not None and credited in team and credited != seat:
+                    rewards[seat] = value * (1.0 - self.coalition_reduction)
+                else:
+                    rewards[seat] = value
+        return rewards
