@@ -201,8 +201,8 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             "ismcts",
             roles,
             ismcts,
-            "information-set MCTS over belief samples (options: iterations, seconds, c, "
-            "policy, epsilon, depth, reuse, coalition)",
+            "information-set MCTS: one tree over its information sets, a sampled world "
+            "per simulation",
             (
                 *_COMMON_OPTIONS,
                 OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool),
@@ -212,7 +212,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             "dmcts",
             roles,
             dmcts,
-            "determinized MCTS: search sampled worlds, vote (options as ismcts, plus worlds)",
+            "determinized MCTS: search sampled worlds as if they were known, then vote",
             (*_COMMON_OPTIONS, OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1))),
         ),
     )
