@@ -1,12 +1,13 @@
 """Fox in a Hole for the search layer: world sampling, rollouts, heuristic and evaluation.
 
 Worlds.  The hunter sees only its own inspections, so a world is one walk of a fox that dodged
-every one of them.  :class:`HunterSampler` draws such walks **uniformly** (every consistent walk
-equally likely): it counts walks forward day by day (as probabilities, renormalised each day so
-that long games do not overflow) and draws the walk backwards from the current hole.  The
-walks drawn are exactly the paths allowed by the belief of rule A2, so the current hole is
-always one the exact belief keeps.  The fox's own view shows everything, so its sampler replays
-it.
+every one of them.  :class:`HunterSampler` draws such walks with the weights of the fox the
+rollouts assume: it starts in a uniformly random hole and moves to a uniformly random allowed
+hole each night (a walk's weight is the product of ``1 / moves`` along it).  It filters forward
+day by day (renormalising, so long games cannot overflow) and draws the walk backwards from the
+current hole.  Every walk that dodges the inspections has a positive weight, so the holes drawn
+are exactly those the belief of rule A2 keeps.  The fox's own view shows everything, so its
+sampler replays it.
 
 Rollouts ("random" policy): the hunter inspects ``min(k, n)`` holes uniformly at random (fewer
 would waste an inspection) and the fox walks uniformly at random; the ``hide`` move of the
@@ -53,7 +54,7 @@ class _Moves:
 
 
 class HunterSampler:
-    """Uniform fox walks consistent with the hunter's inspections (see the module docstring)."""
+    """Random-walk fox walks that dodge the hunter's inspections (see the module docstring)."""
 
     def __init__(self, game: FoxGame, view: View) -> None:
         self.game = game
@@ -68,7 +69,7 @@ class HunterSampler:
         graph = game.graph
         self.moves = _Moves(graph, game.lazy).forward
         self.days: list[list[float]] = []
-        """Per day, the probability of each hole over consistent walks up to that day."""
+        """Per day, each hole's weight in the morning (before that day's inspection, if any)."""
         weights = [1.0] * graph.n
         for holes in self.inspected:
             for h in holes:
@@ -87,19 +88,20 @@ class HunterSampler:
         out = [0.0] * len(weights)
         for v, w in enumerate(weights):
             if w:
-                share = w / total
+                share = w / total / len(self.moves[v])
                 for u in self.moves[v]:
                     out[u] += share
         return out
 
     def sample_walk(self, rng: random.Random) -> list[int]:
-        """A walk (the fox's hole on each day so far, then its current hole), uniformly."""
+        """A walk (the fox's hole on each day so far, then its current hole)."""
         n = self.game.graph.n
         hole = rng.choices(range(n), cum_weights=self.current)[0]
         walk = [hole]
         for weights in reversed(self.days[:-1]):
             sources = [v for v in range(n) if weights[v] and hole in self.moves[v]]
-            hole = rng.choices(sources, weights=[weights[v] for v in sources])[0]
+            odds = [weights[v] / len(self.moves[v]) for v in sources]
+            hole = rng.choices(sources, weights=odds)[0]
             walk.append(hole)
         walk.reverse()
         return walk

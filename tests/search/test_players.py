@@ -1,0 +1,191 @@
+"""The search players: known answers, seeds, budgets, tree reuse, teams and options."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from sleuth.core.errors import OptionError
+from sleuth.core.events import Event, View
+from sleuth.core.game import Game, State
+from sleuth.core.registry import game_spec, make_game
+from sleuth.games.fox.search import FoxSearchModel
+from sleuth.search.players import DeterminizedPlayer, ISMCTSPlayer
+from sleuth.search.rewards import Rewards
+from sleuth.search.tree import SearchSettings
+from tests.core.toy import HighCard
+from tests.search.toys import HighCardModel, Nim, NimModel
+
+
+def _view(game: Game[Any], events: list[Event], seat: int) -> View:
+    return View(seat, game.roles[seat], game.public_info(), [e.seen_by(seat) for e in events])
+
+
+def _after(game: Game[Any], actions: list[Any]) -> tuple[State[Any], list[Event]]:
+    state = game.new_initial_state()
+    events: list[Event] = []
+    for action in actions:
+        events += state.apply(action)
+    return state, events
+
+
+def _decide(
+    player: type, game: Game[Any], model: Any, actions: list[Any], seed: int = 0, **settings: Any
+) -> Any:
+    state, events = _after(game, actions)
+    seat = state.current_player()
+    bot = player(game, seat, seed, model, SearchSettings(**settings))
+    return bot.act(_view(game, events, seat), state.legal_actions())
+
+
+@pytest.mark.parametrize("player", [ISMCTSPlayer, DeterminizedPlayer])
+@pytest.mark.parametrize(("heap", "winning"), [(5, 1), (6, 2), (7, 3), (9, 1), (11, 3)])
+def test_nim_winning_move(player: type, heap: int, winning: int) -> None:
+    for seed in range(3):
+        assert _decide(player, Nim(heap), NimModel(), [], seed, iterations=3000) == winning
+
+
+def test_highcard_second_seat_calls_a_call_with_the_top_card_and_folds_the_bottom() -> None:
+    # Seat 1 holds 4 (beats or ties anything: call) or 1 (loses to every call but a tie: with
+    # seat 0's call uniform over cards the expected win share is 1/8 against 0 for folding).
+    game = HighCard(4)
+    for card, answer in ((4, "call"), (1, "call")):
+        move = _decide(
+            ISMCTSPlayer, game, HighCardModel(), ["deal 2", f"deal {card}", "call"], iterations=500
+        )
+        assert move == answer
+    assert (
+        _decide(ISMCTSPlayer, game, HighCardModel(), ["deal 4", "deal 1"], iterations=500) == "call"
+    )
+
+
+def test_fox_middle_first_on_a_three_hole_path() -> None:
+    # P3 over two days: inspecting the middle hole first catches any fox (it is there now, or in
+    # an end hole and must step into the middle); an end hole first does not.
+    game = make_game("fox", {"graph": "path:3", "days": "2"})
+    for seed in range(4):
+        move = _decide(
+            ISMCTSPlayer,
+            game,
+            FoxSearchModel(),
+            [game.parse_action("hole 0")],
+            seed,
+            iterations=2000,
+        )
+        assert str(move) == "inspect 1"
+
+
+def test_same_seed_same_decision_and_seeds_matter() -> None:
+    game = make_game("fox", {"graph": "cycle:6", "days": "8"})
+    start = [game.parse_action("hole 2")]
+    first = [
+        _decide(ISMCTSPlayer, game, FoxSearchModel(), start, s, iterations=60) for s in range(8)
+    ]
+    again = [
+        _decide(ISMCTSPlayer, game, FoxSearchModel(), start, s, iterations=60) for s in range(8)
+    ]
+    assert first == again
+    assert len(set(first)) > 1  # on a symmetric board, different seeds break ties differently
+
+
+def test_time_budget_runs_at_least_one_simulation() -> None:
+    game = make_game("fox", {"graph": "path:5"})
+    state, events = _after(game, [game.parse_action("hole 1")])
+    bot = ISMCTSPlayer(game, 0, 1, FoxSearchModel(), SearchSettings(seconds=0.05))
+    assert bot.act(_view(game, events, 0), state.legal_actions()) in state.legal_actions()
+    assert bot.search.iterations >= 1
+
+
+def test_tree_is_reused_when_the_game_reaches_a_searched_information_set() -> None:
+    game = make_game("fox", {"graph": "path:5", "days": "6"})
+    for reuse in (True, False):
+        state, events = _after(game, [game.parse_action("hide")])
+        bot = ISMCTSPlayer(
+            game, 0, 3, FoxSearchModel(), SearchSettings(iterations=400, reuse=reuse)
+        )
+        for _ in range(3):
+            move = bot.act(_view(game, events, 0), state.legal_actions())
+            events += state.apply(move)
+            assert not state.is_terminal()
+            events += state.apply(game.parse_action("hide"))  # keeps every hole open
+        assert bot.reused == (2 if reuse else 0)
+
+
+def test_coalition_reduction_reaches_the_tree() -> None:
+    # Three-seat Nim, seats 0 and 2 against seat 1.  From 5 objects seat 0 takes 1: seat 1 must
+    # leave 1 to 3, and seat 2 takes them all.  The team always wins, but seat 0 only through its
+    # teammate, so that move is worth 1 to it without a coalition reduction and 1 - r with one.
+    game = Nim(5, 3, teams=True)
+    state, events = _after(game, [])
+    for r in (0.0, 0.4):
+        settings = SearchSettings(iterations=3000, coalition_reduction=r)
+        bot = ISMCTSPlayer(game, 0, 0, NimModel(), settings)
+        assert bot.act(_view(game, events, 0), state.legal_actions()) == 1
+        assert bot.root is not None
+        edge = bot.root.edges[1]
+        assert edge.reward / edge.visits == pytest.approx(1.0 - r, abs=0.05)
+
+
+def test_rewards_of_teams() -> None:
+    rewards = Rewards(((0, 2), (1,)), coalition_reduction=0.25)
+    assert rewards((0.5, 0.0, 0.5), credited=2) == [0.75, 0.0, 1.0]
+    assert rewards((0.0, 1.0, 0.0), credited=1) == [0.0, 1.0, 0.0]
+    assert rewards((0.5, 0.0, 0.5)) == [1.0, 0.0, 1.0]
+    assert Rewards(((0,), (1,)))((0.5, 0.5), credited=0) == [0.5, 0.5]
+    with pytest.raises(ValueError, match="every seat exactly once"):
+        Rewards(((0, 1), (1,)))
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        Rewards(((0,),), coalition_reduction=1.5)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("ismcts:iterations=0", "option iterations='0' of bot 'ismcts' of fox: must be at least 1"),
+        ("ismcts:bogus=1", "unknown option 'bogus' for bot 'ismcts' of fox"),
+        ("ismcts:policy=greedy", "expected one of random, heuristic"),
+        ("ismcts:c", "is not of the form name=value"),
+        ("dmcts:reuse=false", "unknown option 'reuse' for bot 'dmcts'"),
+        (
+            "solver:iterations=5",
+            "unknown option 'iterations' for bot 'solver' of fox; known options: none",
+        ),
+    ],
+)
+def test_bad_bot_options(name: str, message: str) -> None:
+    with pytest.raises(OptionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        game_spec("fox").bot(name)
+
+
+def test_configured_bot_name_and_settings() -> None:
+    spec = game_spec("fox").bot("ismcts:iterations=20:c=0.3:policy=heuristic:depth=4")
+    assert spec.name == "ismcts:iterations=20:c=0.3:policy=heuristic:depth=4"
+    bot = spec.make(make_game("fox", {}), 0, 5)
+    assert isinstance(bot, ISMCTSPlayer)
+    assert bot.settings == SearchSettings(
+        iterations=20, exploration=0.3, policy="heuristic", depth=4
+    )
+    plain = game_spec("fox").bot("dmcts").make(make_game("fox", {}), 1, 5)
+    assert isinstance(plain, DeterminizedPlayer) and plain.settings == SearchSettings()
+
+
+def test_heuristic_policy_and_depth_limit_play_legal_games() -> None:
+    game = make_game("fox", {"graph": "grid:2x3", "k": "2", "days": "6"})
+    rng = random.Random(0)
+    for settings in (
+        SearchSettings(iterations=50, policy="heuristic", epsilon=0.2),
+        SearchSettings(iterations=50, depth=3),
+    ):
+        for seat in (0, 1):
+            state = game.new_initial_state()
+            events: list[Event] = []
+            bot = ISMCTSPlayer(game, seat, 1, FoxSearchModel(), settings)
+            while not state.is_terminal():
+                if state.current_player() == seat:
+                    move = bot.act(_view(game, events, seat), state.legal_actions())
+                else:
+                    move = rng.choice(state.legal_actions())
+                assert state.is_legal(move)
+                events += state.apply(move)
