@@ -24,12 +24,22 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("fox_solver.py", "ratio"),
         ("fox_games.py", "vs baseline"),
         ("fox_tournament.py", "speed-up 2/1"),
+        ("search_fox.py", "vs openspiel"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
     result = run_bench(str(BENCH / script), "--quick")
     assert result.returncode == 0, result.stderr
     assert column in result.stdout
+    assert "not installed" not in result.stdout  # the baselines are part of the dev install
+
+
+@pytest.mark.slow
+def test_openspiel_port_of_the_fox_game_passes_its_self_check() -> None:
+    """The OpenSpiel baseline plays the same rules (OpenSpiel's own API test, all states,
+    uniform resampling against brute force)."""
+    result = run_bench(str(BENCH / "_openspiel_fox_check.py"))
+    assert result.returncode == 0, result.stderr
 
 
 def test_solver_benchmark_reports_budget_overrun() -> None:
@@ -40,4 +50,4 @@ def test_solver_benchmark_reports_budget_overrun() -> None:
 
 def test_every_benchmark_is_tested() -> None:
     scripts = {p.name for p in BENCH.glob("*.py") if not p.name.startswith("_")}
-    assert scripts == {"fox_solver.py", "fox_games.py", "fox_tournament.py"}
+    assert scripts == {"fox_solver.py", "fox_games.py", "fox_tournament.py", "search_fox.py"}
