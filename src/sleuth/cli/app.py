@@ -91,7 +91,14 @@ def games_command(
 @app.command("play")
 def play_command(
     game: Annotated[str, typer.Argument(help="Game name (see `sleuth games`).")],
-    bots: Annotated[str, typer.Option("--bots", help="Comma-separated bot names, one per seat.")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Comma-separated bot names, one per seat; bot options after colons "
+            "(ismcts:iterations=5000:c=0.5).",
+        ),
+    ],
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
     seed: Annotated[
         int, typer.Option("--seed", min=-(2**63), max=2**63 - 1, help="Master seed (64-bit).")
