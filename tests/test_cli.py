@@ -268,6 +268,27 @@ def test_play_logs_can_be_replayed(tmp_path: Path, cwd: Path) -> None:
     assert replay["outcome"] == end["outcome"] and replay["wins"] == end["wins"]
 
 
+def test_play_search_bots_end_to_end(cwd: Path) -> None:
+    done = sleuth(
+        "play", "fox", "--bots", "ismcts:iterations=200,quantum", "--games", "4", "--json",
+        "--no-db", "--seed", "5", cwd=cwd,
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+    summary = one_json_object(done.stdout)
+    assert summary["bots"] == ["ismcts:iterations=200", "quantum"] and summary["forfeits"] == 0
+    hunter = next(r for r in summary["results"] if r["role"] == "hunter")
+    assert hunter["bot"] == "ismcts:iterations=200" and hunter["games"] == 4
+    mixed = invoke(
+        "play", "fox", "--bots", "dmcts:iterations=100:worlds=4,ismcts:iterations=100",
+        "--games", "4", "--no-db", "--json", "--workers", "1",
+    )  # fmt: skip
+    results = one_json_object(mixed.stdout)["results"]
+    assert {(r["bot"], r["role"]) for r in results} == {
+        (b, role) for b in ("dmcts:iterations=100:worlds=4", "ismcts:iterations=100")
+        for role in ("hunter", "fox")
+    }  # fmt: skip
+
+
 # --- sleuth fox solve / value ----------------------------------------------------------------
 
 
@@ -581,6 +602,11 @@ PLAY = ["play", "fox", "--bots", "solver,quantum", "--games", "2", "--no-db"]
         (["bogus"], ["bogus"]),
         (["fox", "bogus"], ["bogus"]),
         (["play", "fox", "--bots", "solver,quantum", "--frobnicate"], ["--frobnicate"]),
+        (["play", "fox", "--bots", "ismcts:iterations=0,quantum"], ["iterations", "'ismcts'"]),
+        (["play", "fox", "--bots", "ismcts:speed=9,quantum"], ["unknown option", "'speed'"]),
+        (["play", "fox", "--bots", "ismcts:c=-1,quantum"], ["option c=", "at least 0"]),
+        (["play", "fox", "--bots", "dmcts:worlds=x,quantum"], ["worlds", "'x'"]),
+        (["play", "fox", "--bots", "wolf:c=1,quantum"], ["unknown bot", "'wolf'"]),
     ],
 )
 def test_bad_input_is_a_clear_error(args: list[str], culprits: list[str], cwd: Path) -> None:
