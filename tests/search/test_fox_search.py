@@ -9,6 +9,7 @@ no sampling noise in the oracle.
 
 from __future__ import annotations
 
+import random
 from itertools import product
 
 import pytest
@@ -110,3 +111,31 @@ def test_determinized_search_is_worse_than_ismcts_on_the_fox() -> None:
         for seed in range(6)
     ]
     assert sum(determinized) / 6 < best_catch_probability(game, 3) - 0.02
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"graph": "path:5", "days": "6"},
+        {"graph": "cycle:5", "lazy": "true", "days": "4"},
+        {"graph": "grid:2x3", "k": "2", "days": "3"},
+        {"graph": "path:3", "k": "5", "days": "1"},
+    ],
+)
+def test_fast_rollout_plays_exactly_like_the_generic_rollout(options: dict[str, str]) -> None:
+    # Same seed, same random stream: the bitset kernel must make the same choices as
+    # rollout_action applied through the engine, and so end every game the same way.
+    model = FoxSearchModel()
+    game = make_game("fox", options)
+    starts = [game.new_initial_state()]
+    state = game.new_initial_state()
+    events = list(state.apply(game.parse_action("hole 0")))
+    view = View(0, "hunter", game.public_info(), [e.seen_by(0) for e in events])
+    starts += [model.sampler(game, view).sample_state(random.Random(s)) for s in range(5)]
+    for start in starts:
+        for seed in range(200):
+            fast = model.fast_rollout(start.clone(), random.Random(seed))
+            slow, rng = start.clone(), random.Random(seed)
+            while not slow.is_terminal():
+                slow.apply(model.rollout_action(slow, rng))
+            assert fast == slow.wins()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -189,3 +192,56 @@ def test_heuristic_policy_and_depth_limit_play_legal_games() -> None:
                     move = rng.choice(state.legal_actions())
                 assert state.is_legal(move)
                 events += state.apply(move)
+
+
+def test_bot_names_are_canonical_and_options_given_once() -> None:
+    assert game_spec("fox").bot("ismcts:c=.50:reuse=NO").name == "ismcts:c=0.5:reuse=false"
+    with pytest.raises(OptionError, match="given twice"):
+        game_spec("fox").bot("ismcts:c=1:c=2")
+    for bad in ("ismcts:c=inf", "ismcts:seconds=nan", "ismcts:seconds=1e999"):
+        with pytest.raises(OptionError, match="finite"):
+            game_spec("fox").bot(bad)
+    with pytest.raises(ValueError, match="finite"):
+        SearchSettings(exploration=float("inf"))
+
+
+def test_determinized_player_never_spends_more_than_its_budget() -> None:
+    game = make_game("fox", {"graph": "path:5"})
+    state, events = _after(game, [game.parse_action("hide")])
+    bot = DeterminizedPlayer(game, 0, 1, FoxSearchModel(), SearchSettings(iterations=7, worlds=50))
+    assert bot.act(_view(game, events, 0), state.legal_actions()) in state.legal_actions()
+    assert bot.worlds == 7 and bot.search.iterations == 7
+
+
+def test_a_forced_move_is_played_without_searching() -> None:
+    game = make_game("fox", {"graph": "path:2", "days": "3"})
+    state, events = _after(game, [game.parse_action("hide")])
+    bot = ISMCTSPlayer(game, 0, 1, FoxSearchModel(), SearchSettings(iterations=50))
+    only = state.legal_actions()[:1]
+    assert bot.act(_view(game, events, 0), only) == only[0]
+    assert bot.search.iterations == 0
+
+
+def test_decisions_do_not_depend_on_the_hash_seed(tmp_path: Any) -> None:
+    script = (
+        "from sleuth.core.match import run_match\n"
+        "from sleuth.core.registry import game_spec, make_game\n"
+        "game = make_game('fox', {'graph': 'grid:2x3', 'k': '2'})\n"
+        "spec = game_spec('fox')\n"
+        "bots = [spec.bot('ismcts:iterations=150'), spec.bot('dmcts:iterations=150:worlds=3')]\n"
+        "record = run_match(game, bots, seed=11, time_limit=30)\n"
+        "print([str(s.action) for s in record.steps])\n"
+    )
+    outputs = set()
+    for hash_seed in ("0", "1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=True,
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1

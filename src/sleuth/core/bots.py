@@ -46,8 +46,9 @@ class BotSpec:
     """A named bot of a game, the roles it can play, how to build it, and its options.
 
     A bot with ``options`` is named with its settings after colons (``ismcts:iterations=500``);
-    :meth:`configured` returns the spec of that configuration.  Options left out keep their
-    defaults, and the factory always receives every option as a keyword argument.
+    :meth:`configured` returns the spec of that configuration, named with the settings in the
+    order given and their canonical values.  Options left out keep their defaults, and the
+    factory always receives every option as a keyword argument.
     """
 
     name: str
@@ -65,5 +66,12 @@ class BotSpec:
         """This bot with the option values in ``texts``; bad names or values raise OptionError."""
         base = self.name.split(":")[0]
         values = parse_options(self.options, texts, f"bot {base!r} of {game_name}")
-        name = base + "".join(f":{key}={texts[key]}" for key in texts)
+        name = base + "".join(f":{key}={_text(values[key])}" for key in texts)
         return replace(self, name=name, factory=partial(self.factory, **values), options=())
+
+
+def _text(value: object) -> str:
+    """The canonical text of an option value (``c=.5`` and ``c=0.50`` both name ``c=0.5``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)

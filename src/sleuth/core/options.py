@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -91,7 +92,9 @@ def parse_float(minimum: float, maximum: float | None = None) -> Callable[[Any],
             value = float(raw)
         except (TypeError, ValueError):
             raise ValueError("expected a number") from None
-        if not value >= minimum:
+        if not math.isfinite(value):
+            raise ValueError("expected a finite number")
+        if value < minimum:
             raise ValueError(f"must be at least {minimum:g}")
         if maximum is not None and value > maximum:
             raise ValueError(f"must be at most {maximum:g}")

@@ -54,9 +54,12 @@ class GameSpec:
         base, *settings = name.split(":")
         for spec in self.bots:
             if spec.name == base:
-                return (
-                    spec.configured(parse_option_texts(settings), self.name) if settings else spec
-                )
+                if not settings:
+                    return spec
+                texts = parse_option_texts(settings)
+                if len(texts) < len(settings):
+                    raise OptionError(f"bot {name!r}: an option is given twice")
+                return spec.configured(texts, self.name)
         known = ", ".join(b.name for b in self.bots)
         raise UnknownNameError(f"unknown bot {base!r} for {self.name}; known bots: {known}")
 

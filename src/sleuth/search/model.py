@@ -1,7 +1,7 @@
 """What a game gives the search layer: a belief sampler and, optionally, a faster or smarter model.
 
-The search players (:mod:`sleuth.search.ismcts`, :mod:`sleuth.search.determinized`) know
-nothing about any particular game.  A game that wants them implements a :class:`SearchModel`:
+The search players (:mod:`sleuth.search.players`) know nothing about any particular game.  A
+game that wants them implements a :class:`SearchModel`:
 
 * :meth:`SearchModel.sampler` builds a :class:`WorldSampler` from one seat's view.  A sampler
   draws complete hidden worlds consistent with that view.  It must be **sound**: every world it
@@ -19,7 +19,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from sleuth.core.events import Event, View
-from sleuth.core.game import CHANCE, Game, State
+from sleuth.core.game import Game, State
 
 A = TypeVar("A", bound=Hashable)
 
@@ -44,7 +44,10 @@ class WorldSampler(Protocol[A]):
 
 
 class SearchModel(Generic[A]):
-    """A game's hooks for the search layer; only :meth:`sampler` is required."""
+    """A game's hooks for the search layer; only :meth:`sampler` is required.
+
+    One model object serves every seat and every bot of the game, so it holds no state: all it
+    knows comes from the arguments of each call."""
 
     def sampler(self, game: Game[A], view: View) -> WorldSampler[A]:
         """A sampler of the worlds consistent with ``view``."""
@@ -59,8 +62,10 @@ class SearchModel(Generic[A]):
         return None
 
     def fast_rollout(self, state: State[A], rng: random.Random) -> Sequence[float] | None:
-        """Play ``state`` to the end with :meth:`rollout_action` and return each seat's win
-        share, without building events; None when the game has no such kernel."""
+        """Play ``state`` (not terminal) to the end with :meth:`rollout_action`, without building
+        events, and return each seat's win share; None when the game has no such kernel.  It
+        must play exactly like :meth:`rollout_action` (games test this).  Not used for games
+        with teams, since it does not say which seat won."""
         return None
 
     def evaluate(self, state: State[A]) -> Sequence[float] | None:
@@ -136,12 +141,3 @@ def view_matches(events: Sequence[Event], view: View) -> bool:
     return len(seen) == len(view.events) and all(
         a == b for a, b in zip(seen, view.events, strict=True)
     )
-
-
-def play_out(model: SearchModel[A], state: State[A], rng: random.Random) -> State[A]:
-    """Play ``state`` to the end in place with the model's rollout policy (chance by its odds)."""
-    while not state.is_terminal():
-        player = state.current_player()
-        action = state.sample_chance(rng) if player == CHANCE else model.rollout_action(state, rng)
-        state.apply(action)
-    return state

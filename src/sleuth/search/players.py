@@ -4,8 +4,9 @@
   information sets of the seat (and of the teammates that share its view); every iteration
   searches a fresh world drawn from the seat's belief.  The part of the tree that the game has
   actually reached is kept for the next decision.
-* :class:`DeterminizedPlayer` (``dmcts``): determinized MCTS.  ``worlds`` worlds are drawn, each
-  is searched as a perfect-information game with an equal share of the iterations, and the
+* :class:`DeterminizedPlayer` (``dmcts``): determinized MCTS.  ``worlds`` worlds are drawn (at
+  most one per simulation), each is searched as a perfect-information game with an equal share
+  of the iterations (the remainder is not spent), and the
   worlds vote for their most visited move (ties: the total visits).  It suffers from strategy
   fusion (it plans as if it knew the hidden world), which ISMCTS avoids.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sleuth.core.bots import Bot, BotSpec
@@ -66,6 +68,9 @@ class ISMCTSPlayer(Bot):
         """Decisions that started from a subtree kept from the previous one."""
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        if len(legal) == 1:  # nothing to decide; the next search starts afresh
+            self.root = None
+            return legal[0]
         sampler = self.model.sampler(self.game, view)
         first = [_first_world(sampler, self)]
         root = self._kept_root(view)
@@ -104,24 +109,22 @@ class DeterminizedPlayer(Bot):
         super().__init__(game, seat, seed)
         self.model = model
         self.settings = settings
-        share_seconds = settings.seconds / settings.worlds
-        share = SearchSettings(
-            iterations=max(1, settings.iterations // settings.worlds),
-            seconds=share_seconds,
-            exploration=settings.exploration,
-            policy=settings.policy,
-            epsilon=settings.epsilon,
-            depth=settings.depth,
-            coalition_reduction=settings.coalition_reduction,
+        worlds = settings.worlds if settings.seconds else min(settings.worlds, settings.iterations)
+        self.worlds = worlds
+        """Worlds per decision: at most one per simulation with a fixed budget."""
+        share = replace(
+            settings, iterations=settings.iterations // worlds, seconds=settings.seconds / worlds
         )
         everyone = frozenset(range(game.num_players))
         self.search = TreeSearch(game, model, everyone, share, self.rng)
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        if len(legal) == 1:
+            return legal[0]
         sampler = self.model.sampler(self.game, view)
         votes: Counter[Hashable] = Counter()
         visits: Counter[Hashable] = Counter()
-        for _ in range(self.settings.worlds):
+        for _ in range(self.worlds):
             world = _first_world(sampler, self)
             root = Node(self.seat)
             self.search.run(root, world.clone)

@@ -17,7 +17,7 @@ Each iteration plays one world (a state drawn by the caller) down the tree:
   ``mean reward + c * sqrt(ln(availability) / visits)`` for the seat that moves is followed
   (availability-aware UCB).  At another seat's node the chosen class is played by a move of that
   class (the model's rollout move when every move is in one class, else a uniform one);
-* *expansion*: the first untried available edge (chosen uniformly) is added, with one child;
+* *expansion*: one untried available edge, chosen uniformly, is added with its child;
 * *simulation*: the world is played out by the rollout policy (random, or epsilon-greedy on the
   game's heuristic), or up to a depth limit where the game's evaluation is used;
 * *backpropagation*: every edge on the path adds the reward (in [0, 1]) of the seat that moved.
@@ -53,7 +53,8 @@ class SearchSettings:
     with probability ``1 - epsilon``).  ``depth`` > 0 stops each simulation after that many
     moves from the root and uses the game's evaluation (when it has one).  ``reuse`` keeps the
     part of the tree the game has reached between decisions.  ``worlds`` is the number of
-    determinizations of :mod:`sleuth.search.determinized`.  ``coalition_reduction`` is the ``r``
+    determinizations of :class:`~sleuth.search.players.DeterminizedPlayer` (at most one per
+    simulation).  ``coalition_reduction`` is the ``r``
     of :class:`~sleuth.search.rewards.Rewards` for games with teams.
     """
 
@@ -72,6 +73,8 @@ class SearchSettings:
             raise ValueError("iterations must be at least 1")
         if self.policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}")
+        if not (math.isfinite(self.seconds) and math.isfinite(self.exploration)):
+            raise ValueError("seconds and exploration must be finite")
         if self.seconds < 0 or self.exploration < 0 or self.depth < 0 or self.worlds < 1:
             raise ValueError("seconds, exploration and depth must be >= 0, worlds >= 1")
         if not 0.0 <= self.epsilon <= 1.0:
@@ -124,6 +127,10 @@ class TreeSearch(Generic[A]):
         self.settings = settings
         self.rng = rng
         self.rewards = Rewards(model.teams(game), settings.coalition_reduction)
+        if sum(len(team) for team in self.rewards.teams) != game.num_players:
+            raise ValueError(
+                f"the teams {self.rewards.teams} must cover all {game.num_players} seats"
+            )
         self.iterations = 0
         """Total simulations run by this search (for benchmarks and reports)."""
 
@@ -247,10 +254,15 @@ class TreeSearch(Generic[A]):
     def _simulate(self, state: State[A], depth: int) -> Sequence[float]:
         """Play the world on from a new node: rollout policy, depth limit, evaluation."""
         model, rng, settings = self.model, self.rng, self.settings
-        if settings.policy == "random" and not settings.depth:
+        if (
+            settings.policy == "random"
+            and not settings.depth
+            and self.rewards.trivial  # a fast kernel does not say who won a team's game
+            and not state.is_terminal()
+        ):
             fast = model.fast_rollout(state, rng)
             if fast is not None:
-                return self.rewards(fast)
+                return fast
         greedy = settings.policy == "heuristic"
         epsilon = settings.epsilon
         while True:
@@ -288,15 +300,21 @@ def follow(root: Node, action: Hashable, keys: Sequence[Hashable], seat: int) ->
 
     ``keys`` are :func:`~sleuth.search.model.event_key` values of the events seen since the
     decision at ``root``; the path must use them all and end at a node where ``seat`` moves.
-    Returns None when the tree never reached that information set.
+    Returns None when the tree never reached that information set, or when two different nodes
+    fit (steps that the seat cannot tell apart, e.g. ones that emit no visible event).
     """
     edge = root.edges.get(action)
     if edge is None:
         return None
-    return _match(edge, tuple(keys), 0, seat)
+    found: list[Node] = []
+    _match(edge, tuple(keys), 0, seat, found)
+    return found[0] if len(found) == 1 else None
 
 
-def _match(edge: Edge, keys: tuple[Hashable, ...], start: int, seat: int) -> Node | None:
+def _match(
+    edge: Edge, keys: tuple[Hashable, ...], start: int, seat: int, found: list[Node]
+) -> None:
+    """Append to ``found`` the nodes below ``edge`` that ``keys[start:]`` leads to (stops at 2)."""
     for observed, child in edge.children.items():
         assert isinstance(observed, tuple)
         end = start + len(observed)
@@ -304,10 +322,9 @@ def _match(edge: Edge, keys: tuple[Hashable, ...], start: int, seat: int) -> Nod
             continue
         if end == len(keys):
             if child.player == seat:
-                return child
-            continue
-        for next_edge in child.edges.values():
-            found = _match(next_edge, keys, end, seat)
-            if found is not None:
-                return found
-    return None
+                found.append(child)
+        else:
+            for next_edge in child.edges.values():
+                _match(next_edge, keys, end, seat, found)
+        if len(found) > 1:
+            return

@@ -4,10 +4,10 @@ Worlds.  The hunter sees only its own inspections, so a world is one walk of a f
 every one of them.  :class:`HunterSampler` draws such walks with the weights of the fox the
 rollouts assume: it starts in a uniformly random hole and moves to a uniformly random allowed
 hole each night (a walk's weight is the product of ``1 / moves`` along it).  It filters forward
-day by day (renormalising, so long games cannot overflow) and draws the walk backwards from the
-current hole.  Every walk that dodges the inspections has a positive weight, so the holes drawn
-are exactly those the belief of rule A2 keeps.  The fox's own view shows everything, so its
-sampler replays it.
+day by day (renormalising each day) and draws the walk backwards from the current hole; a
+search only needs the current hole, which it draws in O(log n).  Every walk that dodges the
+inspections has a positive weight, so the holes drawn are exactly those the belief of rule A2
+keeps.  The fox's own view shows everything, so its sampler replays it.
 
 Rollouts ("random" policy): the hunter inspects ``min(k, n)`` holes uniformly at random (fewer
 would waste an inspection) and the fox walks uniformly at random; the ``hide`` move of the
@@ -80,6 +80,12 @@ class HunterSampler:
         self.current = list(accumulate(self.days[-1]))
         if self.current[-1] <= 0.0:
             raise SleuthError("no fox walk dodges these inspections")
+        self.sources = tuple(
+            tuple(v for v in range(graph.n) if u in self.moves[v]) for u in range(graph.n)
+        )
+        """For each hole, the holes a fox can reach it from in one night."""
+        self.evenings = [mask_of(h for h, w in enumerate(day) if w) for day in self.days[:-1]]
+        """The public belief after each inspection so far (the holes of positive weight)."""
 
     def _night(self, weights: list[float]) -> list[float]:
         total = sum(weights)
@@ -93,13 +99,15 @@ class HunterSampler:
                     out[u] += share
         return out
 
+    def _current_hole(self, rng: random.Random) -> int:
+        return rng.choices(range(self.game.graph.n), cum_weights=self.current)[0]
+
     def sample_walk(self, rng: random.Random) -> list[int]:
         """A walk (the fox's hole on each day so far, then its current hole)."""
-        n = self.game.graph.n
-        hole = rng.choices(range(n), cum_weights=self.current)[0]
+        hole = self._current_hole(rng)
         walk = [hole]
         for weights in reversed(self.days[:-1]):
-            sources = [v for v in range(n) if weights[v] and hole in self.moves[v]]
+            sources = [v for v in self.sources[hole] if weights[v]]
             odds = [weights[v] / len(self.moves[v]) for v in sources]
             hole = rng.choices(sources, weights=odds)[0]
             walk.append(hole)
@@ -115,13 +123,17 @@ class HunterSampler:
         return history
 
     def sample_state(self, rng: random.Random) -> FoxState:
-        walk = self.sample_walk(rng)
+        """The state of a world: only the current hole is drawn (O(log n), not O(days)).
+
+        The walk's past would only matter to the path revealed when the game ends; the state
+        keeps the public belief's sets there, as it does for a fox that never committed, so
+        the engine reveals some walk through them that ends where this fox is caught."""
         state = FoxState(self.game)
-        state.day = len(walk)
-        state.fox = 1 << walk[-1]
+        state.day = len(self.days)
+        state.fox = 1 << self._current_hole(rng)
         state.fox_to_move = False
         state.inspections = [mask_of(holes) for holes in self.inspected]
-        state.evenings = [1 << h for h in walk[:-1]]
+        state.evenings = list(self.evenings)
         return state
 
 
