@@ -16,6 +16,7 @@ game registers, with their options (``sleuth play fox --bots ismcts:iterations=5
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
@@ -45,8 +46,8 @@ def _first_world(sampler: WorldSampler[Any], bot: Bot) -> State[Any]:
     return world
 
 
-class ISMCTSPlayer(Bot):
-    """Single-observer ISMCTS over the seat's information sets (see the module docstring)."""
+class SearchPlayer(Bot):
+    """A bot that searches with a game's :class:`SearchModel` and :class:`SearchSettings`."""
 
     def __init__(
         self,
@@ -59,6 +60,18 @@ class ISMCTSPlayer(Bot):
         super().__init__(game, seat, seed)
         self.model = model
         self.settings = settings
+        self._prepare()
+
+    @abstractmethod
+    def _prepare(self) -> None:
+        """Set up the search from ``self.model`` and ``self.settings``."""
+
+
+class ISMCTSPlayer(SearchPlayer):
+    """Single-observer ISMCTS over the seat's information sets (see the module docstring)."""
+
+    def _prepare(self) -> None:
+        game, model, settings, seat = self.game, self.model, self.settings, self.seat
         team = Rewards(model.teams(game)).team_of(seat)
         self.search = TreeSearch(game, model, frozenset(team), settings, self.rng)
         self.root: Node | None = None
@@ -95,20 +108,11 @@ class ISMCTSPlayer(Bot):
         return follow(self.root, self.last_action, keys, self.seat)
 
 
-class DeterminizedPlayer(Bot):
+class DeterminizedPlayer(SearchPlayer):
     """Determinized MCTS with majority voting over ``settings.worlds`` sampled worlds."""
 
-    def __init__(
-        self,
-        game: Game[Any],
-        seat: int,
-        seed: int,
-        model: SearchModel[Any],
-        settings: SearchSettings,
-    ) -> None:
-        super().__init__(game, seat, seed)
-        self.model = model
-        self.settings = settings
+    def _prepare(self) -> None:
+        game, model, settings = self.game, self.model, self.settings
         worlds = settings.worlds if settings.seconds else min(settings.worlds, settings.iterations)
         self.worlds = worlds
         """Worlds per decision: at most one per simulation with a fixed budget."""
