@@ -96,7 +96,10 @@ class State(ABC, Generic[ActionT]):
         """Every legal action of the player to move, in a fixed order (empty when terminal).
 
         Games may return a shared, cached sequence: callers must not modify it (a tuple is the
-        natural choice; the match runner hands tuples to bots unchanged)."""
+        natural choice; the match runner hands tuples to bots unchanged).  A game with too many
+        legal actions to list (every sprint set of a hand) returns a read-only lazy
+        :class:`~collections.abc.Sequence` that computes its items on demand; the runner hands
+        it over unchanged too, and only copies mutable sequences."""
 
     @abstractmethod
     def apply(self, action: ActionT) -> list[Event]:

@@ -16,7 +16,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, MutableSequence, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -268,7 +268,7 @@ def _ask(
         if armed:  # inline rather than _deadline(): this is the hot path
             signal.setitimer(signal.ITIMER_REAL, hard_limit)  # type: ignore[arg-type]
         try:
-            action = player.act(view, legal if isinstance(legal, tuple) else tuple(legal))
+            action = player.act(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
         finally:
             if armed:
                 signal.setitimer(signal.ITIMER_REAL, 0)
