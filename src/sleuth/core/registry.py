@@ -34,6 +34,7 @@ __all__ = [
 # Game name -> module that defines ``SPEC``.  Imported lazily so ``sleuth games`` stays fast.
 _GAME_MODULES = {
     "fox": "sleuth.games.fox",
+    "fugitive": "sleuth.games.fugitive",
 }
 
 

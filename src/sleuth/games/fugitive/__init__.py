@@ -1,0 +1,69 @@
+"""Fugitive (Tim Fowers): the Fugitive lays a route of hideouts, the Marshal hunts it down.
+
+``SPEC`` registers the game with Sleuth (``sleuth games`` lists it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sleuth.core.events import JSON
+from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
+from sleuth.games.fugitive.bots import BOTS
+from sleuth.games.fugitive.rules import EDITIONS, OPENINGS, FugitiveGame
+
+
+def _choice(choices: tuple[str, ...]) -> Any:
+    def parse(raw: object) -> str:
+        text = str(raw).strip().lower().replace("-", "_")
+        if text not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}")
+        return text
+
+    return parse
+
+
+def _build(values: dict[str, JSON]) -> FugitiveGame:
+    return FugitiveGame(**values)
+
+
+SPEC = GameSpec(
+    name="fugitive",
+    description="Fugitive: a route of hidden hideouts 0-42 against the Marshal's guesses",
+    roles=("fugitive", "marshal"),
+    options=(
+        OptionSpec(
+            "edition",
+            "first",
+            "rules edition: first, or second (optional bonus draw after a pass)",
+            _choice(EDITIONS),
+        ),
+        OptionSpec(
+            "opening",
+            "exactly_2",
+            "first turn: exactly_2 hideouts, or one_or_two",
+            _choice(OPENINGS),
+        ),
+        OptionSpec(
+            "dead_end_check",
+            True,
+            "exactly_2: the first opening hideout must leave a legal second one (F14)",
+            parse_bool,
+        ),
+        OptionSpec("marshal_may_skip", True, "the Marshal may make no guess on a turn", parse_bool),
+        OptionSpec(
+            "manhunt_threshold",
+            30,
+            "42 wins at once if a face-up hideout is at least this; else the Manhunt",
+            parse_int(1),
+        ),
+        OptionSpec(
+            "max_rounds",
+            0,
+            "rounds before a draw (0: no limit; 50 for search and RL)",
+            parse_int(0),
+        ),
+    ),
+    bots=BOTS,
+    build=_build,
+)

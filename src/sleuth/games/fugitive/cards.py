@@ -1,0 +1,66 @@
+"""The cards of Fugitive (rules F1-F7 of ``shared/rules/fugitive.md``) as constants and bitsets.
+
+Cards are the numbers 0-42.  A set of cards is an ``int`` bitset (bit ``c`` set when card ``c``
+is in the set), like the holes of the fox game.  0 starts the route, 42 ends the game; 1-41 can
+be played as a hideout or as a sprint card under one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+START = 0
+LAST = 42
+START_HAND = (1, 2, 3, 42)
+PILES = (tuple(range(4, 15)), tuple(range(15, 29)), tuple(range(29, 42)))
+"""The cards of piles 1, 2 and 3 (F2)."""
+SETUP_DRAWS = (3, 2, 0)
+"""Cards the Fugitive draws from piles 1, 2 and 3 during setup (F2)."""
+GUESSABLE = tuple(range(1, 42))
+"""Numbers the Marshal may name (F20), before removing the face-up ones."""
+
+
+def _sprint_value(card: int) -> int:
+    """F6: +1 for an odd card, +2 for an even one (one place to change if a card image says
+    otherwise); 0 and 42 are never sprint cards (F7)."""
+    if card in (START, LAST):
+        return 0
+    return 1 if card % 2 else 2
+
+
+SPRINT = tuple(_sprint_value(c) for c in range(LAST + 1))
+"""``SPRINT[c]``: the footprints card ``c`` adds as a sprint card."""
+
+
+def pile_of(card: int) -> int:
+    """The pile (1, 2 or 3) card ``card`` comes from; 0 for the start card and the start hand."""
+    for number, cards in enumerate(PILES, start=1):
+        if card in cards:
+            return number
+    return 0
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitset of ``cards``."""
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitset, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def sprint_total(cards: Iterable[int]) -> int:
+    """Footprints of a set of sprint cards."""
+    return sum(SPRINT[c] for c in cards)
+
+
+PILE_MASKS = tuple(mask_of(p) for p in PILES)

@@ -1,0 +1,210 @@
+"""Read-only lazy sequences of Fugitive actions that are too many to list.
+
+A hand of 20 cards has about a million legal ways to place a hideout with sprint cards, and
+the Marshal may name any non-empty set of up to 41 numbers.  :class:`Placements` and
+:class:`Guesses` behave like tuples of those actions (``len``, indexing, iteration, ``in``),
+in a fixed order, but compute each item on demand: counting uses binomial coefficients and
+indexing unranks combinations, so ``rng.choice(legal)`` costs microseconds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+from math import comb
+from typing import overload
+
+from sleuth.games.fugitive.actions import Guess, Place
+from sleuth.games.fugitive.cards import SPRINT, sprint_total
+
+
+def unrank_combination(items: Sequence[int], size: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th ``size``-combination of ``items`` in lexicographic order."""
+    out = []
+    start = 0
+    for slot in range(size):
+        for i in range(start, len(items)):
+            block = comb(len(items) - i - 1, size - slot - 1)
+            if index < block:
+                out.append(items[i])
+                start = i + 1
+                break
+            index -= block
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """All placements of ``hideout`` with ``odd`` odd and ``even`` even sprint cards."""
+
+    hideout: int
+    odd: int
+    even: int
+    size: int
+
+
+class Placements(Sequence[Place]):
+    """Every legal placement of one hideout from ``hand`` after hideout ``last`` (F8).
+
+    A placement is a hideout ``h`` in the hand (``h > last``) and a set ``S`` of other hand
+    cards (never 42) whose sprint values reach ``h - last - 3``; any larger ``S`` is legal too
+    (F9).  Order: by hideout, then by the number of sprint cards worth 1 and worth 2, then
+    lexicographically.
+    """
+
+    def __init__(self, hand: Sequence[int], last: int) -> None:
+        self.hand = tuple(sorted(hand))
+        self.last = last
+
+    @cached_property
+    def _blocks(self) -> list[_Block]:
+        blocks = []
+        for h in self.hand:
+            if h <= self.last:
+                continue
+            odd, even = self._sprint_cards(h)
+            need = h - self.last - 3
+            for a in range(len(odd) + 1):
+                for b in range(len(even) + 1):
+                    if a + 2 * b >= need:
+                        blocks.append(_Block(h, a, b, comb(len(odd), a) * comb(len(even), b)))
+        return blocks
+
+    def _sprint_cards(self, hideout: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The hand's possible sprint cards worth 1 and worth 2 footprints."""
+        usable = [c for c in self.hand if c != hideout and SPRINT[c]]
+        return tuple(c for c in usable if SPRINT[c] == 1), tuple(
+            c for c in usable if SPRINT[c] == 2
+        )
+
+    def __len__(self) -> int:
+        return sum(b.size for b in self._blocks)
+
+    def hideouts(self) -> list[int]:
+        """The hideouts that can be placed (with some sprint set), in increasing order."""
+        return sorted({b.hideout for b in self._blocks})
+
+    def cheapest(self, hideout: int, rng: random.Random, extra: int = 0) -> Place:
+        """A random placement of ``hideout`` with as few sprint cards as possible, plus
+        ``extra`` more when the hand has them (a bluff)."""
+        blocks = [b for b in self._blocks if b.hideout == hideout]
+        if not blocks:
+            raise ValueError(f"hideout {hideout} cannot be placed")
+        fewest = min(b.odd + b.even for b in blocks)
+        sizes = {b.odd + b.even for b in blocks}
+        size = max(s for s in sizes if s <= fewest + extra)
+        block = rng.choice([b for b in blocks if b.odd + b.even == size])
+        ones, twos = self._sprint_cards(hideout)
+        return Place(hideout, (*rng.sample(ones, block.odd), *rng.sample(twos, block.even)))
+
+    @overload
+    def __getitem__(self, index: int) -> Place: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Place]: ...
+    def __getitem__(self, index: int | slice) -> Place | Sequence[Place]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if index < 0:
+            raise IndexError("placement index out of range")
+        for block in self._blocks:
+            if index < block.size:
+                odd, even = self._sprint_cards(block.hideout)
+                per_odd = comb(len(even), block.even)
+                chosen = unrank_combination(odd, block.odd, index // per_odd)
+                chosen += unrank_combination(even, block.even, index % per_odd)
+                return Place(block.hideout, chosen)
+            index -= block.size
+        raise IndexError("placement index out of range")
+
+    def __iter__(self) -> Iterator[Place]:
+        for block in self._blocks:
+            odd, even = self._sprint_cards(block.hideout)
+            for first in combinations(odd, block.odd):
+                for second in combinations(even, block.even):
+                    yield Place(block.hideout, first + second)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Place):
+            return False
+        h, sprints = action.hideout, action.sprints
+        hand = set(self.hand)
+        return (
+            h in hand
+            and h > self.last
+            and len(set(sprints)) == len(sprints)
+            and all(c in hand and c != h and SPRINT[c] for c in sprints)
+            and h - self.last <= 3 + sprint_total(sprints)
+        )
+
+
+class Guesses(Sequence[Guess]):
+    """Every non-empty set of the ``numbers`` (F19-F20); item ``i`` is the set whose members
+    are given by the binary digits of ``i + 1``."""
+
+    def __init__(self, numbers: Sequence[int]) -> None:
+        self.numbers = tuple(sorted(numbers))
+
+    def __len__(self) -> int:
+        return (1 << len(self.numbers)) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> Guess: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Guess]: ...
+    def __getitem__(self, index: int | slice) -> Guess | Sequence[Guess]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("guess index out of range")
+        bits = index + 1
+        return Guess(tuple(n for i, n in enumerate(self.numbers) if bits >> i & 1))
+
+    def __iter__(self) -> Iterator[Guess]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, Guess) or not action.numbers:
+            return False
+        allowed = set(self.numbers)
+        return len(set(action.numbers)) == len(action.numbers) and all(
+            n in allowed for n in action.numbers
+        )
+
+
+class Choices(Sequence[object]):
+    """A few listed actions followed by a lazy sequence (``pass`` then every placement)."""
+
+    def __init__(self, listed: tuple[object, ...], rest: Sequence[object]) -> None:
+        self.listed = listed
+        self.rest = rest
+
+    def __len__(self) -> int:
+        return len(self.listed) + len(self.rest)
+
+    @overload
+    def __getitem__(self, index: int) -> object: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[object]: ...
+    def __getitem__(self, index: int | slice) -> object | Sequence[object]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if 0 <= index < len(self.listed):
+            return self.listed[index]
+        return self.rest[index - len(self.listed)]
+
+    def __iter__(self) -> Iterator[object]:
+        yield from self.listed
+        yield from self.rest
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.listed or action in self.rest
