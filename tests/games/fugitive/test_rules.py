@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from sleuth.core.errors import ActionParseError, IllegalActionError
 from sleuth.core.events import Event
 from sleuth.core.game import CHANCE
+from sleuth.core.log import replay_log, write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fugitive.actions import Guess, parse_action
@@ -355,3 +357,14 @@ def test_random_bots_play_whole_games_without_forfeits() -> None:
     for seed in range(30):
         record = run_match(game, [spec.bot("random"), spec.bot("random")], seed=seed)
         assert not record.forfeits and record.final_state.is_terminal()
+
+
+def test_game_logs_replay_with_every_event_checked(tmp_path: Path) -> None:
+    spec = game_spec("fugitive")
+    game = make_game("fugitive", {"edition": "second", "opening": "one_or_two"})
+    for seed in range(5):
+        record = run_match(game, [spec.bot("random"), spec.bot("random")], seed=seed)
+        path = tmp_path / f"{seed}.jsonl"
+        write_log(record, path)
+        replay = replay_log(path)
+        assert replay.outcome == record.outcome
