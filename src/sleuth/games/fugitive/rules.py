@@ -53,6 +53,7 @@ from sleuth.games.fugitive.cards import (
     LAST,
     PILE_MASKS,
     SETUP_DRAWS,
+    SPRINT,
     START_HAND,
     cards_of,
     mask_of,
@@ -164,6 +165,8 @@ class FugitiveState(State[FugitiveAction]):
         self.rounds = 0
         self.reason: str | None = None
         self.winner: int | None = None
+        self._legal: Sequence[FugitiveAction] | None = None
+        """The legal actions of this position, once listed (cleared by every apply)."""
 
     # --- whose turn -------------------------------------------------------------------------
 
@@ -198,6 +201,11 @@ class FugitiveState(State[FugitiveAction]):
     # --- legal actions ----------------------------------------------------------------------
 
     def legal_actions(self) -> Sequence[FugitiveAction]:
+        if self._legal is None:
+            self._legal = self._list_legal_actions()
+        return self._legal
+
+    def _list_legal_actions(self) -> Sequence[FugitiveAction]:
         player = self.current_player()
         if player == TERMINAL:
             return ()
@@ -245,6 +253,7 @@ class FugitiveState(State[FugitiveAction]):
     def apply(self, action: FugitiveAction) -> list[Event]:
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_reason(action))
+        self._legal = None
         if isinstance(action, Card):
             return self._turn_up(action.card)
         if isinstance(action, Draw):
@@ -460,14 +469,17 @@ class FugitiveState(State[FugitiveAction]):
         other.rounds = self.rounds
         other.reason = self.reason
         other.winner = self.winner
+        other._legal = self._legal
         return other
 
 
 def _has_follow_up(hand: list[int], first: Place) -> bool:
-    """F14: after ``first``, the rest of the hand still has a legal second placement."""
+    """F14: after ``first``, the rest of the hand still has a legal second placement: a card
+    above ``first`` within reach when every other card (but 42) is spent on the sprint."""
     used = {first.hideout, *first.sprints}
     rest = [c for c in hand if c not in used]
-    return len(Placements(rest, first.hideout)) > 0
+    budget = 3 + sprint_total(rest)
+    return any(h > first.hideout and h - first.hideout <= budget - SPRINT[h] for h in rest)
 
 
 def _placement_problem(state: FugitiveState, action: Place) -> str:
