@@ -276,7 +276,8 @@ class FugitiveState(State[FugitiveAction]):
         if player == TERMINAL:
             return f"{action}: the game is over"
         if player == CHANCE:
-            return f"{action}: a card is to be turned up (chance moves)"
+            pile = self.drawing[1] if self.drawing is not None else self.draws_due[0][1]
+            return f"{action}: not in pile {pile} (a card of that pile is to be turned up)"
         who = "the Fugitive" if player == FUGITIVE else "the Marshal"
         if self.draws_due:
             piles = ", ".join(str(a) for a in self.legal_actions())

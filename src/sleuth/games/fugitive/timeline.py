@@ -1,0 +1,96 @@
+"""What the Marshal knows, read from her view: the facts the deduction engines work on.
+
+:func:`read_view` turns the Marshal's events into a :class:`Timeline`: her cards, the
+Fugitive's draws per pile, and one :class:`Slot` per route position with everything public
+about it (its sprint count, when it was placed, its value and stack once revealed), plus the
+guesses and their outcomes.  Only public and Marshal-only fields are read, so the same code
+serves a bot, the assistant and ``sleuth infer``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import Event
+from sleuth.games.fugitive.cards import LAST, PILES
+
+MARSHAL = 1
+
+
+@dataclass
+class Slot:
+    """One route position (1, 2, ...): public facts about its hideout."""
+
+    position: int
+    sprints: int
+    """Number of sprint cards under it (public, F10)."""
+    draws: tuple[int, int, int]
+    """Cards the Fugitive had drawn from piles 1, 2, 3 when he placed it (setup included)."""
+    value: int | None = None
+    """Known value: 42 when announced, or a revealed hideout."""
+    stack: tuple[int, ...] | None = None
+    """Known sprint cards, once revealed."""
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A missed guess: not every number of ``numbers`` was among the first ``placed``
+    hideouts (D4, D5)."""
+
+    numbers: tuple[int, ...]
+    placed: int
+
+
+@dataclass
+class Timeline:
+    """The Marshal's knowledge after a sequence of events."""
+
+    marshal_cards: set[int] = field(default_factory=set)
+    fugitive_draws: list[int] = field(default_factory=lambda: [0, 0, 0])
+    """Cards the Fugitive has drawn from each pile so far (the setup draws are events too)."""
+    slots: list[Slot] = field(default_factory=list)
+    misses: list[Miss] = field(default_factory=list)
+    over: bool = False
+
+    def pool(self, pile: int) -> int:
+        """How many cards of ``pile`` the Fugitive could have drawn (not the Marshal's)."""
+        return sum(1 for c in PILES[pile - 1] if c not in self.marshal_cards)
+
+    def apply(self, event: Event) -> None:
+        """Record one event of the Marshal's view (unknown kinds are ignored)."""
+        public = event.public
+        kind = event.kind
+        if kind == "drew":
+            if public["seat"] == MARSHAL:
+                if event.private is None:
+                    raise SleuthError(
+                        "a Marshal draw without its card: is this the Marshal's view?"
+                    )
+                self.marshal_cards.add(int(event.private["card"]))
+            else:
+                self.fugitive_draws[int(public["pile"]) - 1] += 1
+        elif kind == "placed":
+            slot = Slot(int(public["position"]), int(public["sprints"]), tuple(self.fugitive_draws))  # type: ignore[arg-type]
+            if public.get("value") == LAST:
+                slot.value = LAST
+            if slot.position != len(self.slots) + 1:
+                raise SleuthError(f"hideout position {slot.position} out of order")
+            self.slots.append(slot)
+        elif kind == "guessed" and not public["hit"]:
+            self.misses.append(Miss(tuple(public["numbers"]), len(self.slots)))
+        elif kind == "revealed":
+            slot = self.slots[int(public["position"]) - 1]
+            slot.value = int(public["value"])
+            slot.stack = tuple(public["sprints"])
+        elif kind == "game_over":
+            self.over = True
+
+
+def read_view(events: Iterable[Event]) -> Timeline:
+    """The :class:`Timeline` of a sequence of the Marshal's events."""
+    timeline = Timeline()
+    for event in events:
+        timeline.apply(event)
+    return timeline

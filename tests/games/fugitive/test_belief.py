@@ -1,0 +1,222 @@
+"""The exact Marshal belief against brute force, the worked checks T1-T8, and soundness."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations, permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sleuth.core.events import Event, View
+from sleuth.core.game import CHANCE
+from sleuth.games.fugitive.actions import Guess, Place, parse_action
+from sleuth.games.fugitive.belief import ContradictionError, ExactBelief
+from sleuth.games.fugitive.bots import RandomPlayer
+from sleuth.games.fugitive.cards import PILES, SPRINT
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
+from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
+
+SETUP = ["card 7", "card 8", "card 9", "card 15", "card 16"]
+
+
+def marshal_view(events: list[Event]) -> list[Event]:
+    return [e.seen_by(MARSHAL) for e in events]
+
+
+def play(*moves: str, game: FugitiveGame | None = None) -> tuple[FugitiveState, list[Event]]:
+    game = game or FugitiveGame()
+    state = game.new_initial_state()
+    events: list[Event] = []
+    for text in moves:
+        events += state.apply(parse_action(text))
+    return state, events
+
+
+def brute_counts(timeline: Timeline) -> tuple[int, dict[int, dict[int, int]]]:
+    """Every route (hideouts and stacks, by depth-first search on the literal rules) times every
+    ordered draw sequence that has each route card in hand in time, counted by enumeration."""
+    slots = timeline.slots
+    marshal = timeline.marshal_cards
+    by_position: dict[int, dict[int, int]] = {s.position: {} for s in slots if s.value is None}
+    sequences: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def draw_sequences(pile: int, deadlines: tuple[int, ...]) -> int:
+        # Cards of a pool are interchangeable, so the count depends on the deadlines only:
+        # enumerate every ordered draw sequence with the first pool cards as the needed ones.
+        key = (pile, deadlines)
+        if key not in sequences:
+            pool = [c for c in PILES[pile - 1] if c not in marshal]
+            needed = list(zip(pool, deadlines, strict=False))
+            if len(needed) < len(deadlines):
+                sequences[key] = 0
+            else:
+                sequences[key] = sum(
+                    all(c in seq[:d] for c, d in needed)
+                    for seq in permutations(pool, timeline.fugitive_draws[pile - 1])
+                )
+        return sequences[key]
+
+    def weight(route: list[tuple[int, tuple[int, ...]]]) -> int:
+        hideouts = [h for h, _ in route]
+        for miss in timeline.misses:
+            if set(miss.numbers) <= set(hideouts[: miss.placed]):
+                return 0
+        out = 1
+        for pile in (1, 2, 3):
+            deadlines = sorted(
+                slot.draws[pile - 1]
+                for (h, s), slot in zip(route, slots, strict=True)
+                for c in (h, *s)
+                if c in PILES[pile - 1]
+            )
+            out *= draw_sequences(pile, tuple(deadlines))
+        return out
+
+    def extend(route: list[tuple[int, tuple[int, ...]]], used: set[int]) -> int:
+        i = len(route)
+        if i == len(slots):
+            w = weight(route)
+            for (h, _), slot in zip(route, slots, strict=True):
+                if w and slot.value is None:
+                    by_position[slot.position][h] = by_position[slot.position].get(h, 0) + w
+            return w
+        slot, last = slots[i], route[-1][0] if route else 0
+        total = 0
+        hideouts = [slot.value] if slot.value is not None else range(last + 1, 42)
+        for h in hideouts:
+            if h in used or h in marshal or h <= last:
+                continue
+            stacks = [slot.stack] if slot.stack is not None else []
+            if slot.stack is None:
+                free = [c for c in range(1, 42) if c not in used and c not in marshal and c != h]
+                stacks = list(combinations(free, slot.sprints))
+            for stack in stacks:
+                if h - last <= 3 + sum(SPRINT[c] for c in stack) and not set(stack) & used:
+                    total += extend([*route, (h, stack)], used | {h, *stack})
+        return total
+
+    total = extend([], set())
+    return total, by_position
+
+
+def test_t1_t2_opening_candidates() -> None:
+    _, events = play(*SETUP, "hideout 2", "hideout 3")
+    counts = ExactBelief.from_events(marshal_view(events)).counts()
+    assert counts.candidates() == {1: [1, 2, 3], 2: [2, 3, 4, 5, 6]}
+    _, events = play(*SETUP, "hideout 2", "hideout 3", "draw 1", "card 5", "draw 1", "card 6")
+    counts = ExactBelief.from_events(marshal_view(events)).counts()
+    assert counts.candidates()[2] == [2, 3, 4]
+
+
+def test_t3_no_pile_3_card_without_a_pile_3_draw() -> None:
+    _, events = play(*SETUP, "hideout 3 sprint 16", "hideout 8 sprint 2", "draw 1", "card 10",
+                     "draw 2", "card 20")  # fmt: skip
+    candidates = ExactBelief.from_events(marshal_view(events)).counts().candidates()
+    assert max(max(v) for v in candidates.values()) < 29
+
+
+def test_t7_a_multi_number_miss_becomes_a_single_exclusion() -> None:
+    # Miss on {4, 9}; later 4 is revealed at a position placed before the miss: 9 was not one.
+    timeline = Timeline(fugitive_draws=[3, 2, 0])
+    timeline.slots = [Slot(1, 1, (3, 2, 0), value=4, stack=(5,)), Slot(2, 1, (3, 2, 0))]
+    timeline.misses = [Miss((4, 9), 2)]
+    assert 9 not in ExactBelief(timeline).counts().candidates()[2]
+    timeline.misses = []
+    assert 9 in ExactBelief(timeline).counts().candidates()[2]
+
+
+@pytest.mark.parametrize(
+    ("seed", "turns", "max_sprints"),
+    [*((seed, 0, 1) for seed in range(8)), *((seed, 2, 0) for seed in range(4))],
+)
+def test_exact_counts_equal_brute_force_on_small_games(
+    seed: int, turns: int, max_sprints: int
+) -> None:
+    rng = random.Random(seed)
+    state, events = _small_game(rng, turns, max_sprints)
+    timeline = read_view(marshal_view(events))
+    total, by_position = brute_counts(timeline)
+    counts = ExactBelief(timeline).counts()
+    assert counts.total == total
+    assert counts.by_position == {p: v for p, v in by_position.items()}
+    truth = {i: h.value for i, h in enumerate(state.route) if i and not h.face_up}
+    for position, value in truth.items():
+        assert value in counts.by_position[position]
+
+
+def _small_game(
+    rng: random.Random, turns: int, max_sprints: int
+) -> tuple[FugitiveState, list[Event]]:
+    """A random opening and ``turns`` more turns, with at most ``max_sprints`` sprint cards per
+    hideout when the hand allows, and one- or two-number guesses."""
+    game = FugitiveGame()
+    state = game.new_initial_state()
+    events: list[Event] = []
+    rounds = 0
+    while not state.is_terminal() and rounds <= turns:
+        if state.current_player() == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            cheap = [
+                a for a in legal[:3000] if not isinstance(a, Place) or len(a.sprints) <= max_sprints
+            ]
+            cheap = cheap or [legal[0]]
+            if isinstance(cheap[0], Guess) or any(isinstance(a, Guess) for a in cheap[:2]):
+                numbers = [n for n in range(1, 20) if Guess((n,)) in legal]
+                action = Guess(tuple(rng.sample(numbers, rng.choice((1, 1, 2)))))
+            else:
+                action = rng.choice(cheap)
+        events += state.apply(action)
+        rounds = state.rounds
+    return state, events
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_beliefs_always_contain_the_truth_along_random_games(seed: int) -> None:
+    rng = random.Random(seed)
+    game = FugitiveGame(max_rounds=4)
+    players = [RandomPlayer(game, 0, seed), RandomPlayer(game, 1, seed + 1)]
+    state = game.new_initial_state()
+    events: list[Event] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            view = View(player, game.roles[player], {}, [e.seen_by(player) for e in events])
+            action = players[player].act(view, state.legal_actions())
+        events += state.apply(action)  # type: ignore[arg-type]
+        if state.current_player() == MARSHAL and state.phase is Phase.MARSHAL_GUESS:
+            counts = ExactBelief.from_events(marshal_view(events)).counts()
+            for i, h in enumerate(state.route):
+                if i and not h.face_up:
+                    assert h.value in counts.by_position[i]
+
+
+def test_joint_probability_is_not_a_product_of_marginals() -> None:
+    _, events = play(*SETUP, "hideout 2", "hideout 3")
+    timeline = read_view(marshal_view(events))
+    belief = ExactBelief(timeline)
+    marginals = belief.counts().probabilities()
+    joint = belief.joint((2, 3))
+    fixed = read_view(marshal_view(events))
+    fixed.slots[0].value, fixed.slots[0].stack = 2, ()
+    fixed.slots[1].value, fixed.slots[1].stack = 3, ()
+    assert joint == Fraction(ExactBelief(fixed).total(), belief.total())  # h1 = 2 and h2 = 3
+    assert joint != marginals[1][2] * marginals[2][3]  # M6
+    assert belief.joint((1,)) == marginals[1][1]
+    assert belief.joint((4, 5)) == 0  # two hideouts above 3 would need h1 >= 4
+
+
+def test_contradictions_are_errors() -> None:
+    _, events = play(*SETUP, "hideout 2", "hideout 3")
+    timeline = read_view(marshal_view(events))
+    timeline.marshal_cards |= {1, 2, 3}  # the Marshal "holds" every possible first hideout
+    with pytest.raises(ContradictionError):
+        ExactBelief(timeline).counts()
