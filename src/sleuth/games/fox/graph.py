@@ -28,7 +28,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from sleuth.core import bitsets
 from sleuth.core.errors import SleuthError
+
+holes_of = bitsets.members
+"""The holes of a bitset, in increasing order."""
+mask_of = bitsets.mask_of
 
 MAX_HOLES = 4096
 """Largest board the engine accepts (beliefs are bitsets, so this is about memory only)."""
@@ -94,24 +99,6 @@ class FoxGraph:
 
     def is_tree(self) -> bool:
         return len(self.edges) == self.n - 1
-
-
-def holes_of(mask: int) -> list[int]:
-    """The holes of a bitset, in increasing order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(holes: Iterable[int]) -> int:
-    """The bitset of some holes."""
-    mask = 0
-    for h in holes:
-        mask |= 1 << h
-    return mask
 
 
 def from_edges(n: int, edges: Iterable[tuple[int, int]], spec: str | None = None) -> FoxGraph:

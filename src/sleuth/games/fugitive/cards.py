@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from sleuth.core import bitsets
+
 START = 0
 LAST = 42
 START_HAND = (1, 2, 3, 42)
 PILES = (tuple(range(4, 15)), tuple(range(15, 29)), tuple(range(29, 42)))
 """The cards of piles 1, 2 and 3 (F2)."""
+cards_of = bitsets.members
+"""The cards of a bitset, in increasing order."""
+mask_of = bitsets.mask_of
 SETUP_DRAWS = (3, 2, 0)
 """Cards the Fugitive draws from piles 1, 2 and 3 during setup (F2)."""
 GUESSABLE = tuple(range(1, 42))
@@ -38,24 +43,6 @@ def pile_of(card: int) -> int:
         if card in cards:
             return number
     return 0
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    """The bitset of ``cards``."""
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
-
-
-def cards_of(mask: int) -> list[int]:
-    """The cards of a bitset, in increasing order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def sprint_total(cards: Iterable[int]) -> int:
