@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations, permutations
 
@@ -175,12 +176,11 @@ def _small_game(
     return state, events
 
 
-@pytest.mark.slow
-@settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 2**32))
-def test_beliefs_always_contain_the_truth_along_random_games(seed: int) -> None:
+def marshal_guess_points(seed: int, max_rounds: int) -> Iterator[tuple[FugitiveState, list[Event]]]:
+    """A game between the random players; yields (state, the Marshal's view) at each of her
+    guesses."""
     rng = random.Random(seed)
-    game = FugitiveGame(max_rounds=4)
+    game = FugitiveGame(max_rounds=max_rounds)
     players = [RandomPlayer(game, 0, seed), RandomPlayer(game, 1, seed + 1)]
     state = game.new_initial_state()
     events: list[Event] = []
@@ -193,10 +193,18 @@ def test_beliefs_always_contain_the_truth_along_random_games(seed: int) -> None:
             action = players[player].act(view, state.legal_actions())
         events += state.apply(action)  # type: ignore[arg-type]
         if state.current_player() == MARSHAL and state.phase is Phase.MARSHAL_GUESS:
-            counts = ExactBelief.from_events(marshal_view(events)).counts()
-            for i, h in enumerate(state.route):
-                if i and not h.face_up:
-                    assert h.value in counts.by_position[i]
+            yield state, marshal_view(events)
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_beliefs_always_contain_the_truth_along_random_games(seed: int) -> None:
+    for state, seen in marshal_guess_points(seed, max_rounds=4):
+        counts = ExactBelief.from_events(seen).counts()
+        for i, h in enumerate(state.route):
+            if i and not h.face_up:
+                assert h.value in counts.by_position[i]
 
 
 def test_joint_probability_is_not_a_product_of_marginals() -> None:

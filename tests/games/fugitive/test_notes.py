@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.core.events import Event, View
-from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.notes import MarshalNotes
-from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, Phase
-from tests.games.fugitive.test_belief import SETUP, marshal_view, play
+from tests.games.fugitive.test_belief import SETUP, marshal_guess_points, marshal_view, play
 
 
 def test_t1_t2_on_the_notes() -> None:
@@ -50,24 +44,10 @@ def test_42_layer_and_reveals() -> None:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_exact_within_notes_and_both_hold_the_truth(seed: int) -> None:
-    rng = random.Random(seed)
-    game = FugitiveGame(max_rounds=3)
-    players = [RandomPlayer(game, 0, seed), RandomPlayer(game, 1, seed + 1)]
-    state = game.new_initial_state()
-    events: list[Event] = []
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            action = state.sample_chance(rng)
-        else:
-            view = View(player, game.roles[player], {}, [e.seen_by(player) for e in events])
-            action = players[player].act(view, state.legal_actions())
-        events += state.apply(action)  # type: ignore[arg-type]
-        if state.current_player() == MARSHAL and state.phase is Phase.MARSHAL_GUESS:
-            seen = marshal_view(events)
-            notes = MarshalNotes.from_events(seen)
-            exact = ExactBelief.from_events(seen).counts().candidates()
-            for i, h in enumerate(state.route):
-                if i and not h.face_up:
-                    assert h.value in exact[i]
-                    assert set(exact[i]) <= set(notes.hideouts_range(i))
+    for state, seen in marshal_guess_points(seed, max_rounds=3):
+        notes = MarshalNotes.from_events(seen)
+        exact = ExactBelief.from_events(seen).counts().candidates()
+        for i, h in enumerate(state.route):
+            if i and not h.face_up:
+                assert h.value in exact[i]
+                assert set(exact[i]) <= set(notes.hideouts_range(i))
