@@ -36,9 +36,12 @@ def play(*moves: str, game: FugitiveGame | None = None) -> tuple[FugitiveState, 
     return state, events
 
 
-def brute_counts(timeline: Timeline) -> tuple[int, dict[int, dict[int, int]]]:
+def brute_counts(
+    timeline: Timeline, sprint_totals: dict[int, set[int]] | None = None
+) -> tuple[int, dict[int, dict[int, int]]]:
     """Every route (hideouts and stacks, by depth-first search on the literal rules) times every
-    ordered draw sequence that has each route card in hand in time, counted by enumeration."""
+    ordered draw sequence that has each route card in hand in time, counted by enumeration.
+    The footprint totals of hidden stacks in consistent worlds go to ``sprint_totals``."""
     slots = timeline.slots
     marshal = timeline.marshal_cards
     by_position: dict[int, dict[int, int]] = {s.position: {} for s in slots if s.value is None}
@@ -80,9 +83,12 @@ def brute_counts(timeline: Timeline) -> tuple[int, dict[int, dict[int, int]]]:
         i = len(route)
         if i == len(slots):
             w = weight(route)
-            for (h, _), slot in zip(route, slots, strict=True):
+            for (h, stack), slot in zip(route, slots, strict=True):
                 if w and slot.value is None:
                     by_position[slot.position][h] = by_position[slot.position].get(h, 0) + w
+                if w and slot.stack is None and sprint_totals is not None:
+                    footprints = sum(SPRINT[c] for c in stack)
+                    sprint_totals.setdefault(slot.position, set()).add(footprints)
             return w
         slot, last = slots[i], route[-1][0] if route else 0
         total = 0
@@ -139,10 +145,12 @@ def test_exact_counts_equal_brute_force_on_small_games(
     rng = random.Random(seed)
     state, events = _small_game(rng, turns, max_sprints)
     timeline = read_view(marshal_view(events))
-    total, by_position = brute_counts(timeline)
+    sprint_totals: dict[int, set[int]] = {}
+    total, by_position = brute_counts(timeline, sprint_totals)
     counts = ExactBelief(timeline).counts()
     assert counts.total == total
     assert counts.by_position == {p: v for p, v in by_position.items()}
+    assert counts.sprint_totals == {p: sorted(v) for p, v in sprint_totals.items()}  # E4
     truth = {i: h.value for i, h in enumerate(state.route) if i and not h.face_up}
     for position, value in truth.items():
         assert value in counts.by_position[position]
@@ -220,6 +228,34 @@ def test_joint_probability_is_not_a_product_of_marginals() -> None:
     assert joint != marginals[1][2] * marginals[2][3]  # M6
     assert belief.joint((1,)) == marginals[1][1]
     assert belief.joint((4, 5)) == 0  # two hideouts above 3 would need h1 >= 4
+
+
+def test_e2_certain_hideouts_and_fixed_positions() -> None:
+    # h1 = 3 revealed, h2 placed with no sprint card: 4, 5 or 6, and the Marshal holds 5 and 6.
+    timeline = Timeline(marshal_cards={5, 6}, fugitive_draws=[3, 2, 0])
+    timeline.slots = [Slot(1, 0, (3, 2, 0), value=3, stack=()), Slot(2, 0, (3, 2, 0))]
+    counts = ExactBelief(timeline).counts()
+    assert counts.certain() == [4]
+    assert counts.fixed_positions() == {2: 4}
+    assert counts.hideout_probability(4) == 1
+    timeline.marshal_cards = {6}
+    counts = ExactBelief(timeline).counts()
+    assert counts.certain() == []
+    assert counts.fixed_positions() == {}
+    assert counts.hideout_probability(4) + counts.hideout_probability(5) == 1
+
+
+def test_e5_a_contradiction_names_the_first_event_without_worlds() -> None:
+    _, events = play(*SETUP, "hideout 2", "hideout 3", "draw 1", "card 5", "draw 2", "card 17")
+    seen = marshal_view(events)
+    impossible = Event("revealed", {"position": 1, "value": 9, "sprints": []})
+    later = Event("guessed", {"numbers": [40], "hit": False})
+    with pytest.raises(ContradictionError, match=f"event {len(seen) + 1} \\(revealed"):
+        ExactBelief.from_events([*seen, impossible, later]).counts()
+    with pytest.raises(ContradictionError, match="no world"):
+        ExactBelief(read_view([*seen, impossible])).total() or ExactBelief(
+            read_view([*seen, impossible])
+        ).joint((1,))
 
 
 def test_contradictions_are_errors() -> None:

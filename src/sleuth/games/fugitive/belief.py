@@ -5,17 +5,22 @@ the Marshal's cards), every hideout value and every sprint card.  :class:`ExactB
 the worlds consistent with the Marshal's view exactly, and per face-down position how many
 give each value, so its candidate sets are sound and complete (E1) and its probabilities are
 exact ratios of integers under a uniform shuffle and a Fugitive whose every legal choice has
-weight 1 (E3).
+weight 1 (E3).  :meth:`ExactBelief.sample` draws complete worlds uniformly.
 
 How the count factorises.  Fix the route (hideouts and stacks).  For one pile, the route cards
 from it must be among the Fugitive's draws from that pile made before each was placed.  Taken
 in placement order, the t-th such card placed when ``a`` cards had been drawn from the pile
 has ``a - (t - 1)`` possible draw slots; the other draws are any ordered choice of the pile's
 remaining cards.  So a route's weight is a product of per-card factors, known as soon as the
-card is placed, times a final factor per pile.  A dynamic programme over the route positions
-then sums all routes at once; its state is (last hideout, the cards used so far that a later
-position could still use, route cards taken from each pile, progress on each multi-number
-miss).  Forward and backward sums give the per-position counts.
+card is placed, times a final factor per pile.  Sprint cards are counted by *type* (pile and
+sprint value): their identities only matter for being distinct from each other and from the
+hideouts, which a final falling factorial per type counts.
+
+A dynamic programme over the route positions sums all routes at once.  Its state after a
+position is a :data:`Key`; each position is two steps, so that stacks and hideouts are not
+multiplied together: first the stack (a count of cards per type, giving the *reach*, the
+highest hideout its footprints allow), then the hideout.  Backward values and forward flows
+give the per-position counts.
 
 The constraints used are D1-D9 of the rules document: monotone route; the sprint budget with
 the stack's real cards (no lower bound); one place per card, never a Marshal card, 0 or 42
@@ -26,15 +31,19 @@ revealed values and stacks.
 
 from __future__ import annotations
 
+import random
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import factorial
+from typing import Any, TypeVar
 
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import Event
-from sleuth.games.fugitive.cards import LAST, SPRINT, pile_of
+from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, pile_of
 from sleuth.games.fugitive.timeline import Miss, Timeline, read_view
 
 MAX_STATES = 2_000_000
@@ -42,16 +51,22 @@ MAX_STATES = 2_000_000
 
 TYPES = 8
 """Sprint cards are counted by type, ``2 * pile + (value - 1)``: pile 0 (the start hand) to 3,
-sprint value 1 or 2.  Their identities only matter for being distinct, which a final factor
-counts, so the programme never tracks which cards a stack holds."""
+sprint value 1 or 2."""
 
 Key = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-"""(last hideout, route cards per pile, sprint cards per type, unknown hideouts per type,
+"""(last hideout, route cards per pile 1-3, sprint cards per type, face-down hideouts per type,
 progress per clause)."""
+Mid = tuple[Key, int]
+"""A key whose next stack is chosen (its taken and used counts updated), and the reach."""
+
+T = TypeVar("T")
 
 
 def _type(card: int) -> int:
     return 2 * pile_of(card) + SPRINT[card] - 1
+
+
+_TYPE = tuple(_type(c) if 0 < c < LAST else -1 for c in range(LAST + 1))
 
 
 class ContradictionError(SleuthError):
@@ -67,36 +82,15 @@ def _falling(n: int, k: int) -> int:
     return out
 
 
-def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Every tuple of ``parts`` non-negative integers summing to ``total``."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total + 1):
-        for rest in _compositions(total - first, parts - 1):
-            yield (first, *rest)
-
-
-@dataclass(frozen=True)
-class _Stack:
-    """One choice of sprint cards for a position, as the programme sees it."""
-
-    footprints: int
-    per_pile: tuple[int, ...]
-    """Cards from the start hand and from piles 1, 2, 3."""
-    used: tuple[int, ...]
-    """Sprint cards per type after this stack."""
-    ways: int
-    """Orderings of the stack's types (1 for a revealed stack)."""
-
-
 @dataclass(frozen=True)
 class Counts:
     """Exact world counts: ``total`` worlds; ``by_position[p][v]`` of them have value ``v`` at
-    face-down position ``p``."""
+    face-down position ``p``; ``sprint_totals[p]`` lists the footprint totals the stack at
+    face-down position ``p`` can have (E4)."""
 
     total: int
     by_position: dict[int, dict[int, int]]
+    sprint_totals: dict[int, list[int]]
 
     def candidates(self) -> dict[int, list[int]]:
         return {p: sorted(values) for p, values in self.by_position.items()}
@@ -107,13 +101,67 @@ class Counts:
             for p, values in self.by_position.items()
         }
 
+    def hideout_probability(self, number: int) -> Fraction:
+        """P(``number`` is a face-down hideout now)."""
+        hits = sum(values.get(number, 0) for values in self.by_position.values())
+        return Fraction(hits, self.total)
+
+    def certain(self) -> list[int]:
+        """Numbers that are face-down hideouts in every consistent world (E2): naming any set
+        of them is a sure hit."""
+        hits: dict[int, int] = defaultdict(int)
+        for values in self.by_position.values():
+            for v, n in values.items():
+                hits[v] += n
+        return sorted(v for v, n in hits.items() if n == self.total)
+
+    def fixed_positions(self) -> dict[int, int]:
+        """Face-down positions with a single candidate, and its value (E2)."""
+        return {p: next(iter(v)) for p, v in self.by_position.items() if len(v) == 1}
+
+
+@dataclass(frozen=True)
+class World:
+    """One complete world: the route and the Fugitive's draws, card by card."""
+
+    hideouts: tuple[int, ...]
+    """The value at every position, face-up ones included."""
+    stacks: tuple[tuple[int, ...], ...]
+    """The sprint cards under every position."""
+    draws: tuple[tuple[int, ...], ...]
+    """The cards the Fugitive drew from piles 1, 2 and 3, in order (setup draws first)."""
+
+
+class _Tables:
+    """The memo tables of one dynamic programme, per position index."""
+
+    def __init__(self, positions: int) -> None:
+        self.ahead: list[dict[Key, int]] = [{} for _ in range(positions + 1)]
+        self.mid: list[dict[Mid, int]] = [{} for _ in range(positions)]
+        self.stack_edges: list[dict[Key, list[tuple[int, Mid, int]]]] = [
+            {} for _ in range(positions)
+        ]
+        self.hideout_edges: list[dict[Mid, list[tuple[int, int, Key]]]] = [
+            {} for _ in range(positions)
+        ]
+        self.states = 0
+
 
 class ExactBelief:
-    """Exact counts of the worlds consistent with a Marshal's :class:`Timeline`."""
+    """Exact counts of the worlds consistent with a Marshal's :class:`Timeline`.
 
-    def __init__(self, timeline: Timeline, max_states: int = MAX_STATES) -> None:
+    Build it with :meth:`from_events` to have contradictions name the event that caused them.
+    """
+
+    def __init__(
+        self,
+        timeline: Timeline,
+        max_states: int = MAX_STATES,
+        events: Sequence[Event] | None = None,
+    ) -> None:
         self.timeline = timeline
         self.max_states = max_states
+        self.events = events
         slots = timeline.slots
         known: set[int] = set()
         for slot in slots:
@@ -140,88 +188,128 @@ class ExactBelief:
         for slot in slots:
             if slot.stack is None:
                 self.divisor *= factorial(slot.sprints)
-        self._memo: dict[tuple[int, Key], int] = {}
+        self._allowed: list[list[int]] = []
+        """Per position index, the values its hideout may take, ignoring the route."""
+        for slot, excluded in zip(slots, self.singles, strict=True):
+            if slot.value is not None:
+                self._allowed.append([slot.value])
+            else:
+                self._allowed.append(
+                    [h for h in range(1, LAST) if h not in self.blocked and h not in excluded]
+                )
         self._extra: tuple[int, ...] = ()
+        self._choice_memo: list[dict[tuple[tuple[int, ...], ...], list[Any]]] = [{} for _ in slots]
+        """Stack choices per position and (taken, used, hidden): shared by every count."""
+        self._tables = _Tables(len(slots))
 
     @classmethod
     def from_events(cls, events: Iterable[Event], max_states: int = MAX_STATES) -> ExactBelief:
-        return cls(read_view(events), max_states)
+        events = list(events)
+        return cls(read_view(events), max_states, events)
 
-    # --- the transitions of one position ----------------------------------------------------
+    # --- the two steps of one position ------------------------------------------------------
 
-    def _hideouts(self, i: int, last: int) -> Iterator[int]:
+    def _stacks(self, i: int, key: Key) -> list[tuple[int, Mid, int]]:
+        """(weight, mid, footprints) for every stack at position index ``i`` after ``key``."""
+        found = self._tables.stack_edges[i].get(key)
+        if found is not None:
+            return found
+        last, taken, used, hidden, progress = key
+        edges = [
+            (weight, ((last, after, new_used, hidden, progress), min(last + 3 + fp, LAST)), fp)
+            for weight, after, new_used, fp in self._stack_choices(i, taken, used, hidden)
+        ]
+        self._tables.stack_edges[i][key] = edges
+        return edges
+
+    def _stack_choices(
+        self, i: int, taken: tuple[int, ...], used: tuple[int, ...], hidden: tuple[int, ...]
+    ) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int]]:
+        """(weight, route cards per pile after, sprint cards per type after, footprints) for
+        every stack at position index ``i``; independent of the last hideout."""
+        cache_key = (taken, used, hidden)
+        found = self._choice_memo[i].get(cache_key)
+        if found is not None:
+            return found
         slot = self.timeline.slots[i]
-        if slot.value is not None:
-            if slot.value > last:
-                yield slot.value
-            return
-        for h in range(last + 1, LAST):
-            if h not in self.blocked and h not in self.singles[i]:
-                yield h
-
-    def _stacks(self, i: int, used: tuple[int, ...]) -> Iterator[_Stack]:
-        """Every possible stack at index ``i``: the revealed one, or sprint-type counts."""
-        slot = self.timeline.slots[i]
+        choices: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = []
         if slot.stack is not None:
             per_pile = [0, 0, 0, 0]
             for c in slot.stack:
-                per_pile[pile_of(c)] += 1
-            yield _Stack(sum(SPRINT[c] for c in slot.stack), tuple(per_pile), used, 1)
-            return
-        for counts in _compositions(slot.sprints, TYPES):
-            if any(used[t] + counts[t] > self.free[t] for t in range(TYPES) if counts[t]):
-                continue
-            ways = factorial(slot.sprints)
-            for n in counts:
-                ways //= factorial(n)
-            yield _Stack(
-                footprints=sum(n * (t % 2 + 1) for t, n in enumerate(counts)),
-                per_pile=tuple(counts[2 * j] + counts[2 * j + 1] for j in range(4)),
-                used=tuple(u + n for u, n in zip(used, counts, strict=True)),
-                ways=ways,
-            )
+                per_pile[PILE_OF[c]] += 1
+            weight = 1
+            for p in (1, 2, 3):
+                weight *= _falling(slot.draws[p - 1] - taken[p - 1], per_pile[p])
+            if weight:
+                after = tuple(t + n for t, n in zip(taken, per_pile[1:], strict=True))
+                choices.append((weight, after, used, sum(SPRINT[c] for c in slot.stack)))
+        else:
+            room = [self.free[t] - used[t] - hidden[t] for t in range(TYPES)]
+            draws = [slot.sprints, *(d - t for d, t in zip(slot.draws, taken, strict=True))]
+            for counts in _type_counts(slot.sprints, room, draws):
+                weight = factorial(slot.sprints)
+                footprints = 0
+                for t, n in enumerate(counts):
+                    if n:
+                        weight //= factorial(n)
+                        footprints += n * (t % 2 + 1)
+                per_pile = [counts[2 * p] + counts[2 * p + 1] for p in (1, 2, 3)]
+                for p, n in enumerate(per_pile):
+                    weight *= _falling(slot.draws[p] - taken[p], n)
+                new_taken = tuple(t + n for t, n in zip(taken, per_pile, strict=True))
+                new_used = tuple(u + n for u, n in zip(used, counts, strict=True))
+                choices.append((weight, new_taken, new_used, footprints))
+        self._choice_memo[i][cache_key] = choices
+        return choices
 
-    def _moves(self, i: int, key: Key) -> Iterator[tuple[int, int, Key]]:
-        """Every (hideout, weight, next key) from ``key`` at position index ``i``."""
-        last, taken, used, hidden, progress = key
+    def _hideouts(self, i: int, mid: Mid) -> list[tuple[int, int, Key]]:
+        """(hideout, weight, next key) for every hideout at position index ``i`` after ``mid``."""
+        found = self._tables.hideout_edges[i].get(mid)
+        if found is not None:
+            return found
+        (last, taken, used, hidden, progress), reach = mid
         slot = self.timeline.slots[i]
-        stacks = list(self._stacks(i, used))
-        for h in self._hideouts(i, last):
-            new_progress = list(progress)
-            ok = True
-            for c, clause in enumerate(self.clauses):
-                if i < clause.placed and h in clause.numbers:
-                    new_progress[c] += 1
-                if clause.placed == i + 1 and new_progress[c] >= len(clause.numbers):
-                    ok = False  # every number of the missed guess would be a hideout
-            if not ok:
+        allowed = self._allowed[i]
+        values = allowed[bisect_right(allowed, last) : bisect_right(allowed, reach)]
+        room = (1, *(d - t for d, t in zip(slot.draws, taken, strict=True)))
+        after_pile = (
+            taken,
+            (taken[0] + 1, taken[1], taken[2]),
+            (taken[0], taken[1] + 1, taken[2]),
+            (taken[0], taken[1], taken[2] + 1),
+        )
+        edges: list[tuple[int, int, Key]] = []
+        for h in values:
+            pile = PILE_OF[h]
+            weight = room[pile]
+            if weight <= 0:
                 continue
-            if self._extra and h in self._extra:
-                new_progress[-1] += 1
+            new_progress = progress
+            if self.clauses or self._extra:
+                advanced = self._advance(i, h, progress)
+                if advanced is None:
+                    continue
+                new_progress = advanced
             new_hidden = hidden
             if slot.value is None:
-                new_hidden = tuple(n + (t == _type(h)) for t, n in enumerate(hidden))
-            for stack in stacks:
-                if h - last > 3 + stack.footprints:
-                    continue
-                weight = stack.ways
-                counts = list(taken)
-                cards = list(stack.per_pile)
-                cards[pile_of(h)] += 1
-                for pile in (1, 2, 3):
-                    for _ in range(cards[pile]):
-                        weight *= slot.draws[pile - 1] - counts[pile - 1]
-                        counts[pile - 1] += 1
-                if weight <= 0:
-                    continue
-                nxt = (
-                    h,
-                    (counts[0], counts[1], counts[2]),
-                    stack.used,
-                    new_hidden,
-                    tuple(new_progress),
-                )
-                yield h, weight, nxt
+                t = _TYPE[h]
+                new_hidden = (*hidden[:t], hidden[t] + 1, *hidden[t + 1 :])
+            edges.append((h, weight, (h, after_pile[pile], used, new_hidden, new_progress)))
+        self._tables.hideout_edges[i][mid] = edges
+        return edges
+
+    def _advance(self, i: int, h: int, progress: tuple[int, ...]) -> tuple[int, ...] | None:
+        """Clause progress after hideout ``h`` at position index ``i``; None when a missed
+        multi-number guess would have hit."""
+        new_progress = list(progress)
+        for c, clause in enumerate(self.clauses):
+            if i < clause.placed and h in clause.numbers:
+                new_progress[c] += 1
+            if clause.placed == i + 1 and new_progress[c] >= len(clause.numbers):
+                return None  # every number of the missed guess would be a hideout
+        if self._extra and h in self._extra:
+            new_progress[-1] += 1
+        return tuple(new_progress)
 
     def _final(self, key: Key) -> int:
         _, taken, used, hidden, progress = key
@@ -238,65 +326,220 @@ class ExactBelief:
             out *= _falling(pool - taken[pile - 1], drawn - taken[pile - 1])
         return out
 
-    # --- counting -------------------------------------------------------------------------
+    # --- backward values --------------------------------------------------------------------
 
     def _start(self) -> Key:
         zeros = (0,) * TYPES
         return (0, (0, 0, 0), zeros, zeros, (0,) * (len(self.clauses) + bool(self._extra)))
 
+    def _count_state(self) -> None:
+        self._tables.states += 1
+        if self._tables.states > self.max_states:
+            raise SolverLimitError(f"the exact belief needs more than {self.max_states} states")
+
     def _ahead(self, i: int, key: Key) -> int:
         """Weighted number of completions of the route from position index ``i``."""
-        if i == len(self.timeline.slots):
-            return self._final(key)
-        memo_key = (i, key)
-        found = self._memo.get(memo_key)
+        memo = self._tables.ahead[i]
+        found = memo.get(key)
         if found is not None:
             return found
-        if len(self._memo) >= self.max_states:
-            raise SolverLimitError(f"the exact belief needs more than {self.max_states} states")
-        total = sum(w * self._ahead(i + 1, nxt) for _, w, nxt in self._moves(i, key))
-        self._memo[memo_key] = total
+        self._count_state()
+        if i == len(self.timeline.slots):
+            total = self._final(key)
+        else:
+            total = sum(w * self._after_stack(i, mid) for w, mid, _ in self._stacks(i, key))
+        memo[key] = total
         return total
+
+    def _after_stack(self, i: int, mid: Mid) -> int:
+        memo = self._tables.mid[i]
+        found = memo.get(mid)
+        if found is not None:
+            return found
+        self._count_state()
+        total = sum(w * self._ahead(i + 1, nxt) for _, w, nxt in self._hideouts(i, mid))
+        memo[mid] = total
+        return total
+
+    def _weighted_total(self) -> int:
+        return self._ahead(0, self._start())
+
+    # --- results ----------------------------------------------------------------------------
 
     def total(self) -> int:
         """The number of consistent worlds."""
-        return self._ahead(0, self._start()) // self.divisor
+        return self._weighted_total() // self.divisor
+
+    def _require_worlds(self) -> int:
+        total = self.total()
+        if total == 0:
+            raise self._contradiction()
+        return total
 
     def counts(self) -> Counts:
-        """Exact counts per face-down position and value (E1, E3)."""
+        """Exact counts per face-down position and value (E1, E3), with E2 and E4 helpers."""
+        total = self._require_worlds()
         layer: dict[Key, int] = {self._start(): 1}
         by_position: dict[int, dict[int, int]] = {}
-        slots = self.timeline.slots
-        for i, slot in enumerate(slots):
+        sprint_totals: dict[int, list[int]] = {}
+        for i, slot in enumerate(self.timeline.slots):
+            mids: dict[Mid, int] = defaultdict(int)
+            footprints: set[int] = set()
+            for key, before in layer.items():
+                for w, mid, fp in self._stacks(i, key):
+                    if self._after_stack(i, mid):
+                        mids[mid] += before * w
+                        footprints.add(fp)
             counts: dict[int, int] = defaultdict(int)
             following: dict[Key, int] = defaultdict(int)
-            for key, before in layer.items():
-                for h, w, nxt in self._moves(i, key):
+            for mid, before in mids.items():
+                for h, w, nxt in self._hideouts(i, mid):
                     after = self._ahead(i + 1, nxt)
                     if after:
                         counts[h] += before * w * after
                         following[nxt] += before * w
             if slot.value is None:
                 by_position[slot.position] = {v: n // self.divisor for v, n in counts.items()}
+            if slot.stack is None:
+                sprint_totals[slot.position] = sorted(footprints)
             layer = following
-        total = self.total()
-        if total == 0:
-            raise ContradictionError("no world is consistent with these events")
-        return Counts(total, by_position)
+        return Counts(total, by_position, sprint_totals)
 
     def joint(self, numbers: Iterable[int]) -> Fraction:
         """P(every number is a face-down hideout now): n(G) / N, never a product (E3, M6)."""
         numbers = tuple(sorted(set(numbers)))
-        total = self.total()
-        if total == 0:
-            raise ContradictionError("no world is consistent with these events")
+        total = self._require_worlds()
         face_up = {s.value for s in self.timeline.slots if s.value is not None}
         if not numbers or face_up & set(numbers):
             return Fraction(0)
-        saved = self._memo, self._extra
-        self._memo, self._extra = {}, numbers
+        saved = self._tables
+        self._extra, self._tables = numbers, _Tables(len(self.timeline.slots))
         try:
-            hits = self._ahead(0, self._start()) // self.divisor
+            hits = self._weighted_total() // self.divisor
         finally:
-            self._memo, self._extra = saved
+            self._extra, self._tables = (), saved
         return Fraction(hits, total)
+
+    def sample(self, rng: random.Random) -> World:
+        """A complete world drawn uniformly from the consistent ones."""
+        self._require_worlds()
+        slots = self.timeline.slots
+        key = self._start()
+        hideouts: list[int] = []
+        type_counts: list[tuple[int, ...]] = []
+        for i in range(len(slots)):
+            used_before = key[2]
+            options = [(w * self._after_stack(i, mid), mid) for w, mid, _ in self._stacks(i, key)]
+            mid = _pick(rng, options)
+            type_counts.append(tuple(a - b for a, b in zip(mid[0][2], used_before, strict=True)))
+            moves = [
+                (w * self._ahead(i + 1, nxt), (h, nxt)) for h, w, nxt in self._hideouts(i, mid)
+            ]
+            h, key = _pick(rng, moves)
+            hideouts.append(h)
+        stacks = self._sample_stacks(rng, hideouts, type_counts)
+        return World(tuple(hideouts), stacks, self._sample_draws(rng, hideouts, stacks))
+
+    def _sample_stacks(
+        self, rng: random.Random, hideouts: list[int], type_counts: list[tuple[int, ...]]
+    ) -> tuple[tuple[int, ...], ...]:
+        """Card identities for the stacks: per type, distinct cards off the route, uniformly."""
+        route = set(hideouts)
+        pools: list[list[int]] = [[] for _ in range(TYPES)]
+        for card in range(1, LAST):
+            if card not in self.blocked and card not in route:
+                pools[_type(card)].append(card)
+        for pool in pools:
+            rng.shuffle(pool)
+        stacks: list[tuple[int, ...]] = []
+        for slot, counts in zip(self.timeline.slots, type_counts, strict=True):
+            if slot.stack is not None:
+                stacks.append(slot.stack)
+                continue
+            cards = [pools[t].pop() for t, n in enumerate(counts) for _ in range(n)]
+            rng.shuffle(cards)
+            stacks.append(tuple(sorted(cards)))
+        return tuple(stacks)
+
+    def _sample_draws(
+        self, rng: random.Random, hideouts: list[int], stacks: tuple[tuple[int, ...], ...]
+    ) -> tuple[tuple[int, ...], ...]:
+        """The Fugitive's draw sequence per pile: each route card in a draw slot made before it
+        was placed, uniformly, then the other slots from the rest of the pile."""
+        route = set(hideouts).union(*stacks)
+        out: list[tuple[int, ...]] = []
+        for p in (1, 2, 3):
+            drawn = self.timeline.fugitive_draws[p - 1]
+            sequence: list[int | None] = [None] * drawn
+            for slot, h, stack in zip(self.timeline.slots, hideouts, stacks, strict=True):
+                cards = [c for c in (h, *stack) if pile_of(c) == p]
+                rng.shuffle(cards)
+                for card in cards:
+                    open_slots = [j for j in range(slot.draws[p - 1]) if sequence[j] is None]
+                    sequence[rng.choice(open_slots)] = card
+            rest = [
+                c for c in PILES[p - 1] if c not in route and c not in self.timeline.marshal_cards
+            ]
+            rng.shuffle(rest)
+            out.append(tuple(c if c is not None else rest.pop() for c in sequence))
+        return tuple(out)
+
+    # --- contradictions (E5) ----------------------------------------------------------------
+
+    def _contradiction(self) -> ContradictionError:
+        """The error for an empty belief, naming the first event after which no world remains
+        (found by bisection: a longer prefix never allows more worlds)."""
+        if self.events is None:
+            return ContradictionError("no world is consistent with these events")
+        low, high = 0, len(self.events)  # the prefix of length low has worlds, high has none
+        while high - low > 1:
+            middle = (low + high) // 2
+            if ExactBelief(read_view(self.events[:middle]), self.max_states).total():
+                low = middle
+            else:
+                high = middle
+        event = self.events[high - 1]
+        return ContradictionError(
+            f"no world is consistent with event {high} ({event.kind} {event.public}): "
+            "check what was entered"
+        )
+
+
+def _type_counts(total: int, room: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:
+    """Every count of sprint cards per type summing to ``total``, with at most ``room[t]`` of
+    type ``t`` and at most ``draws[p]`` from pile ``p`` (pile 0 is the start hand)."""
+    return _bounded_counts(
+        total, tuple(min(r, total) for r in room), tuple(min(d, total) for d in draws)
+    )
+
+
+@cache
+def _bounded_counts(
+    total: int, room: tuple[int, ...], draws: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    found: list[tuple[int, ...]] = []
+    counts = [0] * TYPES
+
+    def fill(t: int, left: int) -> None:
+        if t == TYPES:
+            if left == 0:
+                found.append(tuple(counts))
+            return
+        cap = min(left, room[t], draws[t // 2] - (counts[t - 1] if t % 2 else 0))
+        for n in range(max(cap, -1) + 1):
+            counts[t] = n
+            fill(t + 1, left - n)
+        counts[t] = 0
+
+    fill(0, total)
+    return tuple(found)
+
+
+def _pick(rng: random.Random, options: list[tuple[int, T]]) -> T:
+    """One option, with probability proportional to its integer weight."""
+    point = rng.randrange(sum(w for w, _ in options))
+    for weight, option in options:
+        if point < weight:
+            return option
+        point -= weight
+    raise AssertionError("weights changed while picking")

@@ -37,12 +37,16 @@ SPRINT = tuple(_sprint_value(c) for c in range(LAST + 1))
 """``SPRINT[c]``: the footprints card ``c`` adds as a sprint card."""
 
 
+PILE_OF = tuple(
+    next((n for n, cards in enumerate(PILES, start=1) if c in cards), 0) for c in range(LAST + 1)
+)
+"""``PILE_OF[c]``: the pile (1, 2 or 3) card ``c`` comes from; 0 for the start card and the start
+hand."""
+
+
 def pile_of(card: int) -> int:
     """The pile (1, 2 or 3) card ``card`` comes from; 0 for the start card and the start hand."""
-    for number, cards in enumerate(PILES, start=1):
-        if card in cards:
-            return number
-    return 0
+    return PILE_OF[card]
 
 
 def sprint_total(cards: Iterable[int]) -> int:

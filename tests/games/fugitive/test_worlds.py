@@ -1,0 +1,62 @@
+"""Uniform world samples from the exact belief: every one replays to the Marshal's view, and
+their frequencies match the exact probabilities."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from sleuth.games.fugitive.belief import ExactBelief
+from sleuth.games.fugitive.rules import FugitiveGame
+from sleuth.games.fugitive.worlds import history
+from tests.games.fugitive.test_belief import SETUP, marshal_guess_points, marshal_view, play
+
+
+def replays_to(game: FugitiveGame, seen: list, world_actions: list) -> bool:  # type: ignore[type-arg]
+    state = game.new_initial_state()
+    events = []
+    for action in world_actions:
+        events += state.apply(action)
+    return marshal_view(events) == seen
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_every_sampled_world_replays_to_the_view(seed: int) -> None:
+    rng = random.Random(seed)
+    for state, seen in marshal_guess_points(seed, max_rounds=6):
+        belief = ExactBelief.from_events(seen)
+        for _ in range(3):
+            world = belief.sample(rng)
+            assert replays_to(state.game, seen, history(world, seen))
+
+
+def test_the_true_world_is_possible_and_samples_match_exact_probabilities() -> None:
+    _, events = play(*SETUP, "hideout 3 sprint 1", "hideout 7 sprint 2", "draw 1", "card 4",
+                     "draw 1", "card 6", "guess 5")  # fmt: skip
+    seen = marshal_view(events)
+    belief = ExactBelief.from_events(seen)
+    probabilities = belief.counts().probabilities()
+    rng = random.Random(7)
+    samples = [belief.sample(rng) for _ in range(4000)]
+    for position, exact in probabilities.items():
+        seen_values = Counter(world.hideouts[position - 1] for world in samples)
+        assert set(seen_values) <= set(exact)
+        observed = [seen_values[v] for v in exact]
+        expected = [float(p) * len(samples) for p in exact.values()]
+        assert chisquare(observed, expected).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_draw_sequences_put_every_route_card_in_hand_in_time(seed: int) -> None:
+    _, events = play(*SETUP, "hideout 3 sprint 16", "hideout 8 sprint 2", "draw 1", "card 10",
+                     "draw 2", "card 20")  # fmt: skip
+    seen = marshal_view(events)
+    world = ExactBelief.from_events(seen).sample(random.Random(seed))
+    assert replays_to(FugitiveGame(), seen, history(world, seen))
+    assert [len(cards) for cards in world.draws] == [3, 2, 0]  # the setup draws
