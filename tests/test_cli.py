@@ -97,14 +97,6 @@ def one_json_object(stdout: str) -> dict[str, Any]:
     return obj
 
 
-@pytest.fixture
-def cwd(tmp_path: Path) -> Path:
-    """An empty working folder, so that stray output files would be noticed."""
-    folder = tmp_path / "cwd"
-    folder.mkdir()
-    return folder
-
-
 # --- sleuth games ----------------------------------------------------------------------------
 
 

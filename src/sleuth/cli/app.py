@@ -16,6 +16,7 @@ import sleuth
 from sleuth.arena import store
 from sleuth.arena.tournament import Tournament, run_tournament, valid_seatings
 from sleuth.cli import fox as fox_cli
+from sleuth.cli import infer as infer_cli
 from sleuth.cli.common import console, errors, print_json
 from sleuth.core.errors import SleuthError
 from sleuth.core.log import replay_log
@@ -30,6 +31,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(fox_cli.app, name="fox")
+app.add_typer(infer_cli.app, name="infer")
 
 
 @app.command("games")

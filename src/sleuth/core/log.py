@@ -35,17 +35,19 @@ LOG_FORMAT = "sleuth-log"
 LOG_VERSION = 1
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """A JSON line model: no extra fields, no type coercion."""
+
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class SeatLine(_Strict):
+class SeatLine(StrictModel):
     seat: int
     role: str
     bot: str
 
 
-class HeaderLine(_Strict):
+class HeaderLine(StrictModel):
     type: Literal["header"]
     format: Literal["sleuth-log"]
     version: Literal[1]
@@ -57,14 +59,14 @@ class HeaderLine(_Strict):
     sleuth: str
 
 
-class EventLine(_Strict):
+class EventLine(StrictModel):
     kind: str
     public: dict[str, Any]
     private: dict[str, Any] | None = None
     to: list[int] = Field(default_factory=list)
 
 
-class StepLine(_Strict):
+class StepLine(StrictModel):
     type: Literal["step"]
     step: int
     seat: int
@@ -72,7 +74,7 @@ class StepLine(_Strict):
     events: list[EventLine]
 
 
-class ForfeitLine(_Strict):
+class ForfeitLine(StrictModel):
     type: Literal["forfeit"]
     step: int
     seat: int
@@ -80,7 +82,7 @@ class ForfeitLine(_Strict):
     reason: str
 
 
-class EndLine(_Strict):
+class EndLine(StrictModel):
     type: Literal["end"]
     outcome: str
     returns: list[float]
@@ -190,7 +192,7 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
     try:
         header = HeaderLine.model_validate(parse(first_no, first))
     except ValidationError as exc:
-        raise fail(first_no, f"bad header: {_first_error(exc)}") from None
+        raise fail(first_no, f"bad header: {first_error(exc)}") from None
     try:
         spec = game_spec(header.game)
         game = spec.make(header.options, canonical=True)
@@ -219,7 +221,7 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
         try:
             body = _BODY.validate_python(parse(line_no, line))
         except ValidationError as exc:
-            raise fail(line_no, _first_error(exc)) from None
+            raise fail(line_no, first_error(exc)) from None
         if isinstance(body, EndLine):
             if line_no != numbered[-1][0]:
                 raise fail(numbered[-1][0], "lines after the end line")
@@ -326,7 +328,7 @@ def _rounded(values: Any) -> list[float]:
     return [round(float(v), 9) for v in values]
 
 
-def _first_error(exc: ValidationError) -> str:
+def first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or "line"
     return f"{where}: {err['msg']}"

@@ -52,6 +52,8 @@ class Timeline:
     """Cards the Fugitive has drawn from each pile so far (the setup draws are events too)."""
     slots: list[Slot] = field(default_factory=list)
     misses: list[Miss] = field(default_factory=list)
+    manhunt: bool = False
+    """The Manhunt is on: single-number guesses only."""
     over: bool = False
 
     def pool(self, pile: int) -> int:
@@ -81,16 +83,27 @@ class Timeline:
         elif kind == "guessed" and not public["hit"]:
             self.misses.append(Miss(tuple(public["numbers"]), len(self.slots)))
         elif kind == "revealed":
-            slot = self.slots[int(public["position"]) - 1]
+            position = int(public["position"])
+            if not 1 <= position <= len(self.slots):
+                raise SleuthError(f"revealed position {position}: no such hideout yet")
+            slot = self.slots[position - 1]
             slot.value = int(public["value"])
-            slot.stack = tuple(public["sprints"])
+            slot.stack = tuple(int(c) for c in public["sprints"])
+        elif kind == "manhunt":
+            self.manhunt = True
         elif kind == "game_over":
             self.over = True
 
 
 def read_view(events: Iterable[Event]) -> Timeline:
-    """The :class:`Timeline` of a sequence of the Marshal's events."""
+    """The :class:`Timeline` of a sequence of the Marshal's events; a malformed event is a
+    :class:`SleuthError` naming it."""
     timeline = Timeline()
-    for event in events:
-        timeline.apply(event)
+    for number, event in enumerate(events, start=1):
+        try:
+            timeline.apply(event)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise SleuthError(
+                f"event {number} ({event.kind} {dict(event.public)}): bad or missing field {exc}"
+            ) from None
     return timeline

@@ -1,0 +1,165 @@
+"""View logs: one seat's events, as JSONL, for assistants and ``sleuth infer``.
+
+A view log records what one seat saw, nothing more, so it can be written at a real table (the
+assistants save one) and read back by the deduction commands:
+
+1. a header ``{"type": "header", "format": "sleuth-view", "version": 1, "game": ...,
+   "rules_version": ..., "options": {...}, "seat": 1, "role": "marshal", "sleuth": ...}``;
+2. one ``{"type": "event", "kind": ..., "public": {...}, "private": {...}, "to": [...]}`` line
+   per event the seat saw, in order (``private`` only where the seat may read it).
+
+:func:`read_view_log` also accepts a full game log (``sleuth play --logs``): it validates it
+by replaying it and keeps the chosen seat's view of every event.  Problems are
+:class:`~sleuth.core.errors.LogError` naming the line.  The format is in
+``docs/file-formats.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+import sleuth
+from sleuth.core.errors import LogError, SleuthError
+from sleuth.core.events import JSON, Event
+from sleuth.core.game import Game
+from sleuth.core.log import LOG_FORMAT, StepLine, StrictModel, first_error, replay_lines
+from sleuth.core.registry import game_spec
+
+VIEW_FORMAT = "sleuth-view"
+VIEW_VERSION = 1
+
+
+class ViewHeader(StrictModel):
+    type: Literal["header"]
+    format: Literal["sleuth-view"]
+    version: Literal[1]
+    game: str
+    rules_version: str
+    options: dict[str, Any]
+    seat: int
+    role: str
+    sleuth: str
+
+
+class ViewEventLine(StrictModel):
+    type: Literal["event"]
+    kind: str
+    public: dict[str, Any]
+    private: dict[str, Any] | None = None
+    to: list[int] = Field(default_factory=list)
+
+
+@dataclass
+class ViewLog:
+    """One seat's events in a game with known options."""
+
+    game: Game[Any]
+    seat: int
+    events: list[Event]
+
+    @property
+    def role(self) -> str:
+        return self.game.roles[self.seat]
+
+
+def view_log_lines(log: ViewLog) -> Iterator[dict[str, JSON]]:
+    """The JSON objects of a view log, in order."""
+    yield {
+        "type": "header",
+        "format": VIEW_FORMAT,
+        "version": VIEW_VERSION,
+        "game": log.game.name,
+        "rules_version": game_spec(log.game.name).rules_version,
+        "options": log.game.options(),
+        "seat": log.seat,
+        "role": log.role,
+        "sleuth": sleuth.__version__,
+    }
+    for event in log.events:
+        yield {"type": "event", **event.seen_by(log.seat).to_json()}
+
+
+def write_view_log(log: ViewLog, path: Path | str) -> None:
+    """Write ``log`` to ``path`` (replacing the file)."""
+    text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in view_log_lines(log))
+    Path(path).write_text(text, encoding="utf-8")
+
+
+def read_view_log(path: Path | str, role: str) -> ViewLog:
+    """The view of ``role`` from a view log or a full game log at ``path``."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogError(f"{path}: cannot read: {exc}") from exc
+    return parse_view_lines(lines, role, source=str(path))
+
+
+def parse_view_lines(lines: Iterable[str], role: str, source: str = "<log>") -> ViewLog:
+    """See :func:`read_view_log`."""
+    lines = list(lines)
+    numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
+    if not numbered:
+        raise LogError(f"{source}: empty log (expected a header line)")
+
+    def fail(line_no: int, message: str) -> LogError:
+        return LogError(f"{source} line {line_no}: {message}")
+
+    def parse(line_no: int, line: str) -> Any:
+        try:
+            return json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise fail(line_no, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+
+    first_no, first = numbered[0]
+    header = parse(first_no, first)
+    if isinstance(header, dict) and header.get("format") == LOG_FORMAT:
+        return _from_game_log(lines, role, source)
+    try:
+        valid = ViewHeader.model_validate(header)
+    except ValidationError as exc:
+        raise fail(first_no, f"bad header: {first_error(exc)}") from None
+    try:
+        spec = game_spec(valid.game)
+        game = spec.make(valid.options, canonical=True)
+    except SleuthError as exc:
+        raise fail(first_no, str(exc)) from None
+    if valid.rules_version != spec.rules_version:
+        raise fail(
+            first_no,
+            f"log written for {valid.game} rules version {valid.rules_version}, "
+            f"this Sleuth implements version {spec.rules_version}",
+        )
+    if not 0 <= valid.seat < game.num_players or game.roles[valid.seat] != valid.role:
+        raise fail(first_no, f"seat {valid.seat} is not the {valid.role} (seats: {game.roles})")
+    if valid.role != role:
+        raise fail(first_no, f"this is the {valid.role}'s view, not the {role}'s")
+    events: list[Event] = []
+    for line_no, line in numbered[1:]:
+        try:
+            body = ViewEventLine.model_validate(parse(line_no, line))
+        except ValidationError as exc:
+            raise fail(line_no, first_error(exc)) from None
+        events.append(Event.from_json(body.model_dump(exclude={"type"})))
+    return ViewLog(game, valid.seat, events)
+
+
+def _from_game_log(lines: list[str], role: str, source: str) -> ViewLog:
+    replay = replay_lines(lines, source=source)
+    game = replay.game
+    if role not in game.roles:
+        raise LogError(f"{source}: {game.name} has no role {role!r} (roles: {game.roles})")
+    seat = game.roles.index(role)
+    events: list[Event] = []
+    for line in lines[1:]:
+        body = json.loads(line) if line.strip() else {}
+        if body.get("type") == "step":
+            step = StepLine.model_validate(body)
+            events += [Event.from_json(e.model_dump()).seen_by(seat) for e in step.events]
+    return ViewLog(game, seat, events)

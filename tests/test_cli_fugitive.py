@@ -1,0 +1,91 @@
+"""``sleuth infer fugitive``: the Marshal's notepad from a log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sleuth.core.events import Event
+from sleuth.core.log import write_log
+from sleuth.core.match import run_match
+from sleuth.core.registry import game_spec
+from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.games.fugitive.advice import Deduction
+from tests.test_cli import check_error, entry, flat, one_json_object
+
+
+@pytest.fixture
+def game_log(tmp_path: Path) -> Path:
+    spec = game_spec("fugitive")
+    record = run_match(spec.make({"max_rounds": 6}), [spec.bot("random")] * 2, seed=11)
+    path = tmp_path / "game.jsonl"
+    write_log(record, path)
+    return path
+
+
+@pytest.fixture
+def view_log(game_log: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "marshal.jsonl"
+    write_view_log(read_view_log(game_log, "marshal"), path)
+    return path
+
+
+def test_infer_json_from_a_view_log(view_log: Path, cwd: Path) -> None:
+    done = entry("infer", "fugitive", "--log", view_log, "--events", "30", "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    out = one_json_object(done.stdout)
+    events = read_view_log(view_log, "marshal").events[:30]
+    deduction = Deduction.from_events(events)
+    assert out["events"] == 30 and out["worlds"] == deduction.counts.total
+    hidden = [p for p in out["positions"] if not p["face_up"]]
+    assert hidden, "a face-down hideout after 30 events"
+    for position in hidden:
+        assert abs(sum(position["values"].values()) - 1) < 1e-9
+        assert position["values"] == {
+            str(v): float(p)
+            for v, p in deduction.counts.probabilities()[position["position"]].items()
+        }
+    assert out["recommended"]["numbers"] == list(deduction.advice().numbers)  # type: ignore[union-attr]
+    assert set(out["not_hideouts"]).isdisjoint(int(v) for p in hidden for v in p["values"])
+    assert "equally likely" in out["assumption"]
+
+
+def test_infer_text_from_a_full_game_log(game_log: Path, cwd: Path) -> None:
+    done = entry("infer", "fugitive", "--log", game_log, "--events", "25", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    text = flat(done.stdout)
+    headings = ("possible values", "Certain hideouts:", "Not hideouts now:", "Suggested: guess")
+    for heading in headings:
+        assert heading in text
+    assert "consistent worlds" in text
+
+
+def test_infer_bad_input(view_log: Path, tmp_path: Path, cwd: Path) -> None:
+    check_error(entry("infer", "fugitive", "--log", tmp_path / "none.jsonl", cwd=cwd), "none.jsonl")
+    fox = tmp_path / "fox.jsonl"
+    spec = game_spec("fox")
+    write_log(run_match(spec.make(), [spec.bot("solver"), spec.bot("quantum")], seed=1), fox)
+    check_error(entry("infer", "fugitive", "--log", fox, cwd=cwd), "no role 'marshal'")
+    negative = entry("infer", "fugitive", "--log", view_log, "--events", "-1", cwd=cwd)
+    check_error(negative, "--events")
+    view = read_view_log(view_log, "marshal")
+    broken = tmp_path / "broken.jsonl"
+    no_position = Event("placed", {"sprints": 0})
+    write_view_log(ViewLog(view.game, 1, [*view.events[:12], no_position]), broken)
+    check_error(entry("infer", "fugitive", "--log", broken, cwd=cwd), "event 13", "position")
+    impossible = Event("revealed", {"position": 1, "value": 41, "sprints": []})
+    opening = [e for e in view.events if e.kind == "placed"][:2]
+    cut = view.events.index(opening[1]) + 1
+    bad = tmp_path / "bad.jsonl"
+    write_view_log(ViewLog(view.game, 1, [*view.events[:cut], impossible]), bad)
+    message = check_error(entry("infer", "fugitive", "--log", bad, "--json", cwd=cwd))
+    assert f"event {cut + 1} (revealed" in message
+
+
+def test_infer_lines_of_the_log_are_named(view_log: Path, cwd: Path) -> None:
+    lines = view_log.read_text().splitlines()
+    lines[2] = json.dumps({"type": "event", "kind": 3})
+    view_log.write_text("\n".join(lines))
+    check_error(entry("infer", "fugitive", "--log", view_log, cwd=cwd), "line 3", "kind")
