@@ -46,10 +46,12 @@ def notepad(deduction: Deduction) -> Group:
     lines.append(Text(f"Certain hideouts: {', '.join(map(str, certain)) or 'none'}"))
     lines.append(Text(f"Not hideouts now: {_ranges(deduction.not_hideouts()) or 'none'}"))
     advice = deduction.advice()
-    if advice is not None:
+    if advice is not None and advice.numbers:
         lines.append(
             Text(f"Suggested: {advice} ({advice.reason}, p = {float(advice.probability):.1%})")
         )
+    elif advice is not None:
+        lines.append(Text(f"Suggested: no guess ({advice.reason})"))
     lines.append(Text(f"{deduction.counts.total:,} consistent worlds; odds assume {ASSUMPTION}."))
     if deduction.belief.timeline.over:
         lines.append(Text("The game is over."))
@@ -95,7 +97,7 @@ def infer_command(
     seen = view.events if events is None else view.events[:events]
     if view.game.name != "fugitive":
         raise SleuthError(f"{log}: a {view.game.name} log, not a Fugitive one")
-    deduction = Deduction.from_events(seen)
+    deduction = Deduction.from_events(seen, view.game.manhunt_threshold)  # type: ignore[attr-defined]
     if as_json:
         print_json({"events": len(seen), **deduction.to_json()})
         return

@@ -101,3 +101,15 @@ def parse_float(minimum: float, maximum: float | None = None) -> Callable[[Any],
         return value
 
     return parse
+
+
+def parse_choice(choices: tuple[str, ...]) -> Callable[[Any], str]:
+    """A parser for one of ``choices`` (case-insensitive; ``-`` reads as ``_``)."""
+
+    def parse(raw: Any) -> str:
+        text = str(raw).strip().lower().replace("-", "_")
+        if text not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}")
+        return text
+
+    return parse

@@ -26,7 +26,7 @@ from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
-from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int
+from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
 from sleuth.search.model import SearchModel, WorldSampler, event_key
 from sleuth.search.rewards import Rewards
 from sleuth.search.tree import POLICIES, Node, SearchSettings, TreeSearch, best_action, follow
@@ -153,7 +153,7 @@ _COMMON_OPTIONS = (
         "policy",
         "random",
         "rollout policy: random, or heuristic (epsilon-greedy)",
-        lambda raw: _choice(raw, POLICIES),
+        parse_choice(POLICIES),
     ),
     OptionSpec(
         "epsilon", 0.1, "random-move probability of the heuristic policy", parse_float(0.0, 1.0)
@@ -171,13 +171,6 @@ _COMMON_OPTIONS = (
         parse_float(0.0, 1.0),
     ),
 )
-
-
-def _choice(raw: object, choices: tuple[str, ...]) -> str:
-    text = str(raw).strip().lower()
-    if text not in choices:
-        raise ValueError(f"expected one of {', '.join(choices)}")
-    return text
 
 
 def _settings(options: dict[str, Any]) -> SearchSettings:

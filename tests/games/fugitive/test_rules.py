@@ -210,6 +210,17 @@ def test_f27_manhunt_single_guesses_and_first_miss() -> None:
     assert state.winner == FUGITIVE and state.reason == "manhunt_failed"
 
 
+def test_f11_42s_sprint_cards_stay_face_down_and_may_be_named() -> None:
+    state = _route_state(FugitiveGame(), [10, 20, 37], set(), [34, 42])
+    state.phase = Phase.FUGITIVE_PLACE
+    events = state.apply(parse_action("hideout 42 sprint 34"))
+    assert events[0].public == {"position": 4, "sprints": 1, "value": 42}
+    assert 34 not in state.face_up_numbers()
+    assert state.is_legal(parse_action("guess 34"))  # the legal moves must not leak the stack
+    state.apply(parse_action("guess 34"))
+    assert state.winner == FUGITIVE and state.reason == "manhunt_failed"
+
+
 def test_f17_bonus_draw_second_edition_only_and_optional() -> None:
     first = _route_state(FugitiveGame(), [2], set(), [42])
     first.piles[1] = 1 << 20

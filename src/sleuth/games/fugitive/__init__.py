@@ -5,22 +5,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sleuth.core.events import JSON
+from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
 from sleuth.games.fugitive.bots import BOTS
 from sleuth.games.fugitive.rules import EDITIONS, OPENINGS, FugitiveGame
-
-
-def _choice(choices: tuple[str, ...]) -> Any:
-    def parse(raw: object) -> str:
-        text = str(raw).strip().lower().replace("-", "_")
-        if text not in choices:
-            raise ValueError(f"expected one of {', '.join(choices)}")
-        return text
-
-    return parse
 
 
 def _build(values: dict[str, JSON]) -> FugitiveGame:
@@ -29,6 +18,7 @@ def _build(values: dict[str, JSON]) -> FugitiveGame:
 
 SPEC = GameSpec(
     name="fugitive",
+    rules_version="2",  # 2: the sprint cards under 42 stay face down (nameable) in the Manhunt
     description="Fugitive: a route of hidden hideouts 0-42 against the Marshal's guesses",
     roles=("fugitive", "marshal"),
     options=(
@@ -36,13 +26,13 @@ SPEC = GameSpec(
             "edition",
             "first",
             "rules edition: first, or second (optional bonus draw after a pass)",
-            _choice(EDITIONS),
+            parse_choice(EDITIONS),
         ),
         OptionSpec(
             "opening",
             "exactly_2",
             "first turn: exactly_2 hideouts, or one_or_two",
-            _choice(OPENINGS),
+            parse_choice(OPENINGS),
         ),
         OptionSpec(
             "dead_end_check",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations
 
 from sleuth.core.events import JSON, Event
 from sleuth.games.fugitive.belief import Counts, ExactBelief
@@ -23,30 +24,42 @@ from sleuth.games.fugitive.cards import GUESSABLE
 ASSUMPTION = "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)"
 
 
+GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
+"""How the Marshal picks a guess (see :meth:`Deduction.advice`)."""
+
+GAMBLE_POOL = 3
+"""The ``reveal`` mode considers adding up to two of this many most likely numbers."""
+
+
 @dataclass(frozen=True)
 class Advice:
-    """A suggested guess and the exact chance that every number in it is a hideout."""
+    """A suggested guess and the exact chance that every number in it is a hideout; no
+    numbers means: make no guess this turn."""
 
     numbers: tuple[int, ...]
     probability: Fraction
     reason: str
 
     def __str__(self) -> str:
+        if not self.numbers:
+            return "no guess"
         return "guess " + " ".join(map(str, self.numbers))
 
 
 @dataclass(frozen=True)
 class Deduction:
-    """Everything the Marshal can conclude from her view."""
+    """Everything the Marshal can conclude from her view.  ``threshold`` is the game's
+    ``manhunt_threshold``: a face-up hideout at or above it lets 42 win at once (F26)."""
 
     belief: ExactBelief
     counts: Counts
+    threshold: int = 30
 
     @classmethod
-    def from_events(cls, events: Sequence[Event]) -> Deduction:
+    def from_events(cls, events: Sequence[Event], threshold: int = 30) -> Deduction:
         """Deduce from the Marshal's events; a contradiction names its event (E5)."""
         belief = ExactBelief.from_events(events)
-        return cls(belief, belief.counts())
+        return cls(belief, belief.counts(), threshold)
 
     def face_up(self) -> set[int]:
         return {s.value for s in self.belief.timeline.slots if s.value is not None}
@@ -64,19 +77,67 @@ class Deduction:
         """Numbers she may name that are a face-down hideout in no consistent world."""
         return [n for n, p in self.hideout_probabilities().items() if p == 0]
 
-    def advice(self) -> Advice | None:
-        """Name every certain hideout if there is one (a sure hit that reveals them all; one
-        number during the Manhunt), else the most likely number (the highest on ties, which
-        also guards against the 42 escape).  None when nothing is face down."""
-        if not self.counts.by_position:
+    def advice(self, mode: str = "gamble") -> Advice | None:
+        """The guess to make; None when nothing is face down.
+
+        Every mode names the whole route when every face-down hideout is certain (a win, F25),
+        and in the Manhunt names one number, certain if possible, else the most likely.
+        Otherwise numbers at or above the threshold are left alone: revealing one would let
+        42 win at once instead of starting the Manhunt.  Among the rest:
+
+        - ``certain``: every certain hideout, else no guess;
+        - ``argmax``: the single most likely number;
+        - ``gamble``: every certain hideout plus the most likely other number;
+        - ``reveal``: the set with the most hideouts revealed on average (size times the
+          joint probability): certain hideouts plus up to two of the most likely others.
+
+        Ties go to the lower number.
+        """
+        face_down = len(self.counts.by_position)
+        if not face_down:
             return None
         certain = self.counts.certain()
-        if certain:
-            numbers = tuple(certain[-1:] if self.belief.timeline.manhunt else certain)
-            return Advice(numbers, Fraction(1), "certain")
         probabilities = self.hideout_probabilities()
-        best = max(probabilities, key=lambda n: (probabilities[n], n))
-        return Advice((best,), probabilities[best], "most likely")
+        ranked = sorted(
+            (n for n, p in probabilities.items() if p > 0 and n not in certain),
+            key=lambda n: (-probabilities[n], n),
+        )
+        if self.belief.timeline.manhunt:
+            if certain:
+                return Advice((certain[0],), Fraction(1), "certain")
+            return Advice((ranked[0],), probabilities[ranked[0]], "most likely")
+        if len(certain) == face_down:
+            return Advice(tuple(certain), Fraction(1), "uncovers the whole route")
+        sure = [n for n in certain if n < self.threshold]
+        others = [n for n in ranked if n < self.threshold]
+        if mode == "certain" or (mode != "argmax" and not others):
+            if sure:
+                return Advice(tuple(sure), Fraction(1), "certain")
+            return Advice((), Fraction(0), "nothing certain below the threshold")
+        if mode == "argmax":
+            top = sorted(sure + others[:1], key=lambda n: (-probabilities[n], n))
+            if not top:
+                return Advice((), Fraction(0), "no likely number below the threshold")
+            return Advice((top[0],), probabilities[top[0]], "most likely")
+        if mode == "gamble":
+            numbers = tuple(sorted([*sure, others[0]]))
+            reason = "certain plus the most likely" if sure else "most likely"
+            return Advice(numbers, probabilities[others[0]], reason)  # the rest is certain
+        if mode != "reveal":
+            raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
+        pool = others[:GAMBLE_POOL]
+        options = [(a,) for a in pool] + [(a, b) for a, b in combinations(pool, 2)]
+        best_value, best = Fraction(-1), Advice((), Fraction(0), "")
+        for extra in options:
+            numbers = tuple(sorted([*sure, *extra]))
+            # certain numbers never change the joint probability
+            p = probabilities[extra[0]] if len(extra) == 1 else self.belief.joint(extra)
+            value = len(numbers) * p
+            if value > best_value or (value == best_value and len(numbers) < len(best.numbers)):
+                best_value, best = value, Advice(numbers, p, "most hideouts revealed on average")
+        if sure and len(sure) >= best_value:
+            return Advice(tuple(sure), Fraction(1), "certain")
+        return best
 
     def to_json(self) -> dict[str, JSON]:
         """The notepad as JSON (the format of ``sleuth infer fugitive --json``)."""

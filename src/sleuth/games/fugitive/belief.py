@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import combinations
 from math import factorial
 from typing import Any, TypeVar
 
@@ -307,14 +308,12 @@ class ExactBelief:
                 new_progress[c] += 1
             if clause.placed == i + 1 and new_progress[c] >= len(clause.numbers):
                 return None  # every number of the missed guess would be a hideout
-        if self._extra and h in self._extra:
-            new_progress[-1] += 1
+        if h in self._extra and self.timeline.slots[i].value is None:
+            new_progress[-1] |= 1 << self._extra.index(h)  # which pool numbers are hideouts
         return tuple(new_progress)
 
     def _final(self, key: Key) -> int:
-        _, taken, used, hidden, progress = key
-        if self._extra and progress[-1] != len(self._extra):
-            return 0
+        _, taken, used, hidden, _ = key
         out = 1
         for t in range(TYPES):
             out *= _falling(self.free[t] - hidden[t], used[t])
@@ -408,17 +407,46 @@ class ExactBelief:
     def joint(self, numbers: Iterable[int]) -> Fraction:
         """P(every number is a face-down hideout now): n(G) / N, never a product (E3, M6)."""
         numbers = tuple(sorted(set(numbers)))
-        total = self._require_worlds()
-        face_up = {s.value for s in self.timeline.slots if s.value is not None}
-        if not numbers or face_up & set(numbers):
+        if not numbers:
             return Fraction(0)
+        return self.joints(numbers)[frozenset(numbers)]
+
+    def joints(self, pool: Iterable[int]) -> dict[frozenset[int], Fraction]:
+        """P(every number of S is a face-down hideout now) for every non-empty S within
+        ``pool``, from one pass of the programme that also tracks which pool numbers are
+        hideouts."""
+        pool = tuple(sorted(set(pool)))
+        total = self._require_worlds()
         saved = self._tables
-        self._extra, self._tables = numbers, _Tables(len(self.timeline.slots))
+        self._extra, self._tables = pool, _Tables(len(self.timeline.slots))
         try:
-            hits = self._weighted_total() // self.divisor
+            by_mask: dict[int, int] = defaultdict(int)
+            for key, flow in self._forward_flows().items():
+                by_mask[key[4][-1]] += flow * self._final(key)
         finally:
             self._extra, self._tables = (), saved
-        return Fraction(hits, total)
+        out: dict[frozenset[int], Fraction] = {}
+        for size in range(1, len(pool) + 1):
+            for subset in combinations(range(len(pool)), size):
+                need = sum(1 << j for j in subset)
+                hits = sum(n for mask, n in by_mask.items() if mask & need == need)
+                out[frozenset(pool[j] for j in subset)] = Fraction(hits // self.divisor, total)
+        return out
+
+    def _forward_flows(self) -> dict[Key, int]:
+        """Weighted number of ways to reach each state after the last position."""
+        layer: dict[Key, int] = {self._start(): 1}
+        for i in range(len(self.timeline.slots)):
+            mids: dict[Mid, int] = defaultdict(int)
+            for key, before in layer.items():
+                for w, mid, _ in self._stacks(i, key):
+                    mids[mid] += before * w
+            following: dict[Key, int] = defaultdict(int)
+            for mid, before in mids.items():
+                for _, w, nxt in self._hideouts(i, mid):
+                    following[nxt] += before * w
+            layer = following
+        return layer
 
     def sample(self, rng: random.Random) -> World:
         """A complete world drawn uniformly from the consistent ones."""

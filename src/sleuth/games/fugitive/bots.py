@@ -15,7 +15,11 @@ from typing import Any
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.game import Game
+from sleuth.core.options import OptionSpec, parse_choice, parse_float
 from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess, Place
+from sleuth.games.fugitive.advice import GUESS_MODES
+from sleuth.games.fugitive.fugitives import HeuristicFugitive
+from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
 
 
@@ -61,5 +65,53 @@ BOTS = (
         ("fugitive", "marshal"),
         _random_player,
         "hierarchical random play: pile, place or pass, hideout, cheapest sprint; 1-2 numbers",
+    ),
+    BotSpec(
+        "heuristic",
+        ("fugitive",),
+        HeuristicFugitive,
+        "hand management, pile choice toward the next hideouts, bluffing with extra sprint cards",
+        (
+            OptionSpec(
+                "bluff",
+                0.25,
+                "chance of paying one sprint card more than needed",
+                parse_float(0.0, 1.0),
+            ),
+        ),
+    ),
+    BotSpec(
+        "belief",
+        ("marshal",),
+        BeliefMarshal,
+        "guesses from the exact belief (modes certain, argmax, gamble, reveal)",
+        (
+            OptionSpec(
+                "guess",
+                "gamble",
+                "guess mode: gamble, certain, argmax or reveal",
+                parse_choice(GUESS_MODES),
+            ),
+            OptionSpec(
+                "draw",
+                "frontier",
+                "draw policy: frontier, low, high or random",
+                parse_choice(DRAW_POLICIES),
+            ),
+        ),
+    ),
+    BotSpec(
+        "notes",
+        ("marshal",),
+        NotesMarshal,
+        "the source's layered-graph notes: forced values, else the value on most paths",
+        (
+            OptionSpec(
+                "draw",
+                "frontier",
+                "draw policy: frontier, low, high or random",
+                parse_choice(DRAW_POLICIES),
+            ),
+        ),
     ),
 )

@@ -117,3 +117,30 @@ class MarshalNotes:
                 v: sum(n for p, n in paths.items() if p < v <= p + reach) for v in self.layers[d]
             }
         return sum(paths.values())
+
+    def value_weights(self, positions: Iterable[int]) -> dict[int, int]:
+        """For each value, the root-to-leaf paths through it, summed over ``positions``."""
+        forward: list[dict[int, int]] = [{0: 1}]
+        for d in range(1, len(self.layers)):
+            reach = self.reach[d]
+            forward.append(
+                {
+                    v: sum(n for p, n in forward[-1].items() if p < v <= p + reach)
+                    for v in self.layers[d]
+                }
+            )
+        backward: list[dict[int, int]] = [{} for _ in self.layers]
+        backward[-1] = {v: 1 for v in self.layers[-1]}
+        for d in range(len(self.layers) - 2, -1, -1):
+            onward, following = self.reach[d + 1], backward[d + 1]
+            backward[d] = {
+                v: sum(n for w, n in following.items() if v < w <= v + onward)
+                for v in self.layers[d]
+            }
+        weights: dict[int, int] = {}
+        for d in positions:
+            for v in self.layers[d]:
+                paths = forward[d][v] * backward[d][v]
+                if paths:
+                    weights[v] = weights.get(v, 0) + paths
+        return weights

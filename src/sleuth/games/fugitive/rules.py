@@ -190,12 +190,14 @@ class FugitiveState(State[FugitiveAction]):
         return [h.value for h in self.route if not h.face_up]
 
     def face_up_numbers(self) -> set[int]:
-        """Every face-up card: revealed hideouts, their sprint cards, 0 and 42 once placed."""
+        """Every face-up card: revealed hideouts, their sprint cards, 0 and 42 once placed
+        (42's own sprint cards stay face down, F11)."""
         out: set[int] = set()
         for h in self.route:
             if h.face_up:
                 out.add(h.value)
-                out.update(h.sprints)
+                if h.value != LAST:
+                    out.update(h.sprints)
         return out
 
     # --- legal actions ----------------------------------------------------------------------

@@ -1,0 +1,122 @@
+"""The heuristic Fugitive: hand management, pile choice and bluffing.
+
+It reads only its own view (its hand and route are in its private events) and decides:
+
+- **Draw**: from the pile holding the numbers just above its last hideout, the cards it can
+  place next; when that pile is empty, the nearest non-empty one.  It always takes the 2nd
+  edition's bonus draw (a card is never a cost).
+- **Place or pass**: 42 as soon as it can be placed (the Marshal then needs every face-down
+  hideout without a miss).  Otherwise each placeable hideout ``h`` is scored by the distance it
+  covers minus the cost of its sprint cards: a card below ``h`` can never be a hideout again,
+  so paying with it is cheap (``dead_cost``); a card above ``h`` is a future hideout
+  (``live_cost``).  It passes when the best placement costs a live card and the hand is
+  short, keeping cards to build a route later.
+- **Bluff**: with probability ``bluff`` it adds one more sprint card than needed, cheapest
+  first, so the number of sprint cards says less about the jump.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from sleuth.core.bots import Bot
+from sleuth.core.events import View
+from sleuth.core.game import Game
+from sleuth.games.fugitive.actions import PASS, TAKE_BONUS, Bonus, Draw, Pass, Place
+from sleuth.games.fugitive.cards import LAST, PILE_OF, SPRINT, START_HAND
+from sleuth.games.fugitive.moves import Choices, Placements
+
+FUGITIVE = 0
+DEAD_COST = 0.5
+LIVE_COST = 3.0
+SHORT_HAND = 5
+"""Below this many cards, the Fugitive would rather pass than pay with a future hideout."""
+
+
+def own_cards(view: View) -> tuple[set[int], int]:
+    """The Fugitive's hand and last hideout, read from his own view."""
+    hand = set(START_HAND)
+    last = 0
+    for event in view.events:
+        if event.private is None or view.seat not in event.audience:
+            continue
+        if event.kind == "drew" and event.public["seat"] == FUGITIVE:
+            hand.add(int(event.private["card"]))
+        elif event.kind == "placed":
+            last = int(event.private["value"])
+            hand.discard(last)
+            hand.difference_update(int(c) for c in event.private["sprint_cards"])
+    return hand, last
+
+
+class HeuristicFugitive(Bot):
+    """See the module docstring."""
+
+    def __init__(self, game: Game[Any], seat: int, seed: int, bluff: float) -> None:
+        super().__init__(game, seat, seed)
+        self.bluff = bluff
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        if isinstance(legal[0], Bonus):
+            return TAKE_BONUS
+        hand, last = own_cards(view)
+        if isinstance(legal[0], Draw):
+            return self._draw([a for a in legal if isinstance(a, Draw)], last)
+        rest = legal.rest if isinstance(legal, Choices) else None
+        if isinstance(rest, Placements):
+            return self._place_or_pass(sorted(hand), last, rest.hideouts(), can_pass=True)
+        options = sorted({a.hideout for a in legal if isinstance(a, Place)})  # the opening
+        choice = self._place_or_pass(sorted(hand), last, options, can_pass=PASS in legal)
+        if choice in legal:
+            return choice
+        assert isinstance(choice, Place)
+        return self.rng.choice(
+            [a for a in legal if isinstance(a, Place) and a.hideout == choice.hideout]
+        )
+
+    def _draw(self, piles: list[Draw], last: int) -> Draw:
+        wanted = max(PILE_OF[min(last + 2, LAST - 1)], 1)
+        return min(piles, key=lambda d: (abs(d.pile - wanted), d.pile))
+
+    def _place_or_pass(
+        self, hand: list[int], last: int, hideouts: Sequence[int], can_pass: bool
+    ) -> Place | Pass:
+        if not hideouts:
+            return PASS
+        if LAST in hideouts:
+            return self._pay(hand, last, LAST, bluff=False)
+        best_score, best = float("-inf"), None
+        for h in hideouts:
+            place = self._pay(hand, last, h, bluff=False)
+            cost = sum(DEAD_COST if c < h else LIVE_COST for c in place.sprints)
+            score = (h - last) - cost
+            if score > best_score:
+                best_score, best = score, place
+        assert best is not None
+        pays_live = any(c > best.hideout for c in best.sprints)
+        if can_pass and pays_live and len(hand) < SHORT_HAND:
+            return PASS
+        if self.rng.random() < self.bluff:
+            return self._pay(hand, last, best.hideout, bluff=True)
+        return best
+
+    def _pay(self, hand: list[int], last: int, hideout: int, bluff: bool) -> Place:
+        """``hideout`` with the cheapest sprint cards covering the jump (one more if
+        ``bluff`` and the hand has one): dead cards first, the biggest footprints first."""
+        need = hideout - last - 3
+        pool = sorted(
+            (c for c in hand if c not in (hideout, LAST)),
+            key=lambda c: (c > hideout, -SPRINT[c], c if c < hideout else -c),
+        )
+        chosen: list[int] = []
+        for card in pool:
+            if need <= 0:
+                break
+            chosen.append(card)
+            need -= SPRINT[card]
+        if bluff:
+            spare = [c for c in pool if c not in chosen]
+            if spare:
+                chosen.append(spare[0])
+        return Place(hideout, tuple(chosen))

@@ -1,0 +1,130 @@
+"""Marshal players: the belief Marshal (exact deduction) and the graph-notes Marshal (the
+source's layered graph), with a shared draw policy.
+
+Both read only the Marshal's view.  The belief Marshal asks :class:`Deduction` for a guess in
+one of the modes of :data:`GUESS_MODES`.  The notes Marshal guesses what the baseline notes
+allow: a value forced in some layer, else the value on the most paths of the graph.
+
+Draw policies (``draw=``): ``frontier`` draws from the pile holding the numbers just above the
+expected last hideout, where the Fugitive goes next (a drawn card is one he can never use);
+``low`` and ``high`` always draw from the lowest or highest non-empty pile (``high`` is the
+"roadblock" the source asks about); ``random`` picks a pile uniformly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from sleuth.core.bots import Bot
+from sleuth.core.events import View
+from sleuth.core.game import Game
+from sleuth.games.fugitive.actions import SKIP, Draw, Guess
+from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.cards import LAST, PILE_OF
+from sleuth.games.fugitive.notes import MarshalNotes
+from sleuth.games.fugitive.timeline import MARSHAL
+
+DRAW_POLICIES = ("frontier", "low", "high", "random")
+FRONTIER_STEP = 3
+"""The frontier is this far above the expected last hideout (one step without sprints)."""
+
+
+class _Marshal(Bot):
+    """Shared by both Marshals: the draw policy, and guessing through :meth:`choose`."""
+
+    def __init__(self, game: Game[Any], seat: int, seed: int, draw: str) -> None:
+        super().__init__(game, seat, seed)
+        self.draw = draw
+        self.expected_last = 0.0
+        """The expected value of the last hideout at the latest guess (for ``frontier``)."""
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        if isinstance(legal[0], Draw):
+            return self._draw([a for a in legal if isinstance(a, Draw)])
+        numbers = self.choose(view)
+        if numbers is None:
+            return SKIP if SKIP in legal else self._harmless_miss(view, legal)
+        return Guess(numbers)
+
+    def choose(self, view: View) -> tuple[int, ...] | None:
+        """The numbers to name, or None to make no guess."""
+        raise NotImplementedError
+
+    def _draw(self, piles: list[Draw]) -> Draw:
+        if self.draw == "random" or len(piles) == 1:
+            return self.rng.choice(piles)
+        if self.draw == "low":
+            return piles[0]
+        if self.draw == "high":
+            return piles[-1]
+        target = min(round(self.expected_last) + FRONTIER_STEP, LAST - 1)
+        wanted = max(PILE_OF[target], 1)
+        return min(piles, key=lambda d: (abs(d.pile - wanted), d.pile))
+
+    def _harmless_miss(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        """When a guess is forced but none is wanted: name a card in her own hand."""
+        own = sorted(
+            int(e.private["card"])
+            for e in view.events
+            if e.kind == "drew" and e.public["seat"] == MARSHAL and e.private is not None
+        )
+        for card in own:
+            if Guess((card,)) in legal:
+                return Guess((card,))
+        return legal[0]
+
+
+class BeliefMarshal(_Marshal):
+    """Guesses from the exact belief (see :meth:`Deduction.advice` for the modes)."""
+
+    def __init__(self, game: Game[Any], seat: int, seed: int, guess: str, draw: str) -> None:
+        super().__init__(game, seat, seed, draw)
+        self.mode = guess
+
+    def choose(self, view: View) -> tuple[int, ...] | None:
+        deduction = Deduction.from_events(view.events, self.game.manhunt_threshold)  # type: ignore[attr-defined]
+        self.expected_last = _expected_last(deduction)
+        advice = deduction.advice(self.mode)
+        return advice.numbers if advice is not None and advice.numbers else None
+
+
+def _expected_last(deduction: Deduction) -> float:
+    slots = deduction.belief.timeline.slots
+    if not slots:
+        return 0.0
+    last = slots[-1]
+    if last.value is not None:
+        return float(last.value)
+    values = deduction.counts.probabilities()[last.position]
+    return float(sum(Fraction(v) * p for v, p in values.items()))
+
+
+class NotesMarshal(_Marshal):
+    """Guesses from the baseline layered graph: a value forced in a face-down layer (below
+    the threshold, or any when the whole route is forced), else the value on the most
+    root-to-leaf paths, counted over face-down layers."""
+
+    def choose(self, view: View) -> tuple[int, ...] | None:
+        notes = MarshalNotes.from_events(view.events)
+        threshold = self.game.manhunt_threshold  # type: ignore[attr-defined]
+        manhunt = any(e.kind == "manhunt" for e in view.events)
+        hidden = [d for d in range(1, len(notes.layers)) if d not in notes.revealed]
+        hidden = [d for d in hidden if notes.layers[d] != {LAST}]
+        if not hidden:
+            return None
+        values = notes.layers
+        self.expected_last = sum(values[-1]) / max(len(values[-1]), 1)
+        forced = sorted({min(values[d]) for d in hidden if len(values[d]) == 1})
+        if len(forced) == len(hidden):
+            return tuple(forced[:1]) if manhunt else tuple(forced)
+        if not manhunt:
+            forced = [n for n in forced if n < threshold]
+        if forced:
+            return tuple(forced[:1]) if manhunt else tuple(forced)
+        weights = notes.value_weights(hidden)
+        ranked = sorted(
+            (n for n in weights if manhunt or n < threshold), key=lambda n: (-weights[n], n)
+        )
+        return (ranked[0],) if ranked else None
