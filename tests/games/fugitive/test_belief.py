@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.actions import Guess, Place, parse_action
-from sleuth.games.fugitive.belief import ContradictionError, ExactBelief
+from sleuth.games.fugitive.belief import ContradictionError, ExactBelief, RelaxedBelief
 from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.cards import PILES, SPRINT
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
@@ -264,3 +265,19 @@ def test_contradictions_are_errors() -> None:
     timeline.marshal_cards |= {1, 2, 3}  # the Marshal "holds" every possible first hideout
     with pytest.raises(ContradictionError):
         ExactBelief(timeline).counts()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_relaxed_belief_is_sound_and_exact_without_sprint_cards(seed: int) -> None:
+    rng = random.Random(seed)
+    _, events = _small_game(rng, 2, max_sprints=2 if seed % 2 else 0)
+    timeline = read_view(marshal_view(events))
+    exact, relaxed = ExactBelief(timeline).counts(), RelaxedBelief(timeline).counts()
+    assert relaxed.total >= exact.total
+    for position, values in exact.by_position.items():
+        assert set(values) <= set(relaxed.by_position[position])
+        assert all(relaxed.by_position[position][v] >= n for v, n in values.items())
+    if not any(slot.sprints for slot in timeline.slots):
+        assert relaxed == exact
+    with pytest.raises(SleuthError, match="cannot sample"):
+        RelaxedBelief(timeline).sample(rng)

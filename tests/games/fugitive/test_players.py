@@ -4,7 +4,6 @@ and whole games without forfeits."""
 from __future__ import annotations
 
 import itertools
-from fractions import Fraction
 
 import pytest
 
@@ -13,7 +12,7 @@ from sleuth.core.events import View
 from sleuth.games.fugitive.actions import PASS, Place, parse_action
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.fugitives import HeuristicFugitive, own_cards
+from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive, own_cards
 from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.rules import FUGITIVE, FugitiveGame
 from sleuth.games.fugitive.timeline import Slot, Timeline
@@ -67,6 +66,30 @@ def test_numbers_at_the_threshold_are_left_alone_unless_they_win() -> None:
     assert certain.advice("certain").numbers == (4, 7)  # type: ignore[union-attr]
 
 
+def test_players_on_a_clock_fall_back_to_the_relaxed_belief_then_to_nothing() -> None:
+    _, events = play(*SETUP, "hideout 3 sprint 1", "hideout 9 sprint 2 8", "draw 1", "card 4")
+    seen = [e.seen_by(1) for e in events]
+    assert Deduction.within(seen, 30, 100_000).exact  # type: ignore[union-attr]
+    relaxed = Deduction.within(seen, 30, 400)  # the exact programme needs 791 states, relaxed 201
+    assert relaxed is not None and not relaxed.exact
+    exact = Deduction.from_events(seen)
+    for position, values in exact.counts.candidates().items():
+        assert set(values) <= set(relaxed.counts.candidates()[position])
+    assert Deduction.within(seen, 30, 150) is None
+
+
+def test_steady_fugitive_opening_and_turns() -> None:
+    state, events = play(*SETUP)
+    bot = SteadyFugitive(state.game, FUGITIVE, 0, dead_cards=1)
+    view = View(FUGITIVE, "fugitive", {}, [e.seen_by(FUGITIVE) for e in events])
+    first = bot.act(view, state.legal_actions())
+    assert first == Place(3)  # the largest hideout within 3, no sprint card
+    events += state.apply(first)  # type: ignore[arg-type]
+    view = View(FUGITIVE, "fugitive", {}, [e.seen_by(FUGITIVE) for e in events])
+    # nothing within 3 of 3: the fewest sprint cards (one), the larger hideout, the lowest card
+    assert bot.act(view, state.legal_actions()) == Place(8, (2,))
+
+
 def test_manhunt_names_one_number() -> None:
     timeline = two_hideouts({5, 6})
     timeline.manhunt = True
@@ -113,28 +136,30 @@ def test_own_cards_reads_the_fugitives_view() -> None:
         ("random", "belief:guess=certain:draw=low"),
         ("heuristic", "notes:draw=random"),
         ("heuristic", "belief:guess=argmax"),
+        ("steady:dead_cards=2", "belief"),
     ],
 )
 def test_whole_games_without_forfeits(fugitive: str, marshal: str) -> None:
     # no time limit: this is about legal play; a slow reveal-mode guess is a forfeit otherwise
     result = run_tournament(
-        "fugitive", [fugitive, marshal], games=6, seed=3, workers=1, time_limit=None
+        "fugitive", [fugitive, marshal], games=4, seed=3, workers=1, time_limit=None
     )
     assert result.forfeits == 0
-    assert len(result.rows) == 6
+    assert len(result.rows) == 4
 
 
 def test_second_edition_and_forced_guesses() -> None:
     options = {"edition": "second", "marshal_may_skip": False, "max_rounds": 30}
     result = run_tournament(
         "fugitive", ["heuristic", "belief:guess=certain"], games=4, seed=1, workers=1,
-        options=options,
+        options=options, time_limit=None,
     )  # fmt: skip
     assert result.forfeits == 0
 
 
+@pytest.mark.slow
 def test_belief_marshal_catches_the_heuristic_fugitive() -> None:
     result = run_tournament("fugitive", ["heuristic", "belief"], games=30, seed=0, workers=1)
     marshal = next(r for r in result.summary()["results"] if r["role"] == "marshal")
     assert marshal["wins"] >= 27, marshal  # about 98% over 2,000 games (docs/fugitive.md)
-    assert Fraction(marshal["wins"], 30) > Fraction(86, 100)  # the rules doc's random anchor
+    assert marshal["wins"] / 30 > 0.86  # the rules doc's anchor against a random Fugitive

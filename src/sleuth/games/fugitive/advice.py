@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
+from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import JSON, Event
-from sleuth.games.fugitive.belief import Counts, ExactBelief
+from sleuth.games.fugitive.belief import MAX_STATES, Counts, ExactBelief, RelaxedBelief
 from sleuth.games.fugitive.cards import GUESSABLE
 
 ASSUMPTION = "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)"
@@ -56,10 +57,31 @@ class Deduction:
     threshold: int = 30
 
     @classmethod
-    def from_events(cls, events: Sequence[Event], threshold: int = 30) -> Deduction:
+    def from_events(
+        cls, events: Sequence[Event], threshold: int = 30, max_states: int = MAX_STATES
+    ) -> Deduction:
         """Deduce from the Marshal's events; a contradiction names its event (E5)."""
-        belief = ExactBelief.from_events(events)
+        belief = ExactBelief.from_events(events, max_states)
         return cls(belief, belief.counts(), threshold)
+
+    @classmethod
+    def within(cls, events: Sequence[Event], threshold: int, max_states: int) -> Deduction | None:
+        """The exact deduction if it needs at most ``max_states`` states, else the relaxed
+        one (:class:`RelaxedBelief`: sound, approximate odds) within as many, else None; for
+        players on a clock."""
+        try:
+            return cls.from_events(events, threshold, max_states)
+        except SolverLimitError:
+            pass
+        try:
+            belief = RelaxedBelief.from_events(events, max_states)
+            return cls(belief, belief.counts(), threshold)
+        except SolverLimitError:
+            return None
+
+    @property
+    def exact(self) -> bool:
+        return not isinstance(self.belief, RelaxedBelief)
 
     def face_up(self) -> set[int]:
         return {s.value for s in self.belief.timeline.slots if s.value is not None}

@@ -154,6 +154,9 @@ class ExactBelief:
     Build it with :meth:`from_events` to have contradictions name the event that caused them.
     """
 
+    track_identities = True
+    """Count sprint cards by type across the route, so that no card is in two places."""
+
     def __init__(
         self,
         timeline: Timeline,
@@ -246,6 +249,7 @@ class ExactBelief:
                 choices.append((weight, after, used, sum(SPRINT[c] for c in slot.stack)))
         else:
             room = [self.free[t] - used[t] - hidden[t] for t in range(TYPES)]
+            merged: dict[tuple[tuple[int, ...], int], int] = defaultdict(int)
             draws = [slot.sprints, *(d - t for d, t in zip(slot.draws, taken, strict=True))]
             for counts in _type_counts(slot.sprints, room, draws):
                 weight = factorial(slot.sprints)
@@ -258,8 +262,14 @@ class ExactBelief:
                 for p, n in enumerate(per_pile):
                     weight *= _falling(slot.draws[p] - taken[p], n)
                 new_taken = tuple(t + n for t, n in zip(taken, per_pile, strict=True))
-                new_used = tuple(u + n for u, n in zip(used, counts, strict=True))
-                choices.append((weight, new_taken, new_used, footprints))
+                if self.track_identities:
+                    new_used = tuple(u + n for u, n in zip(used, counts, strict=True))
+                    choices.append((weight, new_taken, new_used, footprints))
+                else:  # this stack's own identities; merged by what the programme still needs
+                    for t, n in enumerate(counts):
+                        weight *= _falling(self.free[t], n)
+                    merged[(new_taken, footprints)] += weight
+            choices += [(w, after, used, fp) for (after, fp), w in merged.items() if w]
         self._choice_memo[i][cache_key] = choices
         return choices
 
@@ -292,7 +302,7 @@ class ExactBelief:
                     continue
                 new_progress = advanced
             new_hidden = hidden
-            if slot.value is None:
+            if slot.value is None and self.track_identities:
                 t = _TYPE[h]
                 new_hidden = (*hidden[:t], hidden[t] + 1, *hidden[t + 1 :])
             edges.append((h, weight, (h, after_pile[pile], used, new_hidden, new_progress)))
@@ -315,8 +325,9 @@ class ExactBelief:
     def _final(self, key: Key) -> int:
         _, taken, used, hidden, _ = key
         out = 1
-        for t in range(TYPES):
-            out *= _falling(self.free[t] - hidden[t], used[t])
+        if self.track_identities:
+            for t in range(TYPES):
+                out *= _falling(self.free[t] - hidden[t], used[t])
         for pile in (1, 2, 3):
             drawn = self.timeline.fugitive_draws[pile - 1]
             pool = self.timeline.pool(pile)
@@ -571,3 +582,22 @@ def _pick(rng: random.Random, options: list[tuple[int, T]]) -> T:
             return option
         point -= weight
     raise AssertionError("weights changed while picking")
+
+
+class RelaxedBelief(ExactBelief):
+    """A fast, sound relaxation of :class:`ExactBelief`, labelled as such (E6).
+
+    It forgets which sprint cards earlier stacks used: each stack's cards are counted as if
+    every unblocked card were still available, so a world where a card sits in two places is
+    counted too.  Every real world is still counted exactly once, so candidate sets contain
+    the exact ones (sound, perhaps not complete) and probabilities are approximations.  Every
+    other constraint (monotone route, budgets with real sprint values, misses, pile provenance
+    and timing, reveals) is kept.  Its state is only (last hideout, route cards per pile,
+    clause progress), so it stays fast when long routes with many sprint cards make the exact
+    programme slow.  :meth:`sample` is not offered: a sample could put a card in two places.
+    """
+
+    track_identities = False
+
+    def sample(self, rng: random.Random) -> World:
+        raise SleuthError("the relaxed belief cannot sample worlds; use ExactBelief")

@@ -15,10 +15,10 @@ from typing import Any
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.core.options import OptionSpec, parse_choice, parse_float
+from sleuth.core.options import OptionSpec, parse_choice, parse_float, parse_int
 from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess, Place
 from sleuth.games.fugitive.advice import GUESS_MODES
-from sleuth.games.fugitive.fugitives import HeuristicFugitive
+from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
 
@@ -77,6 +77,20 @@ BOTS = (
                 0.25,
                 "chance of paying one sprint card more than needed",
                 parse_float(0.0, 1.0),
+            ),
+        ),
+    ),
+    BotSpec(
+        "steady",
+        ("fugitive",),
+        SteadyFugitive,
+        "simple and predictable: lowest pile, largest hideout within 3, 42 at once (like L1)",
+        (
+            OptionSpec(
+                "dead_cards",
+                1,
+                "cards below the last hideout added as sprint cards (0-2)",
+                parse_int(0),
             ),
         ),
     ),

@@ -1,6 +1,9 @@
-"""The heuristic Fugitive: hand management, pile choice and bluffing.
+"""Fugitive players: the heuristic Fugitive (hand management, pile choice, bluffing) and the
+steady Fugitive (simple and predictable, for comparison with published figures).
 
-It reads only its own view (its hand and route are in its private events) and decides:
+The heuristic Fugitive
+
+reads only its own view (its hand and route are in its private events) and decides:
 
 - **Draw**: from the pile holding the numbers just above its last hideout, the cards it can
   place next; when that pile is empty, the nearest non-empty one.  It always takes the 2nd
@@ -18,6 +21,7 @@ It reads only its own view (its hand and route are in its private events) and de
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from itertools import combinations
 from typing import Any
 
 from sleuth.core.bots import Bot
@@ -120,3 +124,52 @@ class HeuristicFugitive(Bot):
             if spare:
                 chosen.append(spare[0])
         return Place(hideout, tuple(chosen))
+
+
+class SteadyFugitive(Bot):
+    """A simple, predictable Fugitive, modelled on the description of the Fugitive-L1 player
+    that the public 99.98% Marshal figure was measured against (``smsxgz/fugitive``).
+
+    It always draws from the lowest non-empty pile and takes any bonus draw.  It places 42 as
+    soon as it can (fewest sprint cards, lowest numbers first); otherwise the largest hideout
+    at most 3 above the last one, never sprinting, adding up to ``dead_cards`` cards it can no
+    longer place (below the last hideout, odd ones first) as sprint cards; it passes when no
+    hideout is within 3.  In the opening, when no hideout is within 3, it takes the placement
+    with the fewest sprint cards, the larger hideout on ties.
+    """
+
+    def __init__(self, game: Game[Any], seat: int, seed: int, dead_cards: int) -> None:
+        super().__init__(game, seat, seed)
+        self.dead_cards = dead_cards
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        if isinstance(legal[0], Bonus):
+            return TAKE_BONUS
+        if isinstance(legal[0], Draw):
+            return legal[0]
+        hand, last = own_cards(view)
+        rest = legal.rest if isinstance(legal, Choices) else None
+        if isinstance(rest, Placements):
+            hideouts = rest.hideouts()
+            if LAST in hideouts:
+                return _fewest(hand, last, LAST)
+            near = [h for h in hideouts if h <= last + 3]
+            if not near:
+                return PASS
+            dead = sorted((c for c in hand if c < last), key=lambda c: (SPRINT[c], c))
+            return Place(max(near), tuple(dead[: self.dead_cards]))
+        places = [a for a in legal if isinstance(a, Place)]
+        if not places:
+            return PASS
+        return min(places, key=lambda p: (len(p.sprints), -p.hideout, p.sprints))
+
+
+def _fewest(hand: set[int], last: int, hideout: int) -> Place:
+    """``hideout`` with the fewest sprint cards that cover the jump, lowest numbers first."""
+    pool = sorted(c for c in hand if c not in (hideout, LAST))
+    need = hideout - last - 3
+    for size in range(len(pool) + 1):
+        for cards in combinations(pool, size):
+            if sum(SPRINT[c] for c in cards) >= need:
+                return Place(hideout, cards)
+    raise ValueError(f"hideout {hideout} cannot be placed after {last}")

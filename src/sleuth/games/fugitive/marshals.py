@@ -27,6 +27,10 @@ from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.timeline import MARSHAL
 
 DRAW_POLICIES = ("frontier", "low", "high", "random")
+STATE_BUDGET = 5_000
+"""States the belief Marshal gives the exact programme (about a sixth of a second), then
+the relaxed one, before it falls back to the graph notes, so that a move fits the arena's
+one-second limit."""
 FRONTIER_STEP = 3
 """The frontier is this far above the expected last hideout (one step without sprints)."""
 
@@ -77,14 +81,20 @@ class _Marshal(Bot):
 
 
 class BeliefMarshal(_Marshal):
-    """Guesses from the exact belief (see :meth:`Deduction.advice` for the modes)."""
+    """Guesses from the exact belief (see :meth:`Deduction.advice` for the modes); from the
+    relaxed belief when the exact one would take too long (long routes with many sprint
+    cards), and from the graph notes when even that would."""
 
     def __init__(self, game: Game[Any], seat: int, seed: int, guess: str, draw: str) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
+        self.notes = NotesMarshal(game, seat, seed, draw)
 
     def choose(self, view: View) -> tuple[int, ...] | None:
-        deduction = Deduction.from_events(view.events, self.game.manhunt_threshold)  # type: ignore[attr-defined]
+        threshold = self.game.manhunt_threshold  # type: ignore[attr-defined]
+        deduction = Deduction.within(view.events, threshold, STATE_BUDGET)
+        if deduction is None:
+            return self.notes.choose(view)
         self.expected_last = _expected_last(deduction)
         advice = deduction.advice(self.mode)
         return advice.numbers if advice is not None and advice.numbers else None
