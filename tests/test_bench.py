@@ -25,6 +25,8 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("fox_games.py", "vs baseline"),
         ("fox_tournament.py", "speed-up 2/1"),
         ("search_fox.py", "vs openspiel"),
+        ("fugitive_belief.py", "vs baseline"),
+        ("fugitive_games.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -50,4 +52,11 @@ def test_solver_benchmark_reports_budget_overrun() -> None:
 
 def test_every_benchmark_is_tested() -> None:
     scripts = {p.name for p in BENCH.glob("*.py") if not p.name.startswith("_")}
-    assert scripts == {"fox_solver.py", "fox_games.py", "fox_tournament.py", "search_fox.py"}
+    assert scripts == {
+        "fox_solver.py",
+        "fox_games.py",
+        "fox_tournament.py",
+        "search_fox.py",
+        "fugitive_belief.py",
+        "fugitive_games.py",
+    }

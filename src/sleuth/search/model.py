@@ -57,6 +57,13 @@ class SearchModel(Generic[A]):
         """The move of "random" play (default: uniform over the legal actions)."""
         return rng.choice(state.legal_actions())
 
+    def candidate_moves(self, state: State[A]) -> Sequence[A] | None:
+        """The moves the search considers for the seat to move, when its legal moves are too
+        many to try (Fugitive placements and guesses); None (the default) means every legal
+        move.  The candidates of a seat must depend only on what that seat knows, or the tree
+        would learn hidden information from them."""
+        return None
+
     def heuristic_action(self, state: State[A], rng: random.Random) -> A | None:
         """A good move for epsilon-greedy rollouts, or None when the game has no heuristic."""
         return None

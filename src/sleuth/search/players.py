@@ -135,7 +135,8 @@ class DeterminizedPlayer(SearchPlayer):
             votes[best_action(root, legal)] += 1
             for action, edge in root.edges.items():
                 visits[action] += edge.visits
-        return max(legal, key=lambda a: (votes[a], visits[a]))
+        # only voted moves are looked at: ``legal`` may be a huge lazy sequence
+        return max(votes, key=lambda a: (votes[a], visits[a]))
 
 
 _COMMON_OPTIONS = (

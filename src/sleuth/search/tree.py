@@ -189,7 +189,7 @@ class TreeSearch(Generic[A]):
     def _select(self, node: Node, state: State[A], player: int) -> tuple[Edge, A]:
         classes = None
         if player in self.observers:
-            labels: Sequence[Hashable] = state.legal_actions()
+            labels: Sequence[Hashable] = self._candidates(state)
         elif (hidden := self.model.hidden_move(state, self.observers)) is not None:
             edge = node.edges.get(hidden)
             if edge is None:
@@ -237,9 +237,13 @@ class TreeSearch(Generic[A]):
             return self.model.rollout_action(state, self.rng)
         return self.rng.choice(classes[label])
 
+    def _candidates(self, state: State[A]) -> Sequence[A]:
+        candidates = self.model.candidate_moves(state)
+        return state.legal_actions() if candidates is None else candidates
+
     def _classes(self, state: State[A]) -> dict[Hashable, list[A]]:
         classes: dict[Hashable, list[A]] = {}
-        for action in state.legal_actions():
+        for action in self._candidates(state):
             copy = state.clone()
             classes.setdefault(observation(copy.apply(action), self.observers), []).append(action)
         return classes
@@ -285,13 +289,14 @@ class TreeSearch(Generic[A]):
 
 
 def best_action(root: Node, legal: Sequence[A]) -> A:
-    """The legal root move visited most often (ties: the higher total reward, then order)."""
+    """The legal root move visited most often (ties: the higher total reward, then the first
+    tried); the first legal move if none was tried.  Only the tried moves are looked at, so
+    ``legal`` may be a huge lazy sequence."""
     best = legal[0]
     best_key = (-1, -1.0)
-    for action in legal:
-        edge = root.edges.get(action)
-        if edge is not None and (edge.visits, edge.reward) > best_key:
-            best, best_key = action, (edge.visits, edge.reward)
+    for action, edge in root.edges.items():
+        if (edge.visits, edge.reward) > best_key and action in legal:
+            best, best_key = action, (edge.visits, edge.reward)  # type: ignore[assignment]
     return best
 
 

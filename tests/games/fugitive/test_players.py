@@ -12,7 +12,7 @@ from sleuth.core.events import View
 from sleuth.games.fugitive.actions import PASS, Place, parse_action
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive, own_cards
+from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive, own_cards, payment
 from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.rules import FUGITIVE, FugitiveGame
 from sleuth.games.fugitive.timeline import Slot, Timeline
@@ -112,9 +112,9 @@ def test_notes_path_weights_count_paths_through_each_value() -> None:
 def test_heuristic_fugitive_pays_with_dead_cards_first_and_bluffs() -> None:
     game = FugitiveGame()
     bot = HeuristicFugitive(game, FUGITIVE, 0, bluff=0.0)
-    place = bot._pay([1, 2, 4, 9, 10, 14], last=3, hideout=9, bluff=False)
+    place = payment([1, 2, 4, 9, 10, 14], last=3, hideout=9, bluff=False)
     assert place == Place(9, (2, 4))  # dead cards (below 9), the biggest footprints first
-    bluffing = bot._pay([1, 2, 4, 9, 10, 14], last=3, hideout=9, bluff=True)
+    bluffing = payment([1, 2, 4, 9, 10, 14], last=3, hideout=9, bluff=True)
     assert len(bluffing.sprints) == 3 and set(place.sprints) < set(bluffing.sprints)
     assert bot._place_or_pass([40, 42], 39, [40, 42], can_pass=True) == Place(42)
     assert bot._place_or_pass([4], 0, [], can_pass=True) == PASS

@@ -10,6 +10,8 @@ from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
 from sleuth.games.fugitive.bots import BOTS
 from sleuth.games.fugitive.rules import EDITIONS, OPENINGS, FugitiveGame
+from sleuth.games.fugitive.search import FugitiveSearchModel
+from sleuth.search.players import search_bots
 
 
 def _build(values: dict[str, JSON]) -> FugitiveGame:
@@ -54,6 +56,6 @@ SPEC = GameSpec(
             parse_int(0),
         ),
     ),
-    bots=BOTS,
+    bots=(*BOTS, *search_bots(FugitiveSearchModel(), ("fugitive", "marshal"))),
     build=_build,
 )

@@ -9,6 +9,7 @@ more one time in five (a bluff).  The Marshal picks a pile uniformly, then names
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -27,32 +28,32 @@ class RandomPlayer(Bot):
     """Random play for either seat, chosen step by step (see the module docstring)."""
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        rng = self.rng
-        if isinstance(legal[0], Draw | Bonus):
-            return rng.choice(legal)
-        rest = legal.rest if isinstance(legal, Choices) else legal
-        if isinstance(rest, Guesses):
-            size = 2 if len(rest.numbers) > 1 and rng.random() < 0.1 else 1
-            return Guess(tuple(rng.sample(rest.numbers, size)))
-        if isinstance(legal[-1], Guess):  # the Manhunt: single numbers, listed
-            return rng.choice(legal)
-        return self._place(legal, rest)
+        return random_move(legal, self.rng)
 
-    def _place(self, legal: Sequence[Hashable], rest: Sequence[Hashable]) -> Hashable:
-        rng = self.rng
-        can_pass = PASS in legal
-        if isinstance(rest, Placements):
-            hideouts = rest.hideouts()
-            if not hideouts or (can_pass and rng.random() < 0.25):
-                return PASS
-            return rest.cheapest(rng.choice(hideouts), rng, extra=int(rng.random() < 0.2))
-        places = [a for a in legal if isinstance(a, Place)]  # the opening: a short list
-        if not places or (can_pass and rng.random() < 0.25):
+
+def random_move(legal: Sequence[Hashable], rng: random.Random) -> Hashable:
+    """The random players' move among ``legal`` (also the search players' rollout policy)."""
+    if isinstance(legal[0], Draw | Bonus):
+        return rng.choice(legal)
+    rest = legal.rest if isinstance(legal, Choices) else legal
+    if isinstance(rest, Guesses):
+        size = 2 if len(rest.numbers) > 1 and rng.random() < 0.1 else 1
+        return Guess(tuple(rng.sample(rest.numbers, size)))
+    if isinstance(legal[-1], Guess):  # the Manhunt: single numbers, listed
+        return rng.choice(legal)
+    can_pass = PASS in legal
+    if isinstance(rest, Placements):
+        hideouts = rest.hideouts()
+        if not hideouts or (can_pass and rng.random() < 0.25):
             return PASS
-        hideout = rng.choice(sorted({p.hideout for p in places}))
-        options = [p for p in places if p.hideout == hideout]
-        fewest = min(len(p.sprints) for p in options)
-        return rng.choice([p for p in options if len(p.sprints) == fewest])
+        return rest.cheapest(rng.choice(hideouts), rng, extra=int(rng.random() < 0.2))
+    places = [a for a in legal if isinstance(a, Place)]  # the opening: a short list
+    if not places or (can_pass and rng.random() < 0.25):
+        return PASS
+    hideout = rng.choice(sorted({p.hideout for p in places}))
+    options = [p for p in places if p.hideout == hideout]
+    fewest = min(len(p.sprints) for p in options)
+    return rng.choice([p for p in options if len(p.sprints) == fewest])
 
 
 def _random_player(game: Game[Any], seat: int, seed: int) -> Bot:

@@ -20,7 +20,7 @@ reads only its own view (its hand and route are in its private events) and decid
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -89,10 +89,10 @@ class HeuristicFugitive(Bot):
         if not hideouts:
             return PASS
         if LAST in hideouts:
-            return self._pay(hand, last, LAST, bluff=False)
+            return payment(hand, last, LAST, bluff=False)
         best_score, best = float("-inf"), None
         for h in hideouts:
-            place = self._pay(hand, last, h, bluff=False)
+            place = payment(hand, last, h, bluff=False)
             cost = sum(DEAD_COST if c < h else LIVE_COST for c in place.sprints)
             score = (h - last) - cost
             if score > best_score:
@@ -102,28 +102,29 @@ class HeuristicFugitive(Bot):
         if can_pass and pays_live and len(hand) < SHORT_HAND:
             return PASS
         if self.rng.random() < self.bluff:
-            return self._pay(hand, last, best.hideout, bluff=True)
+            return payment(hand, last, best.hideout, bluff=True)
         return best
 
-    def _pay(self, hand: list[int], last: int, hideout: int, bluff: bool) -> Place:
-        """``hideout`` with the cheapest sprint cards covering the jump (one more if
-        ``bluff`` and the hand has one): dead cards first, the biggest footprints first."""
-        need = hideout - last - 3
-        pool = sorted(
-            (c for c in hand if c not in (hideout, LAST)),
-            key=lambda c: (c > hideout, -SPRINT[c], c if c < hideout else -c),
-        )
-        chosen: list[int] = []
-        for card in pool:
-            if need <= 0:
-                break
-            chosen.append(card)
-            need -= SPRINT[card]
-        if bluff:
-            spare = [c for c in pool if c not in chosen]
-            if spare:
-                chosen.append(spare[0])
-        return Place(hideout, tuple(chosen))
+
+def payment(hand: Iterable[int], last: int, hideout: int, bluff: bool) -> Place:
+    """``hideout`` with the cheapest sprint cards covering the jump (one more if ``bluff`` and
+    the hand has one): cards below the hideout first, the biggest footprints first."""
+    need = hideout - last - 3
+    pool = sorted(
+        (c for c in hand if c not in (hideout, LAST)),
+        key=lambda c: (c > hideout, -SPRINT[c], c if c < hideout else -c),
+    )
+    chosen: list[int] = []
+    for card in pool:
+        if need <= 0:
+            break
+        chosen.append(card)
+        need -= SPRINT[card]
+    if bluff:
+        spare = [c for c in pool if c not in chosen]
+        if spare:
+            chosen.append(spare[0])
+    return Place(hideout, tuple(chosen))
 
 
 class SteadyFugitive(Bot):

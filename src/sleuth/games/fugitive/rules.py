@@ -221,7 +221,8 @@ class FugitiveState(State[FugitiveAction]):
             return Choices((PASS,), Placements(cards_of(self.hands[FUGITIVE]), self.last_hideout))  # type: ignore[return-value]
         if self.phase is Phase.BONUS:
             return (TAKE_BONUS, NO_BONUS)
-        guessable = [n for n in GUESSABLE if n not in self.face_up_numbers()]
+        face_up = self.face_up_numbers()
+        guessable = [n for n in GUESSABLE if n not in face_up]
         if self.phase is Phase.MANHUNT:
             return tuple(Guess((n,)) for n in guessable)
         guesses = Guesses(guessable)
@@ -248,6 +249,18 @@ class FugitiveState(State[FugitiveAction]):
         return tuple(moves)
 
     def is_legal(self, action: object) -> bool:
+        if (
+            isinstance(action, Place)
+            and self.phase is Phase.OPENING
+            and self.current_player() == FUGITIVE
+        ):  # the same test as listing the opening moves, without listing them
+            hand = cards_of(self.hands[FUGITIVE])
+            if action not in Placements(hand, self.last_hideout):
+                return False
+            game = self.game
+            if self.opening_placed == 0 and game.opening == "exactly_2" and game.dead_end_check:
+                return _has_follow_up(hand, action)
+            return True
         return action in self.legal_actions()
 
     # --- applying actions -------------------------------------------------------------------

@@ -1,0 +1,148 @@
+"""Benchmark: the Marshal's deduction over whole Fugitive games, exact engine vs the source's
+NetworkX layered graph.
+
+Games: the heuristic Fugitive against the belief Marshal (1st edition), seeded.  At each of the
+Marshal's guesses we ask each method for the candidate values of every face-down hideout:
+
+(a) ``networkx notes`` (the baseline): the source blog's graph on NetworkX
+    (``bench/_networkx_notes.py``), updated event by event as the blog describes; the time
+    counts every update.
+(b) ``exact``: :class:`ExactBelief` from scratch at each guess (exact counts, probabilities).
+(c) ``relaxed``: :class:`RelaxedBelief` from scratch at each guess (sound, approximate odds).
+(d) ``notes``: Sleuth's plain :class:`MarshalNotes` (the same relaxation as (a), on sets).
+
+The ratio is the baseline's time over the method's (above 1: faster than the baseline).  The
+check column confirms soundness along the way: the exact candidates are within the baseline's
+at every guess, and the truth is always an exact candidate.
+
+    /work/main/.venv/bin/python bench/fugitive_belief.py [--quick] [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from collections.abc import Callable
+
+from _networkx_notes import NetworkxNotes
+from _report import print_table
+from sleuth.core.events import Event
+from sleuth.core.match import run_match
+from sleuth.games.fugitive import SPEC
+from sleuth.games.fugitive.belief import ExactBelief, RelaxedBelief
+from sleuth.games.fugitive.notes import MarshalNotes
+from sleuth.games.fugitive.rules import MARSHAL
+
+Query = tuple[list[Event], dict[int, int]]
+"""The Marshal's view before a guess, and the true value of each face-down position."""
+
+
+def queries(games: int, seed: int) -> list[list[Query]]:
+    """Per game, the Marshal's view at each of her guesses, with the truth."""
+    game = SPEC.make({})
+    out = []
+    for i in range(games):
+        record = run_match(game, [SPEC.bot("heuristic"), SPEC.bot("belief")], seed + i, None)
+        events = [e for step in record.steps for e in step.events]
+        route = next(e for e in events if e.kind == "route").public["hideouts"]
+        seen = [e.seen_by(MARSHAL) for e in events]
+        points = []
+        for k, event in enumerate(seen):
+            if event.kind in ("guessed", "skipped"):
+                placed = sum(e.kind == "placed" for e in seen[:k])
+                truth = {p: int(route[p - 1]) for p in range(1, placed + 1)}
+                points.append((seen[:k], truth))
+        out.append(points)
+    return out
+
+
+def run_networkx(game_queries: list[Query]) -> list[dict[int, set[int]]]:
+    notes = NetworkxNotes()
+    answers = []
+    done = 0
+    for prefix, truth in game_queries:
+        for event in prefix[done:]:
+            notes.apply(event)
+        done = len(prefix)
+        answers.append({p: notes.candidates(p) for p in truth})
+    return answers
+
+
+def run_plain_notes(game_queries: list[Query]) -> list[dict[int, set[int]]]:
+    notes = MarshalNotes()
+    answers = []
+    done = 0
+    for prefix, truth in game_queries:
+        for event in prefix[done:]:
+            notes.apply(event)
+        done = len(prefix)
+        answers.append({p: set(notes.hideouts_range(p)) for p in truth})
+    return answers
+
+
+def from_scratch(kind: type[ExactBelief]) -> Callable[[list[Query]], list[dict[int, set[int]]]]:
+    def run(game_queries: list[Query]) -> list[dict[int, set[int]]]:
+        answers = []
+        for prefix, _ in game_queries:
+            candidates = kind.from_events(prefix).counts().candidates()
+            answers.append({p: set(v) for p, v in candidates.items()})
+        return answers
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a few games (a smoke test)")
+    parser.add_argument("--games", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    games = 3 if args.quick else args.games
+    print(f"Python {platform.python_version()} on {platform.machine()}; {games} games, "
+          f"heuristic Fugitive vs belief Marshal, seed {args.seed}")  # fmt: skip
+    all_queries = queries(games, args.seed)
+    total = sum(len(q) for q in all_queries)
+    methods = {
+        "networkx notes (baseline)": run_networkx,
+        "exact (ExactBelief)": from_scratch(ExactBelief),
+        "relaxed (RelaxedBelief)": from_scratch(RelaxedBelief),
+        "notes (MarshalNotes, sets)": run_plain_notes,
+    }
+    seconds = dict.fromkeys(methods, 0.0)
+    answers: dict[str, list[dict[int, set[int]]]] = {name: [] for name in methods}
+    for game_queries in all_queries:
+        for name, method in methods.items():
+            start = time.perf_counter()
+            answers[name] += method(game_queries)
+            seconds[name] += time.perf_counter() - start
+    truths = [truth for game_queries in all_queries for _, truth in game_queries]
+    baseline, exact = answers["networkx notes (baseline)"], answers["exact (ExactBelief)"]
+    sound = all(
+        exact_sets[p] <= base_sets[p] and truth[p] in exact_sets[p]
+        for exact_sets, base_sets, truth in zip(exact, baseline, truths, strict=True)
+        for p in exact_sets
+    )
+    hidden = sum(len(a) for a in exact)  # face-down positions, over all guesses
+    sizes = {
+        name: sum(len(a[p]) for a, e in zip(found, exact, strict=True) for p in e) / hidden
+        for name, found in answers.items()
+    }
+    base_time = seconds["networkx notes (baseline)"]
+    rows = [
+        [
+            name,
+            f"{seconds[name]:.3f}",
+            f"{1000 * seconds[name] / total:.2f}",
+            f"{sizes[name]:.2f}",
+            f"{base_time / seconds[name]:.2f}x",
+        ]
+        for name in methods
+    ]
+    print(f"{total} guesses; exact within baseline and truth always exact: {sound}")
+    print("mean candidates: values per face-down hideout, averaged over guesses")
+    print_table(["method", "seconds", "ms/guess", "mean candidates", "vs baseline"], rows)
+
+
+if __name__ == "__main__":
+    main()
