@@ -24,6 +24,7 @@ import argparse
 import platform
 import time
 from collections.abc import Callable
+from typing import Any
 
 from _networkx_notes import NetworkxNotes
 from _report import print_table
@@ -57,28 +58,24 @@ def queries(games: int, seed: int) -> list[list[Query]]:
     return out
 
 
-def run_networkx(game_queries: list[Query]) -> list[dict[int, set[int]]]:
-    notes = NetworkxNotes()
-    answers = []
-    done = 0
-    for prefix, truth in game_queries:
-        for event in prefix[done:]:
-            notes.apply(event)
-        done = len(prefix)
-        answers.append({p: notes.candidates(p) for p in truth})
-    return answers
+def incremental(
+    make: Callable[[], Any], candidates: Callable[[Any, int], set[int]]
+) -> Callable[[list[Query]], list[dict[int, set[int]]]]:
+    """A method that feeds a fresh ``make()`` every event and reads ``candidates`` at each
+    guess."""
 
+    def run(game_queries: list[Query]) -> list[dict[int, set[int]]]:
+        notes = make()
+        answers = []
+        done = 0
+        for prefix, truth in game_queries:
+            for event in prefix[done:]:
+                notes.apply(event)
+            done = len(prefix)
+            answers.append({p: candidates(notes, p) for p in truth})
+        return answers
 
-def run_plain_notes(game_queries: list[Query]) -> list[dict[int, set[int]]]:
-    notes = MarshalNotes()
-    answers = []
-    done = 0
-    for prefix, truth in game_queries:
-        for event in prefix[done:]:
-            notes.apply(event)
-        done = len(prefix)
-        answers.append({p: set(notes.hideouts_range(p)) for p in truth})
-    return answers
+    return run
 
 
 def from_scratch(kind: type[ExactBelief]) -> Callable[[list[Query]], list[dict[int, set[int]]]]:
@@ -104,10 +101,12 @@ def main() -> None:
     all_queries = queries(games, args.seed)
     total = sum(len(q) for q in all_queries)
     methods = {
-        "networkx notes (baseline)": run_networkx,
+        "networkx notes (baseline)": incremental(NetworkxNotes, NetworkxNotes.candidates),
         "exact (ExactBelief)": from_scratch(ExactBelief),
         "relaxed (RelaxedBelief)": from_scratch(RelaxedBelief),
-        "notes (MarshalNotes, sets)": run_plain_notes,
+        "notes (MarshalNotes, sets)": incremental(
+            MarshalNotes, lambda notes, p: set(notes.hideouts_range(p))
+        ),
     }
     seconds = dict.fromkeys(methods, 0.0)
     answers: dict[str, list[dict[int, set[int]]]] = {name: [] for name in methods}

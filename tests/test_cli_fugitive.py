@@ -17,15 +17,6 @@ from tests.test_cli import check_error, entry, flat, one_json_object
 
 
 @pytest.fixture
-def game_log(tmp_path: Path) -> Path:
-    spec = game_spec("fugitive")
-    record = run_match(spec.make({"max_rounds": 6}), [spec.bot("random")] * 2, seed=11)
-    path = tmp_path / "game.jsonl"
-    write_log(record, path)
-    return path
-
-
-@pytest.fixture
 def view_log(game_log: Path, tmp_path: Path) -> Path:
     path = tmp_path / "marshal.jsonl"
     write_view_log(read_view_log(game_log, "marshal"), path)

@@ -9,19 +9,7 @@ from pathlib import Path
 import pytest
 
 from sleuth.core.errors import LogError
-from sleuth.core.log import write_log
-from sleuth.core.match import run_match
-from sleuth.core.registry import game_spec
 from sleuth.core.viewlog import ViewLog, parse_view_lines, read_view_log, write_view_log
-
-
-@pytest.fixture
-def game_log(tmp_path: Path) -> Path:
-    spec = game_spec("fugitive")
-    record = run_match(spec.make({"max_rounds": 8}), [spec.bot("random")] * 2, seed=5)
-    path = tmp_path / "game.jsonl"
-    write_log(record, path)
-    return path
 
 
 def test_a_game_log_gives_each_seat_its_own_view(game_log: Path) -> None:

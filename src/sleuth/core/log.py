@@ -173,20 +173,29 @@ def replay_log(path: Path | str) -> Replay:
     return replay_lines(text.splitlines(), source=str(path))
 
 
-def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
-    """Replay the lines of a log (see :func:`replay_log`)."""
-    numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
-    if not numbered:
-        raise LogError(f"{source}: empty log (expected a header line)")
+class JsonLines:
+    """The non-blank lines of a JSONL file, numbered from 1, with errors naming the line."""
 
-    def fail(line_no: int, message: str) -> LogError:
-        return LogError(f"{source} line {line_no}: {message}")
+    def __init__(self, lines: Iterable[str], source: str) -> None:
+        self.source = source
+        self.numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
+        if not self.numbered:
+            raise LogError(f"{source}: empty log (expected a header line)")
 
-    def parse(line_no: int, line: str) -> Any:
+    def fail(self, line_no: int, message: str) -> LogError:
+        return LogError(f"{self.source} line {line_no}: {message}")
+
+    def parse(self, line_no: int, line: str) -> Any:
         try:
             return json.loads(line)
         except json.JSONDecodeError as exc:
-            raise fail(line_no, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+            raise self.fail(line_no, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
+    """Replay the lines of a log (see :func:`replay_log`)."""
+    reader = JsonLines(lines, source)
+    numbered, fail, parse = reader.numbered, reader.fail, reader.parse
 
     first_no, first = numbered[0]
     try:

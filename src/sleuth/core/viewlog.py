@@ -28,7 +28,14 @@ import sleuth
 from sleuth.core.errors import LogError, SleuthError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
-from sleuth.core.log import LOG_FORMAT, StepLine, StrictModel, first_error, replay_lines
+from sleuth.core.log import (
+    LOG_FORMAT,
+    JsonLines,
+    StepLine,
+    StrictModel,
+    first_error,
+    replay_lines,
+)
 from sleuth.core.registry import game_spec
 
 VIEW_FORMAT = "sleuth-view"
@@ -104,18 +111,8 @@ def read_view_log(path: Path | str, role: str) -> ViewLog:
 def parse_view_lines(lines: Iterable[str], role: str, source: str = "<log>") -> ViewLog:
     """See :func:`read_view_log`."""
     lines = list(lines)
-    numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
-    if not numbered:
-        raise LogError(f"{source}: empty log (expected a header line)")
-
-    def fail(line_no: int, message: str) -> LogError:
-        return LogError(f"{source} line {line_no}: {message}")
-
-    def parse(line_no: int, line: str) -> Any:
-        try:
-            return json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise fail(line_no, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+    reader = JsonLines(lines, source)
+    numbered, fail, parse = reader.numbered, reader.fail, reader.parse
 
     first_no, first = numbered[0]
     header = parse(first_no, first)
