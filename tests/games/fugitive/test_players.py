@@ -12,6 +12,7 @@ from sleuth.core.events import View
 from sleuth.games.fugitive.actions import PASS, Place, parse_action
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import ExactBelief
+from sleuth.games.fugitive.cards import PILES
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive, own_cards, payment
 from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.rules import FUGITIVE, FugitiveGame
@@ -88,6 +89,16 @@ def test_steady_fugitive_opening_and_turns() -> None:
     view = View(FUGITIVE, "fugitive", {}, [e.seen_by(FUGITIVE) for e in events])
     # nothing within 3 of 3: the fewest sprint cards (one), the larger hideout, the lowest card
     assert bot.act(view, state.legal_actions()) == Place(8, (2,))
+
+
+def test_numbers_at_the_threshold_are_named_once_the_piles_are_empty() -> None:
+    found = deduction(two_hideouts({6}), threshold=4)  # every possible hideout is 4 or more
+    assert found.advice("gamble").numbers == ()  # type: ignore[union-attr]
+    empty = two_hideouts({6})
+    empty.fugitive_draws = [len(PILES[0]) - 1, len(PILES[1]), len(PILES[2])]
+    assert empty.piles_empty()
+    advice = deduction(empty, threshold=4).advice("gamble")
+    assert advice is not None and advice.numbers and advice.numbers[0] >= 4
 
 
 def test_manhunt_names_one_number() -> None:

@@ -104,9 +104,10 @@ class Deduction:
 
         Every mode names the whole route when every face-down hideout is certain (a win, F25),
         and in the Manhunt names one number, certain if possible, else the most likely.
-        Otherwise numbers at or above the threshold are left alone while any number below it
-        may be a hideout: revealing one would let 42 win at once instead of starting the
-        Manhunt.  Among the rest:
+        Otherwise numbers at or above the threshold are left alone: revealing one would let 42
+        win at once instead of starting the Manhunt.  (When no number below it may be a
+        hideout and every pile is empty, waiting could last forever, so they are named too.)
+        Among the rest:
 
         - ``certain``: every certain hideout, else no guess;
         - ``argmax``: the single most likely number;
@@ -133,8 +134,8 @@ class Deduction:
             return Advice(tuple(certain), Fraction(1), "uncovers the whole route")
         sure = [n for n in certain if n < self.threshold]
         others = [n for n in ranked if n < self.threshold]
-        if not sure and not others and mode != "certain":
-            others = ranked  # nothing below the threshold: waiting forever would not help
+        if not sure and not others and mode != "certain" and self.belief.timeline.piles_empty():
+            others = ranked  # the hand can no longer change: waiting for 42 may be forever
         if mode == "certain" or (mode != "argmax" and not others):
             if sure:
                 return Advice(tuple(sure), Fraction(1), "certain")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
-from sleuth.games.fugitive.cards import LAST, PILES
+from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES
 
 MARSHAL = 1
 
@@ -55,6 +55,18 @@ class Timeline:
     manhunt: bool = False
     """The Manhunt is on: single-number guesses only."""
     over: bool = False
+
+    def piles_empty(self) -> bool:
+        """No card is left to draw: the Fugitive's hand can only shrink."""
+        drawn_by_marshal = [0, 0, 0]
+        for card in self.marshal_cards:
+            drawn_by_marshal[PILE_OF[card] - 1] += 1
+        return all(
+            len(cards) == fugitive + marshal
+            for cards, fugitive, marshal in zip(
+                PILES, self.fugitive_draws, drawn_by_marshal, strict=True
+            )
+        )
 
     def pool(self, pile: int) -> int:
         """How many cards of ``pile`` the Fugitive could have drawn (not the Marshal's)."""
