@@ -4,6 +4,7 @@ and whole games without forfeits."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -12,8 +13,14 @@ from sleuth.core.events import View
 from sleuth.games.fugitive.actions import PASS, Place, parse_action
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.cards import PILES
-from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive, own_cards, payment
+from sleuth.games.fugitive.cards import LAST, PILES, SPRINT
+from sleuth.games.fugitive.fugitives import (
+    HeuristicFugitive,
+    SteadyFugitive,
+    fewest_payment,
+    own_cards,
+    payment,
+)
 from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.rules import FUGITIVE, FugitiveGame
 from sleuth.games.fugitive.timeline import Slot, Timeline
@@ -174,3 +181,25 @@ def test_belief_marshal_catches_the_heuristic_fugitive() -> None:
     marshal = next(r for r in result.summary()["results"] if r["role"] == "marshal")
     assert marshal["wins"] >= 27, marshal  # about 98% over 2,000 games (docs/fugitive.md)
     assert marshal["wins"] / 30 > 0.86  # the rules doc's anchor against a random Fugitive
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_steady_fugitive_pays_42_with_the_fewest_cards(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = set(rng.sample(range(1, 42), rng.randint(1, 9))) | {LAST}
+    last = rng.randint(30, 41)
+    cards = sorted(hand - {LAST})
+    feasible = [
+        size
+        for size in range(len(cards) + 1)
+        for chosen in itertools.combinations(cards, size)
+        if sum(SPRINT[c] for c in chosen) >= LAST - last - 3
+    ]
+    if not feasible:
+        with pytest.raises(ValueError):
+            fewest_payment(hand, last, LAST)
+        return
+    place = fewest_payment(hand, last, LAST)
+    assert len(place.sprints) == min(feasible)
+    assert set(place.sprints) <= hand - {LAST}
+    assert LAST - last <= 3 + sum(SPRINT[c] for c in place.sprints)

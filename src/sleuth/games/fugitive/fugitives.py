@@ -21,7 +21,6 @@ reads only its own view (its hand and route are in its private events) and decid
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from itertools import combinations
 from typing import Any
 
 from sleuth.core.bots import Bot
@@ -153,7 +152,7 @@ class SteadyFugitive(Bot):
         if isinstance(rest, Placements):
             hideouts = rest.hideouts()
             if LAST in hideouts:
-                return _fewest(hand, last, LAST)
+                return fewest_payment(hand, last, LAST)
             near = [h for h in hideouts if h <= last + 3]
             if not near:
                 return PASS
@@ -165,12 +164,15 @@ class SteadyFugitive(Bot):
         return min(places, key=lambda p: (len(p.sprints), -p.hideout, p.sprints))
 
 
-def _fewest(hand: set[int], last: int, hideout: int) -> Place:
-    """``hideout`` with the fewest sprint cards that cover the jump, lowest numbers first."""
+def fewest_payment(hand: set[int], last: int, hideout: int) -> Place:
+    """``hideout`` with the fewest sprint cards that cover the jump: as few even (+2) cards as
+    that number allows, and the lowest-numbered cards of each parity."""
     pool = sorted(c for c in hand if c not in (hideout, LAST))
-    need = hideout - last - 3
+    evens = [c for c in pool if SPRINT[c] == 2]
+    odds = [c for c in pool if SPRINT[c] == 1]
+    need = max(0, hideout - last - 3)
     for size in range(len(pool) + 1):
-        for cards in combinations(pool, size):
-            if sum(SPRINT[c] for c in cards) >= need:
-                return Place(hideout, cards)
+        if size + min(size, len(evens)) >= need:
+            even = max(need - size, 0, size - len(odds))
+            return Place(hideout, (*evens[:even], *odds[: size - even]))
     raise ValueError(f"hideout {hideout} cannot be placed after {last}")
