@@ -106,6 +106,16 @@ def test_numbers_at_the_threshold_are_named_once_the_piles_are_empty() -> None:
     assert empty.piles_empty()
     advice = deduction(empty, threshold=4).advice("gamble")
     assert advice is not None and advice.numbers and advice.numbers[0] >= 4
+    waiting = deduction(empty).advice("certain")  # nothing certain, and nothing will change
+    assert waiting is not None and len(waiting.numbers) == 1
+
+
+def test_revealed_sprint_cards_are_not_nameable() -> None:
+    timeline = two_hideouts({6})
+    timeline.slots[0].stack = (1,)
+    found = deduction(timeline)
+    assert 1 not in found.guessable() and 3 not in found.guessable()
+    assert 1 not in found.not_hideouts() and 2 in found.not_hideouts()
 
 
 def test_manhunt_names_one_number() -> None:

@@ -20,7 +20,7 @@ from itertools import combinations
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import JSON, Event
 from sleuth.games.fugitive.belief import MAX_STATES, Counts, ExactBelief, RelaxedBelief
-from sleuth.games.fugitive.cards import GUESSABLE
+from sleuth.games.fugitive.cards import GUESSABLE, LAST
 
 ASSUMPTION = "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)"
 
@@ -87,8 +87,12 @@ class Deduction:
         return {s.value for s in self.belief.timeline.slots if s.value is not None}
 
     def guessable(self) -> list[int]:
-        """Numbers the Marshal may name now (F20)."""
+        """Numbers the Marshal may name now (F20): not face-up hideouts or sprint cards (the
+        sprint cards under 42 stay face down)."""
         face_up = self.face_up()
+        for slot in self.belief.timeline.slots:
+            if slot.stack is not None and slot.value != LAST:
+                face_up.update(slot.stack)
         return [n for n in GUESSABLE if n not in face_up]
 
     def hideout_probabilities(self) -> dict[int, Fraction]:
@@ -109,7 +113,8 @@ class Deduction:
         hideout and every pile is empty, waiting could last forever, so they are named too.)
         Among the rest:
 
-        - ``certain``: every certain hideout, else no guess;
+        - ``certain``: every certain hideout, else no guess (the most likely number once the
+          piles are empty, as waiting could then last forever);
         - ``argmax``: the single most likely number;
         - ``gamble``: every certain hideout plus the most likely other number;
         - ``reveal``: the set with the most hideouts revealed on average (size times the
@@ -134,8 +139,11 @@ class Deduction:
             return Advice(tuple(certain), Fraction(1), "uncovers the whole route")
         sure = [n for n in certain if n < self.threshold]
         others = [n for n in ranked if n < self.threshold]
-        if not sure and not others and mode != "certain" and self.belief.timeline.piles_empty():
-            others = ranked  # the hand can no longer change: waiting for 42 may be forever
+        if not sure and self.belief.timeline.piles_empty():
+            # the hand can no longer change: waiting (for a certainty, or for 42) may be forever
+            others = others or ranked
+            if mode == "certain":
+                mode = "argmax"
         if mode == "certain" or (mode != "argmax" and not others):
             if sure:
                 return Advice(tuple(sure), Fraction(1), "certain")
@@ -152,12 +160,12 @@ class Deduction:
         if mode != "reveal":
             raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
         pool = others[:GAMBLE_POOL]
+        joints = self.belief.joints(pool)  # certain numbers never change a joint probability
         options = [(a,) for a in pool] + [(a, b) for a, b in combinations(pool, 2)]
         best_value, best = Fraction(-1), Advice((), Fraction(0), "")
         for extra in options:
             numbers = tuple(sorted([*sure, *extra]))
-            # certain numbers never change the joint probability
-            p = probabilities[extra[0]] if len(extra) == 1 else self.belief.joint(extra)
+            p = joints[frozenset(extra)]
             value = len(numbers) * p
             if value > best_value or (value == best_value and len(numbers) < len(best.numbers)):
                 best_value, best = value, Advice(numbers, p, "most hideouts revealed on average")

@@ -86,8 +86,8 @@ def _falling(n: int, k: int) -> int:
 @dataclass(frozen=True)
 class Counts:
     """Exact world counts: ``total`` worlds; ``by_position[p][v]`` of them have value ``v`` at
-    face-down position ``p``; ``sprint_totals[p]`` lists the footprint totals the stack at
-    face-down position ``p`` can have (E4)."""
+    face-down position ``p``; ``sprint_totals[p]`` lists the footprint totals the hidden stack
+    at position ``p`` can have (E4; 42's stack included)."""
 
     total: int
     by_position: dict[int, dict[int, int]]
@@ -455,6 +455,8 @@ class ExactBelief:
             following: dict[Key, int] = defaultdict(int)
             for mid, before in mids.items():
                 for _, w, nxt in self._hideouts(i, mid):
+                    if nxt not in following:
+                        self._count_state()
                     following[nxt] += before * w
             layer = following
         return layer
@@ -527,7 +529,8 @@ class ExactBelief:
 
     def _contradiction(self) -> ContradictionError:
         """The error for an empty belief, naming the first event after which no world remains
-        (found by bisection: a longer prefix never allows more worlds)."""
+        (found by bisection: once no world is consistent with a prefix, none is with a longer
+        one)."""
         if self.events is None:
             return ContradictionError("no world is consistent with these events")
         low, high = 0, len(self.events)  # the prefix of length low has worlds, high has none

@@ -4,9 +4,10 @@ World samplers:
 
 - **the Marshal's**: uniform complete worlds from the exact belief
   (:meth:`ExactBelief.sample`), turned back into a history by :func:`history`;
-- **the Fugitive's**: he sees everything except the Marshal's cards, which are a uniform
-  ordered draw from the cards of each pile he has not seen (the shuffle is uniform and her
-  guesses do not depend on her hand), so the sampler draws them and replays his view.
+- **the Fugitive's**: he sees everything except the Marshal's cards.  The sampler draws them
+  as a uniform ordered draw from the cards of each pile he has not seen and replays his view.
+  Every such world replays exactly, but the weights are an approximation: a real Marshal
+  rarely names her own cards, so her guesses say a little about her hand.
 
 Moves the search considers (:meth:`FugitiveSearchModel.candidate_moves`), since a hand has
 up to millions of placements and a guess may name any of 2^41 sets:
