@@ -80,6 +80,10 @@ def test_t10_opening_dead_end_rejected_under_exactly_2_accepted_under_one_or_two
     assert loose.current_player() == MARSHAL and loose.phase is Phase.MARSHAL_DRAW
     off, _ = play(FugitiveGame(dead_end_check=False), *SETUP)
     assert off.is_legal(dead_end)
+    off.apply(dead_end)  # without the check the dead end happens: the opening ends early
+    assert list(off.legal_actions()) == [parse_action("pass")]
+    off.apply(parse_action("pass"))
+    assert off.current_player() == MARSHAL
 
 
 def test_opening_needs_two_hideouts_and_no_pass_f13() -> None:

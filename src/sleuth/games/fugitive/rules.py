@@ -244,8 +244,8 @@ class FugitiveState(State[FugitiveAction]):
         if self.opening_placed == 0 and self.game.opening == "exactly_2":
             if self.game.dead_end_check:
                 moves = [m for m in moves if isinstance(m, Place) and _has_follow_up(hand, m)]
-        elif self.opening_placed == 1 and self.game.opening == "one_or_two":
-            moves.insert(0, PASS)
+        elif self.opening_placed == 1 and (self.game.opening == "one_or_two" or not moves):
+            moves.insert(0, PASS)  # without the F14 check, a dead end ends the opening early
         return tuple(moves)
 
     def is_legal(self, action: object) -> bool:
