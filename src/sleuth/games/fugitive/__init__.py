@@ -20,7 +20,7 @@ def _build(values: dict[str, JSON]) -> FugitiveGame:
 
 SPEC = GameSpec(
     name="fugitive",
-    rules_version="2",  # 2: the sprint cards under 42 stay face down (nameable) in the Manhunt
+    rules_version="3",  # 2: 42's sprint cards stay face down; 3: F14 off, a dead end may pass
     description="Fugitive: a route of hidden hideouts 0-42 against the Marshal's guesses",
     roles=("fugitive", "marshal"),
     options=(
