@@ -29,8 +29,8 @@ from sleuth.core.game import Game
 from sleuth.games.fugitive.actions import PASS, TAKE_BONUS, Bonus, Draw, Pass, Place
 from sleuth.games.fugitive.cards import LAST, PILE_OF, SPRINT, START_HAND
 from sleuth.games.fugitive.moves import Choices, Placements
+from sleuth.games.fugitive.rules import FUGITIVE
 
-FUGITIVE = 0
 DEAD_COST = 0.5
 LIVE_COST = 3.0
 SHORT_HAND = 5

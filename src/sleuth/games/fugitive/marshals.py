@@ -24,7 +24,7 @@ from sleuth.games.fugitive.actions import SKIP, Draw, Guess
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.cards import LAST, PILE_OF
 from sleuth.games.fugitive.notes import MarshalNotes
-from sleuth.games.fugitive.timeline import MARSHAL
+from sleuth.games.fugitive.rules import MARSHAL
 
 DRAW_POLICIES = ("frontier", "low", "high", "random")
 STATE_BUDGET = 5_000

@@ -15,8 +15,7 @@ from collections.abc import Iterable
 
 from sleuth.core.events import Event
 from sleuth.games.fugitive.cards import LAST
-
-MARSHAL = 1
+from sleuth.games.fugitive.rules import MARSHAL
 
 
 class MarshalNotes:

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES
-
-MARSHAL = 1
+from sleuth.games.fugitive.rules import MARSHAL
 
 
 @dataclass

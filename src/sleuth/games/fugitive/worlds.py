@@ -25,7 +25,7 @@ from sleuth.games.fugitive.actions import (
     Place,
 )
 from sleuth.games.fugitive.belief import World
-from sleuth.games.fugitive.timeline import MARSHAL
+from sleuth.games.fugitive.rules import MARSHAL
 
 
 def history(world: World, events: Iterable[Event]) -> list[FugitiveAction]:
