@@ -191,6 +191,26 @@ class JsonLines:
         except json.JSONDecodeError as exc:
             raise self.fail(line_no, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
 
+    def game(self, line_no: int, name: str, options: dict[str, Any], version: str) -> Game[Any]:
+        """The game a header names, checked: known game and options, this rules version,
+        options written in canonical form."""
+        try:
+            spec = game_spec(name)
+            game = spec.make(options, canonical=True)
+        except SleuthError as exc:
+            raise self.fail(line_no, str(exc)) from None
+        if version != spec.rules_version:
+            raise self.fail(
+                line_no,
+                f"log written for {name} rules version {version}, "
+                f"this Sleuth implements version {spec.rules_version}",
+            )
+        if game.options() != options:
+            raise self.fail(
+                line_no, f"options are not canonical: {options} (expected {game.options()})"
+            )
+        return game
+
 
 def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
     """Replay the lines of a log (see :func:`replay_log`)."""
@@ -202,21 +222,7 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
         header = HeaderLine.model_validate(parse(first_no, first))
     except ValidationError as exc:
         raise fail(first_no, f"bad header: {first_error(exc)}") from None
-    try:
-        spec = game_spec(header.game)
-        game = spec.make(header.options, canonical=True)
-    except SleuthError as exc:
-        raise fail(first_no, str(exc)) from None
-    if header.rules_version != spec.rules_version:
-        raise fail(
-            first_no,
-            f"log written for {header.game} rules version {header.rules_version}, "
-            f"this Sleuth implements version {spec.rules_version}",
-        )
-    if game.options() != header.options:
-        raise fail(
-            first_no, f"options are not canonical: {header.options} (expected {game.options()})"
-        )
+    game = reader.game(first_no, header.game, header.options, header.rules_version)
     if [s.seat for s in header.seats] != list(range(game.num_players)) or [
         s.role for s in header.seats
     ] != list(game.roles):

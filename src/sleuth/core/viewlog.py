@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 import sleuth
-from sleuth.core.errors import LogError, SleuthError
+from sleuth.core.errors import LogError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
 from sleuth.core.log import (
@@ -122,17 +122,7 @@ def parse_view_lines(lines: Iterable[str], role: str, source: str = "<log>") -> 
         valid = ViewHeader.model_validate(header)
     except ValidationError as exc:
         raise fail(first_no, f"bad header: {first_error(exc)}") from None
-    try:
-        spec = game_spec(valid.game)
-        game = spec.make(valid.options, canonical=True)
-    except SleuthError as exc:
-        raise fail(first_no, str(exc)) from None
-    if valid.rules_version != spec.rules_version:
-        raise fail(
-            first_no,
-            f"log written for {valid.game} rules version {valid.rules_version}, "
-            f"this Sleuth implements version {spec.rules_version}",
-        )
+    game = reader.game(first_no, valid.game, valid.options, valid.rules_version)
     if not 0 <= valid.seat < game.num_players or game.roles[valid.seat] != valid.role:
         raise fail(first_no, f"seat {valid.seat} is not the {valid.role} (seats: {game.roles})")
     if valid.role != role:
