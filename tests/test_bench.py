@@ -27,6 +27,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("search_fox.py", "vs openspiel"),
         ("fugitive_belief.py", "vs baseline"),
         ("fugitive_games.py", "vs baseline"),
+        ("fugitive_masks.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -59,4 +60,5 @@ def test_every_benchmark_is_tested() -> None:
         "search_fox.py",
         "fugitive_belief.py",
         "fugitive_games.py",
+        "fugitive_masks.py",
     }
