@@ -38,11 +38,14 @@ def play(*moves: str, game: FugitiveGame | None = None) -> tuple[FugitiveState, 
 
 
 def brute_counts(
-    timeline: Timeline, sprint_totals: dict[int, set[int]] | None = None
+    timeline: Timeline,
+    sprint_totals: dict[int, set[int]] | None = None,
+    face_down_sets: dict[frozenset[int], int] | None = None,
 ) -> tuple[int, dict[int, dict[int, int]]]:
     """Every route (hideouts and stacks, by depth-first search on the literal rules) times every
     ordered draw sequence that has each route card in hand in time, counted by enumeration.
-    The footprint totals of hidden stacks in consistent worlds go to ``sprint_totals``."""
+    The footprint totals of hidden stacks in consistent worlds go to ``sprint_totals``, the
+    world counts by set of face-down hideout values to ``face_down_sets``."""
     slots = timeline.slots
     marshal = timeline.marshal_cards
     by_position: dict[int, dict[int, int]] = {s.position: {} for s in slots if s.value is None}
@@ -90,6 +93,11 @@ def brute_counts(
                 if w and slot.stack is None and sprint_totals is not None:
                     footprints = sum(SPRINT[c] for c in stack)
                     sprint_totals.setdefault(slot.position, set()).add(footprints)
+            if w and face_down_sets is not None:
+                hidden = frozenset(
+                    h for (h, _), s in zip(route, slots, strict=True) if s.value is None
+                )
+                face_down_sets[hidden] = face_down_sets.get(hidden, 0) + w
             return w
         slot, last = slots[i], route[-1][0] if route else 0
         total = 0
@@ -147,11 +155,14 @@ def test_exact_counts_equal_brute_force_on_small_games(
     state, events = _small_game(rng, turns, max_sprints)
     timeline = read_view(marshal_view(events))
     sprint_totals: dict[int, set[int]] = {}
-    total, by_position = brute_counts(timeline, sprint_totals)
-    counts = ExactBelief(timeline).counts()
+    sets: dict[frozenset[int], int] = {}
+    total, by_position = brute_counts(timeline, sprint_totals, sets)
+    belief = ExactBelief(timeline)
+    counts = belief.counts()
     assert counts.total == total
     assert counts.by_position == {p: v for p, v in by_position.items()}
     assert counts.sprint_totals == {p: sorted(v) for p, v in sprint_totals.items()}  # E4
+    assert belief.face_down_sets(counts) == {s: Fraction(n, total) for s, n in sets.items()}
     truth = {i: h.value for i, h in enumerate(state.route) if i and not h.face_up}
     for position, value in truth.items():
         assert value in counts.by_position[position]

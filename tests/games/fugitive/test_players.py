@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -100,14 +101,34 @@ def test_steady_fugitive_opening_and_turns() -> None:
 
 def test_numbers_at_the_threshold_are_named_once_the_piles_are_empty() -> None:
     found = deduction(two_hideouts({6}), threshold=4)  # every possible hideout is 4 or more
-    assert found.advice("gamble").numbers == ()  # type: ignore[union-attr]
+    assert found.advice("argmax").numbers == ()  # type: ignore[union-attr]
     empty = two_hideouts({6})
     empty.fugitive_draws = [len(PILES[0]) - 1, len(PILES[1]), len(PILES[2])]
     assert empty.piles_empty()
-    advice = deduction(empty, threshold=4).advice("gamble")
+    advice = deduction(empty, threshold=4).advice("argmax")
     assert advice is not None and advice.numbers and advice.numbers[0] >= 4
     waiting = deduction(empty).advice("certain")  # nothing certain, and nothing will change
     assert waiting is not None and len(waiting.numbers) == 1
+
+
+@pytest.mark.parametrize("piles_empty", [False, True])
+def test_instead_of_waiting_or_revealing_a_high_number_the_marshal_names_a_whole_route(
+    piles_empty: bool,
+) -> None:
+    """h2 in {4, 5}, h3 in {5, 7, 8}: four routes, each a quarter.  At threshold 4 a single
+    hit would let 42 escape at once, but naming a whole route wins when it hits."""
+    timeline = two_hideouts({6})
+    if piles_empty:
+        timeline.fugitive_draws = [len(PILES[0]) - 1, len(PILES[1]), len(PILES[2])]
+    found = deduction(timeline, threshold=4)
+    sets = found.belief.face_down_sets(found.counts)
+    assert sets == {frozenset(s): Fraction(1, 4) for s in ({4, 5}, {4, 7}, {5, 7}, {5, 8})}
+    for mode in ("gamble", "reveal"):
+        advice = found.advice(mode)
+        assert advice is not None and advice.numbers == (4, 5)  # the lowest of the likeliest
+        assert advice.probability == Fraction(1, 4) and "whole route" in advice.reason
+    below = deduction(timeline).advice("gamble")  # threshold 30: the likeliest number, 5 (3/4)
+    assert below is not None and below.numbers == (5,)
 
 
 def test_revealed_sprint_cards_are_not_nameable() -> None:

@@ -31,6 +31,10 @@ GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
 GAMBLE_POOL = 3
 """The ``reveal`` mode considers adding up to two of this many most likely numbers."""
 
+ROUTE_POOL = 14
+"""The whole-route guess is weighed only when the face-down hideouts have at most this many
+candidate values in all (beyond that a whole route is a long shot, and costly to weigh)."""
+
 
 @dataclass(frozen=True)
 class Advice:
@@ -120,8 +124,41 @@ class Deduction:
         - ``reveal``: the set with the most hideouts revealed on average (size times the
           joint probability): certain hideouts plus up to two of the most likely others.
 
+        ``gamble`` and ``reveal`` also weigh the *whole route*: naming every face-down hideout
+        at once wins when it hits and costs only the turn when it misses.  They name the most
+        likely whole route instead of their own choice when that would be no guess, would
+        reveal a number at or above the threshold, or is no more likely to hit.
+
         Ties go to the lower number.
         """
+        choice = self._advice(mode)
+        if choice is None or mode not in ("gamble", "reveal") or self.belief.timeline.manhunt:
+            return choice
+        risky = any(n >= self.threshold for n in choice.numbers)
+        if choice.numbers and not risky and choice.probability == 1:
+            return choice  # a sure step forward
+        route = self.likeliest_route()
+        if route is not None and (
+            not choice.numbers or risky or route.probability >= choice.probability
+        ):
+            return route
+        return choice
+
+    def likeliest_route(self) -> Advice | None:
+        """Every face-down hideout of the most likely route, with its exact probability; None
+        when their candidates number more than :data:`ROUTE_POOL` or the pass is too big."""
+        candidates = self.counts.candidates().values()
+        if len(set().union(*candidates)) > ROUTE_POOL:
+            return None
+        try:
+            sets = self.belief.face_down_sets(self.counts)
+        except SolverLimitError:
+            return None
+        best = min(sets, key=lambda s: (-sets[s], sorted(s)))
+        return Advice(tuple(sorted(best)), sets[best], "the most likely whole route (wins if hit)")
+
+    def _advice(self, mode: str) -> Advice | None:
+        """The choice of ``mode`` alone (see :meth:`advice`)."""
         face_down = len(self.counts.by_position)
         if not face_down:
             return None

@@ -428,6 +428,34 @@ class ExactBelief:
         hideouts."""
         pool = tuple(sorted(set(pool)))
         total = self._require_worlds()
+        by_mask = self._pool_hits(pool)
+        out: dict[frozenset[int], Fraction] = {}
+        for size in range(1, len(pool) + 1):
+            for subset in combinations(range(len(pool)), size):
+                need = sum(1 << j for j in subset)
+                hits = sum(n for mask, n in by_mask.items() if mask & need == need)
+                out[frozenset(pool[j] for j in subset)] = Fraction(hits // self.divisor, total)
+        return out
+
+    def face_down_sets(self, counts: Counts | None = None) -> dict[frozenset[int], Fraction]:
+        """The distribution of the set of face-down hideout values: P(they are exactly S) for
+        every S with a consistent world.  Naming all of S is a multi-guess that wins at once
+        when it hits (F25).  Costs one pass that tracks every candidate value (``counts``:
+        this belief's :meth:`counts`, if already computed)."""
+        total = self._require_worlds()
+        candidates = (counts or self.counts()).candidates().values()
+        pool = tuple(sorted(set().union(*candidates)))
+        return {
+            frozenset(n for j, n in enumerate(pool) if mask >> j & 1): Fraction(
+                count // self.divisor, total
+            )
+            for mask, count in self._pool_hits(pool).items()
+            if count
+        }
+
+    def _pool_hits(self, pool: tuple[int, ...]) -> dict[int, int]:
+        """Weighted world counts by the bitset of ``pool`` numbers that are face-down
+        hideouts (bit j for ``pool[j]``)."""
         saved = self._tables
         self._extra, self._tables = pool, _Tables(len(self.timeline.slots))
         try:
@@ -436,13 +464,7 @@ class ExactBelief:
                 by_mask[key[4][-1]] += flow * self._final(key)
         finally:
             self._extra, self._tables = (), saved
-        out: dict[frozenset[int], Fraction] = {}
-        for size in range(1, len(pool) + 1):
-            for subset in combinations(range(len(pool)), size):
-                need = sum(1 << j for j in subset)
-                hits = sum(n for mask, n in by_mask.items() if mask & need == need)
-                out[frozenset(pool[j] for j in subset)] = Fraction(hits // self.divisor, total)
-        return out
+        return by_mask
 
     def _forward_flows(self) -> dict[Key, int]:
         """Weighted number of ways to reach each state after the last position."""
