@@ -67,8 +67,8 @@ def demo(args: list[str]) -> None:
 
 
 def test(args: list[str]) -> None:
-    run(BIN / "ruff", "check", "src", "tests", "bench", "dev.py")
-    run(BIN / "ruff", "format", "--check", "src", "tests", "bench", "dev.py")
+    run(BIN / "ruff", "check", "src", "tests", "bench", "studies", "dev.py")
+    run(BIN / "ruff", "format", "--check", "src", "tests", "bench", "studies", "dev.py")
     run(BIN / "mypy")
     run(BIN / "python", "-m", "pytest", "-n", "auto", *args)
 

@@ -22,8 +22,9 @@ from sleuth.games.fugitive.fugitives import (
     own_cards,
     payment,
 )
+from sleuth.games.fugitive.marshals import BeliefMarshal
 from sleuth.games.fugitive.notes import MarshalNotes
-from sleuth.games.fugitive.rules import FUGITIVE, FugitiveGame
+from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame
 from sleuth.games.fugitive.timeline import Slot, Timeline
 from tests.games.fugitive.test_belief import SETUP, play
 
@@ -64,6 +65,16 @@ def test_guess_modes() -> None:
     for pair in itertools.combinations([n for n, p in probabilities.items() if p], 2):
         assert 2 * loose.belief.joint(pair) <= value
     assert reveal.probability == loose.belief.joint(reveal.numbers)
+
+
+def test_a_marshal_not_aiming_for_the_manhunt_names_high_numbers() -> None:
+    game = FugitiveGame(manhunt_threshold=3)  # 3 is the likeliest hideout (7/10), 1 next (3/5)
+    _, events = play(*SETUP, "hideout 2", "hideout 3", "draw 1", "card 4", "draw 1", "card 5")
+    view = View(MARSHAL, "marshal", {}, [e.seen_by(MARSHAL) for e in events])
+    holding = BeliefMarshal(game, MARSHAL, 0, "argmax", "low")
+    assert holding.choose(view) == (1,)
+    naming = BeliefMarshal(game, MARSHAL, 0, "argmax", "low", manhunt=False)
+    assert naming.choose(view) == (3,)
 
 
 def test_numbers_at_the_threshold_are_left_alone_unless_they_win() -> None:
@@ -186,6 +197,7 @@ def test_own_cards_reads_the_fugitives_view() -> None:
         ("heuristic", "notes:draw=random"),
         ("heuristic", "belief:guess=argmax"),
         ("steady:dead_cards=2", "belief"),
+        ("heuristic:bluff=1", "belief:manhunt=false"),
     ],
 )
 def test_whole_games_without_forfeits(fugitive: str, marshal: str) -> None:

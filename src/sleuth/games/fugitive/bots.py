@@ -16,7 +16,7 @@ from typing import Any
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.core.options import OptionSpec, parse_choice, parse_float, parse_int
+from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
 from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess, Place
 from sleuth.games.fugitive.advice import GUESS_MODES
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
@@ -112,6 +112,12 @@ BOTS = (
                 "frontier",
                 "draw policy: frontier, low, high or random",
                 parse_choice(DRAW_POLICIES),
+            ),
+            OptionSpec(
+                "manhunt",
+                True,
+                "leave numbers at the Manhunt threshold face down (false: name them too)",
+                parse_bool,
             ),
         ),
     ),

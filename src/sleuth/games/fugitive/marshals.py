@@ -85,13 +85,20 @@ class BeliefMarshal(_Marshal):
     relaxed belief when the exact one would take too long (long routes with many sprint
     cards), and from the graph notes when even that would."""
 
-    def __init__(self, game: Game[Any], seat: int, seed: int, guess: str, draw: str) -> None:
+    def __init__(
+        self, game: Game[Any], seat: int, seed: int, guess: str, draw: str, manhunt: bool = True
+    ) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
+        self.manhunt = manhunt
+        """Leave numbers at the Manhunt threshold face down (aim for the Manhunt); False: name
+        them like any other (aim to uncover the route before 42)."""
         self.notes = NotesMarshal(game, seat, seed, draw)
 
     def choose(self, view: View) -> tuple[int, ...] | None:
-        threshold = self.game.manhunt_threshold  # type: ignore[attr-defined]
+        threshold: int = self.game.manhunt_threshold  # type: ignore[attr-defined]
+        if not self.manhunt:
+            threshold = LAST + 1  # no number is held back
         deduction = Deduction.within(view.events, threshold, STATE_BUDGET)
         if deduction is None:
             return self.notes.choose(view)

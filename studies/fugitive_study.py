@@ -1,0 +1,186 @@
+"""The Fugitive balance study (issue 4, section 5): run the tournaments, then report.
+
+    python studies/fugitive_study.py run --db fugitive-study.duckdb       # about an hour, 1 core
+    python studies/fugitive_study.py report --db fugitive-study.duckdb    # tables and the plot
+
+``run`` plays every experiment of :data:`EXPERIMENTS` not yet in the database (so an
+interrupted run resumes), 2,000 games each (``--games``), seed 2026, 1st edition unless the
+experiment says otherwise, ``max_rounds=50``, seats fixed by role, five seconds a move.
+``report`` prints one Markdown table per question (the Marshal's win rate with its 95% Wilson
+interval; a draw counts half) and writes ``docs/img/fugitive-study.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+
+import sleuth
+from sleuth.arena import store
+from sleuth.arena.stats import wilson_interval
+from sleuth.arena.tournament import run_tournament
+
+SEED = 2026
+BASE_OPTIONS = {"max_rounds": 50}
+TIME_LIMIT = 5.0
+
+
+@dataclass(frozen=True)
+class Experiment:
+    question: str
+    label: str
+    fugitive: str
+    marshal: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def bots(self) -> list[str]:
+        return [self.fugitive, self.marshal]
+
+    @property
+    def all_options(self) -> dict[str, object]:
+        return {**BASE_OPTIONS, **dict(self.options)}
+
+
+QUESTIONS = {
+    "draw": "Which pile should the Marshal draw from? (belief Marshal against the heuristic "
+    "Fugitive)",
+    "guess": "Single or multi-number guesses? (belief Marshal's guess modes against the "
+    "heuristic Fugitive)",
+    "manhunt": "Aim for the Manhunt, or uncover? (belief Marshal against the heuristic Fugitive)",
+    "fugitive": "Which hideouts and sprints should the Fugitive play? (against the belief Marshal)",
+    "bluff": "Does bluffing help? (heuristic Fugitive's over-payment rate against the belief "
+    "Marshal)",
+    "edition": "1st against 2nd edition (the 2nd adds the optional draw after a pass)",
+}
+
+H, B = "heuristic", "belief"
+EXPERIMENTS = (
+    Experiment("draw", "frontier (default)", H, B),
+    Experiment("draw", "low", H, "belief:draw=low"),
+    Experiment("draw", "high (roadblock)", H, "belief:draw=high"),
+    Experiment("draw", "random", H, "belief:draw=random"),
+    Experiment("guess", "gamble: certain + most likely (default)", H, B),
+    Experiment("guess", "reveal: most hideouts on average", H, "belief:guess=reveal"),
+    Experiment("guess", "argmax: one number", H, "belief:guess=argmax"),
+    Experiment("guess", "certain only", H, "belief:guess=certain"),
+    Experiment("manhunt", "hold numbers >= 30 back (default)", H, B),
+    Experiment("manhunt", "name them like any other", H, "belief:manhunt=false"),
+    Experiment("fugitive", "heuristic (pile choice, hand, bluff 0.25)", H, B),
+    Experiment("fugitive", "steady, no dead cards", "steady:dead_cards=0", B),
+    Experiment("fugitive", "steady, 1 dead card (L1-like)", "steady", B),
+    Experiment("fugitive", "steady, 2 dead cards", "steady:dead_cards=2", B),
+    Experiment("bluff", "never", "heuristic:bluff=0", B),
+    Experiment("bluff", "a quarter of placements (default)", H, B),
+    Experiment("bluff", "half", "heuristic:bluff=0.5", B),
+    Experiment("bluff", "always", "heuristic:bluff=1", B),
+    Experiment("edition", "heuristic v belief, 1st", H, B),
+    Experiment("edition", "heuristic v belief, 2nd", H, B, (("edition", "second"),)),
+    Experiment("edition", "steady v belief, 1st", "steady", B),
+    Experiment("edition", "steady v belief, 2nd", "steady", B, (("edition", "second"),)),
+)
+
+
+def _key(bots: list[str], options: dict[str, object]) -> str:
+    return json.dumps([bots, sorted((k, str(v)) for k, v in options.items())])
+
+
+def _done(db: Path) -> dict[str, tuple[int, float]]:
+    """(games, Marshal wins) by experiment key, over every run in the database."""
+    if not db.exists():
+        return {}
+    out: dict[str, tuple[int, float]] = {}
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute(
+            "select bots, options, count(*), sum(wins[2]) from games group by all"
+        ).fetchall()
+    for bots, options, games, wins in rows:
+        options = {k: v for k, v in json.loads(options).items() if k in ("edition", "max_rounds")}
+        if options.get("edition") == "first":
+            del options["edition"]
+        key = _key(list(bots), options)
+        before = out.get(key, (0, 0.0))
+        out[key] = (before[0] + games, before[1] + wins)
+    return out
+
+
+def _experiment_key(e: Experiment) -> str:
+    return _key(e.bots, e.all_options)
+
+
+def run(db: Path, games: int, workers: int) -> None:
+    store.prepare(db)
+    done = _done(db)
+    for e in EXPERIMENTS:
+        if _experiment_key(e) in done:  # already played (several questions share a pairing)
+            continue
+        started = datetime.now(UTC)
+        print(f"{started:%H:%M:%S} {' v '.join(e.bots)} {e.all_options} ...", flush=True)
+        tournament = run_tournament(
+            "fugitive", e.bots, games, SEED, e.all_options, workers, time_limit=TIME_LIMIT
+        )
+        store.save(db, tournament, started, sleuth.__version__)
+        done = _done(db)
+
+
+def report(db: Path, image: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    done = _done(db)
+    figure, axes = plt.subplots(len(QUESTIONS), 1, figsize=(8, 2.2 * len(QUESTIONS)))
+    for axis, (question, title) in zip(axes, QUESTIONS.items(), strict=True):
+        print(f"### {title}\n")
+        print("| setting | bots | games | Marshal wins | 95% interval |")
+        print("|---|---|---:|---:|---|")
+        labels, rates, errors = [], [], []
+        for e in (e for e in EXPERIMENTS if e.question == question):
+            games, wins = done.get(_experiment_key(e), (0, 0.0))
+            if not games:
+                print(f"| {e.label} | {' v '.join(e.bots)} | not run | | |")
+                continue
+            low, high = wilson_interval(wins, games)
+            rate = wins / games
+            print(
+                f"| {e.label} | `{e.fugitive}` v `{e.marshal}` | {games:,} | {rate:.1%} | "
+                f"{low:.1%}–{high:.1%} |"
+            )
+            labels.append(e.label)
+            rates.append(100 * rate)
+            errors.append((100 * (rate - low), 100 * (high - rate)))
+        print()
+        axis.barh(labels, rates, xerr=list(zip(*errors, strict=True)) or None, color="#4c72b0")
+        axis.set_xlim(min([*rates, 80]) - 5, 100)
+        axis.invert_yaxis()
+        axis.set_title(title, fontsize=8, loc="left")
+        axis.tick_params(labelsize=7)
+    axes[-1].set_xlabel("Marshal win rate, % (95% Wilson interval)")
+    figure.tight_layout()
+    image.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(image, dpi=110)
+    print(f"plot: {image}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("run", "report"))
+    parser.add_argument("--db", type=Path, default=Path("fugitive-study.duckdb"))
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--image", type=Path, default=Path("docs/img/fugitive-study.png"))
+    args = parser.parse_args()
+    if args.command == "run":
+        run(args.db, args.games, args.workers)
+    else:
+        report(args.db, args.image)
+
+
+if __name__ == "__main__":
+    main()
