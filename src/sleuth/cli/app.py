@@ -15,6 +15,7 @@ from rich.text import Text
 import sleuth
 from sleuth.arena import store
 from sleuth.arena.tournament import Tournament, run_tournament, valid_seatings
+from sleuth.cli import assist as assist_cli
 from sleuth.cli import fox as fox_cli
 from sleuth.cli import infer as infer_cli
 from sleuth.cli.common import console, errors, print_json
@@ -32,6 +33,7 @@ app = typer.Typer(
 )
 app.add_typer(fox_cli.app, name="fox")
 app.add_typer(infer_cli.app, name="infer")
+app.add_typer(assist_cli.app, name="assist")
 
 
 @app.command("games")

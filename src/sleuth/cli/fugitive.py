@@ -1,81 +1,21 @@
-"""Fugitive at the command line: the Marshal's notepad (``sleuth infer fugitive``)."""
+"""Fugitive at the command line: the Marshal's notepad (``sleuth infer fugitive``) and the
+table-side assistant (``sleuth assist fugitive``)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Group
-from rich.table import Table
-from rich.text import Text
 
+from sleuth.assist.fugitive import FugitiveSession, notepad
+from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
 from sleuth.core.errors import SleuthError
+from sleuth.core.registry import make_game, parse_option_texts
 from sleuth.core.viewlog import read_view_log
-from sleuth.games.fugitive.advice import ASSUMPTION, Deduction
-
-SHOWN_VALUES = 8
-"""Values listed per position in the text notepad, most likely first."""
-
-
-def notepad(deduction: Deduction) -> Group:
-    """The Marshal's notepad as rich renderables."""
-    table = Table(title="Route (positions after 0)", title_justify="left")
-    table.add_column("pos", justify="right")
-    table.add_column("sprints", justify="right")
-    table.add_column("possible values (probability)")
-    table.add_column("footprints", justify="right")
-    probabilities = deduction.counts.probabilities()
-    for slot in deduction.belief.timeline.slots:
-        if slot.value is not None:
-            stack = "" if slot.stack is None else " ".join(map(str, slot.stack))
-            shown = f"{slot.value} face up" + (f" (sprint cards {stack})" if stack else "")
-            table.add_row(str(slot.position), str(slot.sprints), shown, "")
-            continue
-        values = sorted(probabilities[slot.position].items(), key=lambda kv: (-kv[1], kv[0]))
-        listed = ", ".join(f"{v} ({_percent(p)})" for v, p in values[:SHOWN_VALUES])
-        if len(values) > SHOWN_VALUES:
-            listed += f", ... ({len(values)} values)"
-        totals = deduction.counts.sprint_totals.get(slot.position, [])
-        span = _ranges(totals) if len(totals) < 3 else f"{totals[0]}-{totals[-1]}"
-        table.add_row(str(slot.position), str(slot.sprints), listed, span)
-    lines: list[Table | Text] = [table]
-    certain = deduction.counts.certain()
-    lines.append(Text(f"Certain hideouts: {', '.join(map(str, certain)) or 'none'}"))
-    lines.append(Text(f"Not hideouts now: {_ranges(deduction.not_hideouts()) or 'none'}"))
-    advice = deduction.advice()
-    if advice is not None and advice.numbers:
-        lines.append(
-            Text(f"Suggested: {advice} ({advice.reason}, p = {float(advice.probability):.1%})")
-        )
-    elif advice is not None:
-        lines.append(Text(f"Suggested: no guess ({advice.reason})"))
-    lines.append(Text(f"{deduction.counts.total:,} consistent worlds; odds assume {ASSUMPTION}."))
-    if deduction.belief.timeline.over:
-        lines.append(Text("The game is over."))
-    elif deduction.belief.timeline.manhunt:
-        lines.append(Text("Manhunt: name one number at a time."))
-    return Group(*lines)
-
-
-def _percent(p: Fraction) -> str:
-    return "<1%" if 0 < p < Fraction(1, 200) else f"{float(p):.0%}"
-
-
-def _ranges(numbers: list[int]) -> str:
-    """``1-3, 7, 9-10`` for [1, 2, 3, 7, 9, 10]."""
-    parts: list[str] = []
-    start = previous = None
-    for n in [*numbers, None]:
-        if n is not None and previous is not None and n == previous + 1:
-            previous = n
-            continue
-        if start is not None:
-            parts.append(str(start) if start == previous else f"{start}-{previous}")
-        start = previous = n
-    return ", ".join(parts)
+from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.rules import FugitiveGame
 
 
 def infer_command(
@@ -102,3 +42,24 @@ def infer_command(
         print_json({"events": len(seen), **deduction.to_json()})
         return
     console.print(notepad(deduction))
+
+
+def assist_command(
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option name=value (repeatable)."),
+    ] = None,
+    load: Annotated[
+        Path | None, typer.Option("--load", help="Continue from a saved view log.")
+    ] = None,
+) -> None:
+    """The Marshal's assistant at a real table: type what happens (your draws, the
+    Fugitive's draws and hideouts, guesses and what they revealed) and see the notepad after
+    each entry.  'help' lists the forms; undo, save FILE and load FILE work at any time."""
+    game = make_game("fugitive", parse_option_texts(option or []))
+    assert isinstance(game, FugitiveGame)
+    session = FugitiveSession(game)
+    if load is not None:
+        session.load(load)
+    console.print("Marshal's assistant for Fugitive. Type 'help' for the entry forms.")
+    run_repl(session, console)

@@ -1,0 +1,119 @@
+"""The Fugitive Marshal's assistant: the notepad and the table session behind
+``sleuth assist fugitive`` (and the notepad of ``sleuth infer fugitive``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from sleuth.core.errors import SleuthError
+from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.games.fugitive.advice import ASSUMPTION, Deduction
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
+from sleuth.games.fugitive.table import ENTRY_HELP, SETUP_EVENTS, MarshalTable, entry_texts
+
+SHOWN_VALUES = 8
+"""Values listed per position in the text notepad, most likely first."""
+
+
+def notepad(deduction: Deduction) -> Group:
+    """The Marshal's notepad as rich renderables."""
+    table = Table(title="Route (positions after 0)", title_justify="left")
+    table.add_column("pos", justify="right")
+    table.add_column("sprints", justify="right")
+    table.add_column("possible values (probability)")
+    table.add_column("footprints", justify="right")
+    probabilities = deduction.counts.probabilities()
+    for slot in deduction.belief.timeline.slots:
+        if slot.value is not None:
+            stack = "" if slot.stack is None else " ".join(map(str, slot.stack))
+            shown = f"{slot.value} face up" + (f" (sprint cards {stack})" if stack else "")
+            table.add_row(str(slot.position), str(slot.sprints), shown, "")
+            continue
+        values = sorted(probabilities[slot.position].items(), key=lambda kv: (-kv[1], kv[0]))
+        listed = ", ".join(f"{v} ({_percent(p)})" for v, p in values[:SHOWN_VALUES])
+        if len(values) > SHOWN_VALUES:
+            listed += f", ... ({len(values)} values)"
+        totals = deduction.counts.sprint_totals.get(slot.position, [])
+        span = _ranges(totals) if len(totals) < 3 else f"{totals[0]}-{totals[-1]}"
+        table.add_row(str(slot.position), str(slot.sprints), listed, span)
+    lines: list[Table | Text] = [table]
+    certain = deduction.counts.certain()
+    lines.append(Text(f"Certain hideouts: {', '.join(map(str, certain)) or 'none'}"))
+    lines.append(Text(f"Not hideouts now: {_ranges(deduction.not_hideouts()) or 'none'}"))
+    advice = deduction.advice()
+    if advice is not None and advice.numbers:
+        lines.append(
+            Text(f"Suggested: {advice} ({advice.reason}, p = {float(advice.probability):.1%})")
+        )
+    elif advice is not None:
+        lines.append(Text(f"Suggested: no guess ({advice.reason})"))
+    lines.append(Text(f"{deduction.counts.total:,} consistent worlds; odds assume {ASSUMPTION}."))
+    if deduction.belief.timeline.over:
+        lines.append(Text("The game is over."))
+    elif deduction.belief.timeline.manhunt:
+        lines.append(Text("Manhunt: name one number at a time."))
+    return Group(*lines)
+
+
+def _percent(p: Fraction) -> str:
+    return "<1%" if 0 < p < Fraction(1, 200) else f"{float(p):.0%}"
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``1-3, 7, 9-10`` for [1, 2, 3, 7, 9, 10]."""
+    parts: list[str] = []
+    start = previous = None
+    for n in [*numbers, None]:
+        if n is not None and previous is not None and n == previous + 1:
+            previous = n
+            continue
+        if start is not None:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+        start = previous = n
+    return ", ".join(parts)
+
+
+class FugitiveSession:
+    """A Marshal's game at a real table, for :func:`sleuth.assist.repl.run_repl`."""
+
+    entry_help = ENTRY_HELP
+
+    def __init__(self, game: FugitiveGame) -> None:
+        self.table = MarshalTable(game)
+
+    def enter(self, text: str) -> str:
+        return self.table.enter(text).text
+
+    def undo(self) -> str:
+        return self.table.undo().text
+
+    def history(self) -> list[str]:
+        return [entry.text for entry in self.table.entries]
+
+    def render(self) -> Group:
+        return notepad(self.table.deduction)
+
+    def save(self, path: Path) -> None:
+        try:
+            write_view_log(ViewLog(self.table.game, MARSHAL, self.table.events), path)
+        except OSError as exc:
+            raise SleuthError(f"{path}: cannot write: {exc}") from None
+
+    def load(self, path: Path) -> None:
+        view = read_view_log(path, "marshal")
+        if not isinstance(view.game, FugitiveGame):
+            raise SleuthError(f"{path}: a {view.game.name} log, not a Fugitive one")
+        if tuple(view.events[: len(SETUP_EVENTS)]) != SETUP_EVENTS:
+            raise SleuthError(f"{path}: the view does not start with the setup draws")
+        table = MarshalTable(view.game)
+        for number, text in enumerate(entry_texts(view.events), start=1):
+            try:
+                table.enter(text)
+            except SleuthError as exc:
+                raise SleuthError(f"{path}: entry {number}: {exc}") from None
+        self.table = table

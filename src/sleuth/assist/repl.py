@@ -1,0 +1,99 @@
+"""The read-eval-print loop shared by every table-side assistant.
+
+A game plugs in a :class:`TableSession`: it turns one typed entry into recorded facts (or
+refuses it with a :class:`~sleuth.core.errors.SleuthError`, changing nothing), takes back the
+last entry, renders what can be deduced, and saves and loads its view log.  The loop adds the
+commands every assistant has:
+
+========================  =================================================
+``help``                  the commands and the game's entry forms
+``show``                  the deduction again
+``history``               the entries so far, numbered
+``undo``                  take back the last entry
+``save FILE``             write the view log (JSONL) to FILE
+``load FILE``             replace the session by the one saved in FILE
+``quit`` (or end of input)  leave
+========================  =================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import Console, RenderableType
+
+from sleuth.core.errors import SleuthError
+
+COMMANDS = """\
+help / show / history      these forms / the deduction again / the entries so far
+undo                       take back the last entry
+save FILE / load FILE      write the view log to FILE / continue from a saved one
+quit                       leave (end of input too)"""
+
+
+class TableSession(Protocol):
+    """What a game provides to the loop."""
+
+    entry_help: str
+
+    def enter(self, text: str) -> str:
+        """Record one entry; return its canonical text (a SleuthError changes nothing)."""
+        ...
+
+    def undo(self) -> str:
+        """Take back the last entry; return its text."""
+        ...
+
+    def history(self) -> list[str]: ...
+
+    def render(self) -> RenderableType: ...
+
+    def save(self, path: Path) -> None: ...
+
+    def load(self, path: Path) -> None:
+        """Replace the session by a saved one (unchanged if the file is bad)."""
+        ...
+
+
+def run_repl(session: TableSession, console: Console, read: Callable[[str], str] = input) -> None:
+    """Read entries until ``quit`` or the end of input, showing the deduction after each."""
+    console.print(session.render())
+    while True:
+        try:
+            line = read("> ").strip()
+        except EOFError:
+            return
+        if not line or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        try:
+            if word in ("quit", "exit"):
+                return
+            if word == "help":
+                console.print(session.entry_help + "\n" + COMMANDS)
+            elif word == "show":
+                console.print(session.render())
+            elif word == "history":
+                for number, text in enumerate(session.history(), start=1):
+                    console.print(f"{number:3}  {text}")
+            elif word == "undo":
+                console.print(f"took back: {session.undo()}")
+                console.print(session.render())
+            elif word in ("save", "load"):
+                if not rest.strip():
+                    raise SleuthError(f"{word} needs a file name: {word} FILE")
+                path = Path(rest.strip())
+                if word == "save":
+                    session.save(path)
+                    console.print(f"saved {len(session.history())} entries to {path}")
+                else:
+                    session.load(path)
+                    console.print(f"loaded {len(session.history())} entries from {path}")
+                    console.print(session.render())
+            else:
+                console.print(f"ok: {session.enter(line)}")
+                console.print(session.render())
+        except SleuthError as exc:
+            console.print(f"error: {exc}")

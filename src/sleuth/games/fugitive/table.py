@@ -1,0 +1,483 @@
+"""The Marshal at a real table: what she types, turned into her view's events and checked.
+
+:class:`MarshalTable` holds the entries of one game, each the text she typed (in a canonical
+form) and the events it stands for, exactly as the rules engine would show them to her.  An
+entry is accepted only if
+
+1. it parses (:data:`ENTRY_HELP` lists the forms);
+2. it is that player's turn for it (the turn order is read from a concrete game consistent
+   with everything so far, replayed by the rules engine);
+3. some complete world is still consistent with all entries (the exact belief, or the relaxed
+   one when the exact one is too big); and
+4. the rules engine, replaying such a world, produces exactly the events of the entries.
+
+Anything else raises :class:`~sleuth.core.errors.SleuthError` with a message naming the entry,
+and the table is unchanged.  :func:`entry_texts` turns a Marshal's view back into entries, so a
+saved view log loads by re-entering it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sleuth.core.errors import IllegalActionError, SleuthError, SolverLimitError
+from sleuth.core.events import Event
+from sleuth.core.game import CHANCE
+from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.belief import ContradictionError
+from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SETUP_DRAWS
+from sleuth.games.fugitive.rules import (
+    FUGITIVE,
+    FUGITIVE_ONLY,
+    MARSHAL,
+    FugitiveGame,
+    FugitiveState,
+    Phase,
+)
+from sleuth.games.fugitive.worlds import history
+
+ENTRY_HELP = """\
+draw 2 17                  you drew card 17 from pile 2
+fugitive draw 1            the Fugitive drew from pile 1 (also: f draw 1)
+hideout 2                  the Fugitive placed a hideout with 2 sprint cards (hideout: none)
+42 1                       the Fugitive placed 42 with 1 sprint card
+pass / bonus / no bonus    the Fugitive passed; 2nd edition: took the bonus draw, or not
+guess 12 15 miss           you named 12 and 15 and missed
+guess 12 15 hit            a hit; add '; 12 at 3' where a number could be at several
+                           positions and '; 15 sprint 4 6' for the sprint cards under it
+skip                       you made no guess"""
+
+SETUP_EVENTS = tuple(
+    Event("drew", {"seat": FUGITIVE, "pile": pile, "bonus": False}, None, FUGITIVE_ONLY)
+    for pile, count in enumerate(SETUP_DRAWS, start=1)
+    for _ in range(count)
+)
+"""The Fugitive's setup draws as the Marshal sees them (every game starts with them)."""
+
+REPLAY_TRIES = 20
+"""Sampled worlds the engine replays before an entry is refused (see ``_replay``)."""
+MAX_STATES = 2_000_000
+"""States the exact belief may use per entry before the table falls back to the relaxed one
+(then the turn order is checked only once a later entry makes the exact belief small again)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One accepted entry: its canonical text and the Marshal-view events it stands for."""
+
+    text: str
+    events: tuple[Event, ...]
+
+
+class MarshalTable:
+    """A Marshal's record of one game at a real table (see the module docstring)."""
+
+    def __init__(self, game: FugitiveGame, seed: int = 0) -> None:
+        self.game = game
+        self.entries: list[Entry] = []
+        self._rng = random.Random(seed)
+        self._deduction = Deduction.from_events(list(SETUP_EVENTS), game.manhunt_threshold)
+        self._state: FugitiveState | None
+        self._state, _ = self._replay(list(SETUP_EVENTS), self._deduction)
+
+    @property
+    def events(self) -> list[Event]:
+        """The Marshal's view so far (the setup draws included)."""
+        return [*SETUP_EVENTS, *(e for entry in self.entries for e in entry.events)]
+
+    @property
+    def deduction(self) -> Deduction:
+        """What the events so far let her deduce (exact, or relaxed if too big)."""
+        return self._deduction
+
+    @property
+    def over(self) -> bool:
+        return self._deduction.belief.timeline.over
+
+    def enter(self, text: str) -> Entry:
+        """Record one entry; a :class:`SleuthError` naming it leaves the table unchanged."""
+        entry = self._parse(text)
+        events = [*self.events, *entry.events]
+        try:
+            deduction = Deduction.within(events, self.game.manhunt_threshold, MAX_STATES)
+        except ContradictionError:
+            raise SleuthError(
+                f"{entry.text!r}: no game is consistent with this and the entries before it "
+                "(check the numbers; 'undo' takes back earlier entries)"
+            ) from None
+        if deduction is None:
+            raise SolverLimitError(f"{entry.text!r}: the deduction is too big to check")
+        state, extra = self._replay(events, deduction)
+        if extra:
+            entry = Entry(entry.text, (*entry.events, *extra))
+            deduction = Deduction.within([*events, *extra], self.game.manhunt_threshold, MAX_STATES)
+            assert deduction is not None  # game_over changes no count
+        self.entries.append(entry)
+        self._deduction, self._state = deduction, state
+        return entry
+
+    def undo(self) -> Entry:
+        """Take back the last entry (a :class:`SleuthError` when there is none)."""
+        if not self.entries:
+            raise SleuthError("nothing to undo")
+        last = self.entries.pop()
+        events = self.events
+        deduction = Deduction.within(events, self.game.manhunt_threshold, MAX_STATES)
+        assert deduction is not None  # it was accepted before
+        self._deduction = deduction
+        self._state, _ = self._replay(events, deduction)
+        return last
+
+    # --- checking ---------------------------------------------------------------------------
+
+    def _replay(
+        self, events: list[Event], deduction: Deduction
+    ) -> tuple[FugitiveState | None, list[Event]]:
+        """A concrete game consistent with ``events``, replayed by the rules engine, and the
+        events the engine adds at the end (a game over the entries could not know of, such as
+        the round limit); (None, []) when only the relaxed belief is available.
+
+        A sampled world may break a rule the belief does not model (F14's dead-end check on
+        the first opening hideout), so several are tried before the last entry is refused."""
+        if not deduction.exact:
+            return None, []
+        problem = ""
+        for _ in range(REPLAY_TRIES):
+            world = deduction.belief.sample(self._rng)
+            state = self.game.new_initial_state()
+            produced: list[Event] = []
+            try:
+                for action in history(world, events):
+                    produced += state.apply(action)
+            except IllegalActionError as exc:
+                problem = str(exc)
+                continue
+            seen = [e.seen_by(MARSHAL) for e in produced if e.kind != "route"]
+            extra = seen[len(events) :]
+            if seen[: len(events)] == events and all(e.kind == "game_over" for e in extra):
+                return state, extra
+            problem = f"the rules would show {[e.kind for e in seen[len(events) - 3 :]]} here"
+        raise SleuthError(f"{_last_entry(events)}: {problem}")
+
+    # --- parsing ----------------------------------------------------------------------------
+
+    def _parse(self, text: str) -> Entry:
+        parts = [p.split() for p in text.lower().replace(",", ";").split(";")]
+        words, details = parts[0], [p for p in parts[1:] if p]
+        if not words:
+            raise SleuthError("empty entry (type 'help' for the forms)")
+        if self.over:
+            raise SleuthError(f"{text.strip()!r}: the game is over ('undo' to take back)")
+        if details and words[0] != "guess":
+            raise SleuthError(f"{text.strip()!r}: only a guess takes '; ...' details")
+        head = words[0]
+        if head == "draw":
+            return self._marshal_draw(words)
+        if head in ("fugitive", "f", "he") or (head == "draws" and len(words) == 2):
+            return self._fugitive_draw(words)
+        if head in ("hideout", "h", str(LAST)):
+            return self._placement(words)
+        if words == ["pass"]:
+            return self._single("pass", Event("passed", {}), Phase.FUGITIVE_PLACE, Phase.OPENING)
+        if words == ["skip"]:
+            return self._single("skip", Event("skipped", {}), Phase.MARSHAL_GUESS)
+        if words == ["no", "bonus"]:
+            return self._single("no bonus", Event("declined_bonus", {}), Phase.BONUS)
+        if words == ["bonus"]:
+            return self._bonus()
+        if head == "guess":
+            return self._guess(words, details)
+        raise SleuthError(f"{text.strip()!r}: not an entry; the forms are:\n{ENTRY_HELP}")
+
+    def _turn(self, text: str, seat: int, *phases: Phase, draw: bool = False) -> None:
+        """Refuse ``text`` unless ``seat`` is to move in one of ``phases`` (a draw or not)."""
+        state = self._state
+        if state is None:
+            return  # only the relaxed belief: the turn order cannot be replayed now
+        mover = state.current_player()
+        drawing = bool(state.draws_due) and mover != CHANCE
+        if mover == seat and state.phase in phases and drawing == draw:
+            return
+        raise SleuthError(f"{text!r}: not now; {_expected(state)}")
+
+    def _marshal_draw(self, words: list[str]) -> Entry:
+        pile, card = _numbers(words[1:], "draw PILE CARD", 2)
+        text = f"draw {pile} {card}"
+        if pile not in (1, 2, 3):
+            raise SleuthError(f"{text!r}: the piles are 1, 2 and 3")
+        if not 0 < card <= LAST or PILE_OF[card] != pile:
+            low, high = PILES[pile - 1][0], PILES[pile - 1][-1]
+            raise SleuthError(f"{text!r}: card {card} is not in pile {pile} ({low}-{high})")
+        if card in self._deduction.belief.timeline.marshal_cards:
+            raise SleuthError(f"{text!r}: you already drew {card}")
+        self._turn(text, MARSHAL, Phase.MARSHAL_DRAW, draw=True)
+        public = {"seat": MARSHAL, "pile": pile, "bonus": False}
+        return Entry(
+            text,
+            (
+                Event("chose_pile", dict(public)),
+                Event("drew", dict(public), {"card": card}, frozenset((MARSHAL,))),
+            ),
+        )
+
+    def _fugitive_draw(self, words: list[str]) -> Entry:
+        rest = [w for w in words[1:] if w not in ("draw", "draws", "drew")]
+        (pile,) = _numbers(rest, "fugitive draw PILE", 1)
+        text = f"fugitive draw {pile}"
+        if pile not in (1, 2, 3):
+            raise SleuthError(f"{text!r}: the piles are 1, 2 and 3")
+        self._turn(text, FUGITIVE, Phase.FUGITIVE_DRAW, draw=True)
+        public = {"seat": FUGITIVE, "pile": pile, "bonus": False}
+        return Entry(
+            text,
+            (
+                Event("chose_pile", dict(public)),
+                Event("drew", dict(public), None, FUGITIVE_ONLY),
+            ),
+        )
+
+    def _bonus(self) -> Entry:
+        self._turn("bonus", FUGITIVE, Phase.BONUS)
+        timeline = self._deduction.belief.timeline
+        taken = [timeline.fugitive_draws[p] for p in range(3)]
+        for card in timeline.marshal_cards:
+            taken[PILE_OF[card] - 1] += 1
+        pile = next((p for p in (1, 2, 3) if taken[p - 1] < len(PILES[p - 1])), None)
+        if pile is None:
+            raise SleuthError("'bonus': every pile is empty")
+        public = {"seat": FUGITIVE, "pile": pile, "bonus": True}
+        return Entry(
+            "bonus",
+            (
+                Event("chose_pile", dict(public)),
+                Event("drew", dict(public), None, FUGITIVE_ONLY),
+            ),
+        )
+
+    def _single(self, text: str, event: Event, *phases: Phase) -> Entry:
+        seat = MARSHAL if event.kind == "skipped" else FUGITIVE
+        self._turn(text, seat, *phases)
+        return Entry(text, (event,))
+
+    def _placement(self, words: list[str]) -> Entry:
+        is_last = words[0] == str(LAST)
+        rest = [w for w in words[1:] if w not in ("sprint", "sprints", "with")]
+        (sprints,) = _numbers(rest, f"{words[0]} SPRINTS", 1) if rest else (0,)
+        text = ("42" if is_last else "hideout") + (f" {sprints}" if sprints else "")
+        self._turn(text, FUGITIVE, Phase.OPENING, Phase.FUGITIVE_PLACE)
+        position = len(self._deduction.belief.timeline.slots) + 1
+        public: dict[str, object] = {"position": position, "sprints": sprints}
+        if is_last:
+            public["value"] = LAST
+        events = [Event("placed", public, None, FUGITIVE_ONLY)]
+        if is_last:
+            events += self._after_42()
+        return Entry(text, tuple(events))
+
+    def _after_42(self) -> list[Event]:
+        """F26-F27: escape at once, or the Manhunt (won at once if nothing is face down)."""
+        slots = self._deduction.belief.timeline.slots
+        highest = max((s.value for s in slots if s.value is not None), default=0)
+        if highest >= self.game.manhunt_threshold:
+            return [_over("escape_no_manhunt", FUGITIVE)]
+        events = [Event("manhunt", {"highest": highest})]
+        if all(s.value is not None for s in slots):
+            events.append(_over("manhunt_success", MARSHAL))
+        return events
+
+    def _guess(self, words: list[str], details: list[list[str]]) -> Entry:
+        if len(words) < 3 or words[-1] not in ("hit", "miss"):
+            raise SleuthError(f"{' '.join(words)!r}: write 'guess 12 15 hit' or 'guess 12 15 miss'")
+        numbers = _numbers(words[1:-1], "guess NUMBERS hit|miss", None)
+        hit = words[-1] == "hit"
+        shown = "guess " + " ".join(map(str, numbers)) + (" hit" if hit else " miss")
+        timeline = self._deduction.belief.timeline
+        self._turn(shown, MARSHAL, Phase.MARSHAL_GUESS, Phase.MANHUNT)
+        if len(set(numbers)) != len(numbers):
+            raise SleuthError(f"{shown!r}: a number is repeated")
+        if timeline.manhunt and len(numbers) != 1:
+            raise SleuthError(f"{shown!r}: in the Manhunt you name one number at a time")
+        guessable = set(self._deduction.guessable())
+        bad = [n for n in numbers if n not in guessable]
+        if bad:
+            raise SleuthError(f"{shown!r}: {', '.join(map(str, bad))} cannot be named (face up)")
+        events = [Event("guessed", {"numbers": tuple(sorted(numbers)), "hit": hit})]
+        if not hit:
+            if details:
+                raise SleuthError(f"{shown!r}: a miss reveals nothing, so takes no details")
+            if timeline.manhunt:
+                events.append(_over("manhunt_failed", FUGITIVE))
+            return Entry(shown, tuple(events))
+        reveals = self._reveals(shown, sorted(numbers), details)
+        clauses = []
+        for number, (position, stack) in sorted(reveals.items(), key=lambda kv: kv[1][0]):
+            events.append(
+                Event("revealed", {"position": position, "value": number, "sprints": stack})
+            )
+            cards = " sprint " + " ".join(map(str, stack)) if stack else ""
+            clauses.append(f"{number} at {position}{cards}")
+        face_down = sum(1 for s in timeline.slots if s.value is None)
+        if face_down == len(numbers):
+            reason = "manhunt_success" if timeline.manhunt else "marshal_uncovered_route"
+            events.append(_over(reason, MARSHAL))
+        return Entry("; ".join([shown, *clauses]), tuple(events))
+
+    def _reveals(
+        self, shown: str, numbers: list[int], details: list[list[str]]
+    ) -> dict[int, tuple[int, tuple[int, ...]]]:
+        """Each hit number's position and sprint cards, from the details or deduced."""
+        given: dict[int, tuple[int | None, tuple[int, ...] | None]] = {}
+        for words in details:
+            number, position, stack = _reveal_clause(shown, words)
+            if number not in numbers:
+                raise SleuthError(f"{shown!r}: {number} was not named")
+            given[number] = (position, stack)
+        slots = {s.position: s for s in self._deduction.belief.timeline.slots}
+        positions = self._positions(shown, numbers, {n: p for n, (p, _) in given.items() if p})
+        out: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for number, position in zip(numbers, positions, strict=True):
+            slot = slots.get(position)
+            if slot is None or slot.value is not None:
+                raise SleuthError(f"{shown!r}: position {position} is not a face-down hideout")
+            stack = given.get(number, (None, None))[1]
+            if stack is None:
+                if slot.sprints:
+                    raise SleuthError(
+                        f"{shown!r}: {number} at {position} has {slot.sprints} sprint card(s): "
+                        f"add '; {number} sprint CARDS'"
+                    )
+                stack = ()
+            mine = sorted(set(stack) & self._deduction.belief.timeline.marshal_cards)
+            if mine:
+                raise SleuthError(f"{shown!r}: {', '.join(map(str, mine))} is in your hand")
+            if number in stack:
+                raise SleuthError(f"{shown!r}: {number} cannot be its own sprint card")
+            if len(stack) != slot.sprints:
+                raise SleuthError(
+                    f"{shown!r}: position {position} has {slot.sprints} sprint card(s), "
+                    f"not {len(stack)}"
+                )
+            out[number] = (position, tuple(sorted(stack)))
+        return out
+
+    def _positions(self, shown: str, numbers: list[int], given: dict[int, int]) -> list[int]:
+        """The positions of the hit ``numbers`` (increasing): the given ones, the others
+        deduced when exactly one assignment fits (hideouts rise along the route, and each
+        number must be possible at its position)."""
+        candidates = self._deduction.counts.candidates()
+        options = [
+            [given[n]] if n in given else [p for p, vs in candidates.items() if n in vs]
+            for n in numbers
+        ]
+        fits: list[tuple[int, ...]] = []
+
+        def extend(chosen: tuple[int, ...]) -> None:
+            if len(fits) > 1:
+                return
+            if len(chosen) == len(numbers):
+                fits.append(chosen)
+                return
+            for p in options[len(chosen)]:
+                if not chosen or p > chosen[-1]:
+                    extend((*chosen, p))
+
+        extend(())
+        if len(fits) == 1:
+            return list(fits[0])
+        unsure = next(
+            (n for n, o in zip(numbers, options, strict=True) if len(o) > 1 and n not in given),
+            numbers[0],
+        )
+        if not fits:
+            where = " or ".join(map(str, options[numbers.index(unsure)])) or "no position"
+            raise SleuthError(f"{shown!r}: {unsure} fits {where}, but not with the others")
+        where = " or ".join(map(str, options[numbers.index(unsure)]))
+        raise SleuthError(f"{shown!r}: {unsure} could be at {where}: add '; {unsure} at POSITION'")
+
+
+def _reveal_clause(shown: str, words: list[str]) -> tuple[int, int | None, tuple[int, ...] | None]:
+    """``12 at 3 sprint 4 6`` → (12, 3, (4, 6)); position and sprint cards are optional."""
+    form = "'; NUMBER at POSITION sprint CARDS' (position and sprint cards optional)"
+    if not words or not words[0].isdigit():
+        raise SleuthError(f"{shown!r}: after the guess, write {form}")
+    number, rest = int(words[0]), words[1:]
+    position: int | None = None
+    stack: tuple[int, ...] | None = None
+    if rest[:1] == ["at"]:
+        (position,) = _numbers(rest[1:2], form, 1)
+        rest = rest[2:]
+    if rest[:1] == ["sprint"] or rest[:1] == ["sprints"]:
+        stack = _numbers(rest[1:], form, None)
+        rest = []
+    if rest:
+        raise SleuthError(f"{shown!r}: {' '.join(words)!r}: write {form}")
+    return number, position, stack
+
+
+def _numbers(words: Sequence[str], form: str, count: int | None) -> tuple[int, ...]:
+    if not words or not all(w.isascii() and w.isdigit() for w in words):
+        raise SleuthError(f"expected numbers: {form}")
+    if count is not None and len(words) != count:
+        raise SleuthError(f"expected {count} number(s): {form}")
+    return tuple(int(w) for w in words)
+
+
+def _over(reason: str, winner: int) -> Event:
+    return Event("game_over", {"reason": reason, "winner": winner})
+
+
+def _expected(state: FugitiveState) -> str:
+    """What the game waits for, in the entry forms."""
+    if state.is_terminal():
+        return "the game is over"
+    mover = state.current_player()
+    if state.draws_due and mover == MARSHAL:
+        return "you draw ('draw PILE CARD')"
+    if state.draws_due:
+        return "the Fugitive draws ('fugitive draw PILE')"
+    return {
+        Phase.OPENING: "the Fugitive places his opening hideouts ('hideout SPRINTS')",
+        Phase.FUGITIVE_PLACE: "the Fugitive places a hideout or passes ('hideout SPRINTS', "
+        "'42 SPRINTS', 'pass')",
+        Phase.BONUS: "the Fugitive takes the bonus draw or not ('bonus', 'no bonus')",
+        Phase.MARSHAL_GUESS: "you guess ('guess NUMBERS hit|miss', 'skip')",
+        Phase.MANHUNT: "you name one number ('guess NUMBER hit|miss')",
+    }.get(state.phase, state.phase.value)
+
+
+def _last_entry(events: list[Event]) -> str:
+    texts = entry_texts(events)
+    return repr(texts[-1]) if texts else "the setup"
+
+
+def entry_texts(events: Sequence[Event]) -> list[str]:
+    """The entries that produce a Marshal's view ``events`` (after the setup draws)."""
+    out: list[str] = []
+    pending: dict[str, object] | None = None
+    for event in events[len(SETUP_EVENTS) :]:
+        public = event.public
+        if event.kind == "chose_pile":
+            pending = dict(public)
+        elif event.kind == "drew" and pending is not None:
+            if pending["bonus"]:
+                out.append("bonus")
+            elif public["seat"] == MARSHAL and event.private is not None:
+                out.append(f"draw {public['pile']} {event.private['card']}")
+            else:
+                out.append(f"fugitive draw {public['pile']}")
+            pending = None
+        elif event.kind == "placed":
+            head = "42" if public.get("value") == LAST else "hideout"
+            out.append(head + (f" {public['sprints']}" if public["sprints"] else ""))
+        elif event.kind in ("passed", "skipped", "declined_bonus"):
+            out.append({"passed": "pass", "skipped": "skip"}.get(event.kind, "no bonus"))
+        elif event.kind == "guessed":
+            numbers = " ".join(map(str, public["numbers"]))
+            out.append(f"guess {numbers} {'hit' if public['hit'] else 'miss'}")
+        elif event.kind == "revealed":
+            stack = public["sprints"]
+            clause = f"{public['value']} at {public['position']}"
+            out[-1] += f"; {clause}" + (" sprint " + " ".join(map(str, stack)) if stack else "")
+    return out

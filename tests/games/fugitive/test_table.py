@@ -1,0 +1,166 @@
+"""The Marshal's table: typed entries become exactly the events the rules engine shows her,
+along whole games of both editions; bad entries are refused with a message naming them and
+change nothing; undo, and the positions of hit numbers deduced when they are certain."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import Event, View
+from sleuth.core.game import CHANCE
+from sleuth.games.fugitive.bots import RandomPlayer
+from sleuth.games.fugitive.fugitives import HeuristicFugitive
+from sleuth.games.fugitive.marshals import BeliefMarshal
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
+from sleuth.games.fugitive.table import MarshalTable, entry_texts
+
+OPENING = ["hideout", "hideout 1", "draw 1 5", "draw 2 20"]
+"""h1 has no sprint card, h2 one; the Marshal holds 5 and 20."""
+
+
+def marshal_view(seed: int, game: FugitiveGame, strong: bool) -> list[Event]:
+    """The Marshal's view of a whole game (the final route, which no table shows, left out)."""
+    rng = random.Random(seed)
+    if strong:
+        players = [
+            HeuristicFugitive(game, 0, seed, 0.25),
+            BeliefMarshal(game, 1, seed, "gamble", "frontier"),
+        ]
+    else:
+        players = [RandomPlayer(game, 0, seed), RandomPlayer(game, 1, seed + 1)]
+    state, events = game.new_initial_state(), []
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            view = View(player, "", {}, [e.seen_by(player) for e in events])
+            action = players[player].act(view, state.legal_actions())  # type: ignore[union-attr]
+        events += state.apply(action)  # type: ignore[arg-type]
+    return [e.seen_by(MARSHAL) for e in events if e.kind != "route"]
+
+
+GAMES = {
+    "first": FugitiveGame(),
+    "second": FugitiveGame(edition="second", opening="one_or_two"),
+    "round-limit": FugitiveGame(max_rounds=6),
+}
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("seed", range(3))
+def test_entering_a_whole_game_gives_exactly_the_marshals_view(seed: int, name: str) -> None:
+    game = GAMES[name]
+    view = marshal_view(seed, game, strong=True)
+    table = MarshalTable(game, seed)
+    for text in entry_texts(view):
+        assert table.enter(text).text == text
+    assert table.events == view
+    assert table.over
+    with pytest.raises(SleuthError, match="the game is over"):
+        table.enter("skip")
+
+
+@pytest.mark.parametrize("edition", ["first", "second"])
+@pytest.mark.parametrize("seed", range(4))
+def test_entering_random_play_gives_exactly_the_marshals_view(seed: int, edition: str) -> None:
+    """Random players sprint with many cards: short games keep the exact belief small."""
+    game = FugitiveGame(edition=edition, max_rounds=3)
+    view = marshal_view(seed, game, strong=False)
+    table = MarshalTable(game, seed)
+    for text in entry_texts(view):
+        table.enter(text)
+    assert table.events == view
+
+
+def table_after(*entries: str) -> MarshalTable:
+    table = MarshalTable(FugitiveGame())
+    for text in entries:
+        table.enter(text)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("entries", "bad", "message"),
+    [
+        ([], "jump 3", "'jump 3': not an entry"),
+        ([], "", "empty entry"),
+        ([], "draw 1 5", "'draw 1 5': not now; the Fugitive places his opening"),
+        ([], "pass", "'pass': pass: not legal now"),
+        (OPENING[:2], "draw 1 17", "card 17 is not in pile 1 (4-14)"),
+        (OPENING[:2], "draw 4 17", "the piles are 1, 2 and 3"),
+        (OPENING[:3], "draw 1 5", "you already drew 5"),
+        (OPENING[:2], "fugitive draw 1", "not now; you draw"),
+        (OPENING, "guess 3 3 hit", "a number is repeated"),
+        (OPENING, "guess 3 hit; 4 at 2", "4 was not named"),
+        (OPENING, "guess 2 miss; 2 at 1", "a miss reveals nothing"),
+        (OPENING, "guess 7", "write 'guess 12 15 hit'"),
+        (OPENING, "guess 4 hit", "4 at 2 has 1 sprint card"),
+        (OPENING, "guess 4 hit; 4 sprint 1 2", "position 2 has 1 sprint card(s), not 2"),
+        (OPENING, "guess 2 hit", "2 could be at 1 or 2"),
+        (OPENING, "guess 12 hit", "12 fits no position"),
+        (OPENING, "guess 3 hit; 3 at 5", "position 5 is not a face-down hideout"),
+        (OPENING, "guess 1 hit; 1 on 1", "write '; NUMBER at POSITION"),
+        (OPENING, "guess 1 hit; 1 at 1; 3", "3 was not named"),
+        (OPENING, "guess 3 hit; 3 at 2 sprint 5", "5 is in your hand"),
+        (OPENING, "guess 3 hit; 3 at 2 sprint 3", "3 cannot be its own sprint card"),
+        ([*OPENING, "skip", "fugitive draw 1"], "42 1", "no game is consistent"),  # too far
+        (OPENING, "hideout", "not now; you guess"),
+        ([*OPENING, "skip"], "hideout", "not now; the Fugitive draws"),
+        (
+            [*OPENING, "guess 1 hit", "fugitive draw 1", "pass", "draw 1 6"],
+            "guess 1 miss",
+            "1 cannot be named (face up)",
+        ),
+    ],
+)
+def test_bad_entries_name_the_problem_and_change_nothing(
+    entries: list[str], bad: str, message: str
+) -> None:
+    table = table_after(*entries)
+    before, deduction = table.events, table.deduction
+    with pytest.raises(SleuthError) as caught:
+        table.enter(bad)
+    assert message in str(caught.value)
+    assert table.events == before and table.deduction is deduction
+
+
+def test_positions_are_deduced_when_only_one_assignment_fits() -> None:
+    table = table_after(*OPENING)
+    entry = table.enter("guess 1 4 hit; 4 sprint 3")  # 1 can only be h1, so 4 is h2
+    assert entry.text == "guess 1 4 hit; 1 at 1; 4 at 2 sprint 3"
+    assert [e.kind for e in entry.events] == ["guessed", "revealed", "revealed", "game_over"]
+    assert table.over
+
+
+def test_undo_restores_the_previous_deduction() -> None:
+    table = table_after(*OPENING)
+    counts = table.deduction.counts
+    table.enter("guess 2 miss")
+    assert table.deduction.counts != counts
+    assert table.undo().text == "guess 2 miss"
+    assert table.deduction.counts == counts and len(table.entries) == len(OPENING)
+    for _ in OPENING:
+        table.undo()
+    with pytest.raises(SleuthError, match="nothing to undo"):
+        table.undo()
+
+
+def test_42_starts_the_manhunt_where_one_number_at_a_time_is_named() -> None:
+    game = GAMES["first"]
+    views = (marshal_view(seed, game, strong=True) for seed in range(40))
+    view = next(v for v in views if any(e.kind == "manhunt" for e in v))
+    texts = entry_texts(view)
+    table = MarshalTable(game)
+    start = next(i for i, t in enumerate(texts) if t.startswith("42"))
+    for text in texts[: start + 1]:
+        table.enter(text)
+    assert table.deduction.belief.timeline.manhunt and not table.over
+    with pytest.raises(SleuthError, match="one number at a time"):
+        table.enter("guess 1 3 hit")
+    for text in texts[start + 1 :]:
+        table.enter(text)
+    assert table.events == view and table.over

@@ -1,0 +1,54 @@
+"""``sleuth assist fugitive``: the Marshal's REPL at a real table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sleuth.core.viewlog import read_view_log
+from tests.test_cli import entry
+
+OPENING = "hideout\nhideout 1\ndraw 1 5\ndraw 2 20\n"
+
+
+def test_entries_errors_undo_and_save(cwd: Path) -> None:
+    script = OPENING + "guess 2 hit\nguess 2 miss\nhistory\nundo\nsave marshal.jsonl\nquit\n"
+    done = entry("assist", "fugitive", cwd=cwd, stdin=script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "ok: draw 2 20" in out
+    assert "error: 'guess 2 hit': 2 could be at 1 or 2" in out
+    assert "  5  guess 2 miss" in out and "took back: guess 2 miss" in out
+    assert "saved 4 entries to marshal.jsonl" in out
+    assert "Suggested: guess" in out and "consistent worlds" in out
+    view = read_view_log(cwd / "marshal.jsonl", "marshal")
+    assert [e.kind for e in view.events[-2:]] == ["chose_pile", "drew"]
+
+
+def test_load_continues_a_saved_game_and_infer_reads_it(cwd: Path) -> None:
+    saved = entry("assist", "fugitive", cwd=cwd, stdin=OPENING + "save a.jsonl\n")
+    assert saved.returncode == 0, saved.stderr
+    again = entry("assist", "fugitive", "--load", "a.jsonl", cwd=cwd, stdin="history\nskip\n")
+    assert again.returncode == 0, again.stderr
+    assert "  4  draw 2 20" in again.stdout and "ok: skip" in again.stdout
+    inferred = entry("infer", "fugitive", "--log", "a.jsonl", cwd=cwd)
+    assert inferred.returncode == 0 and "Suggested: guess" in inferred.stdout
+
+
+def test_bad_files_are_clear_errors_and_lose_nothing(cwd: Path, game_log: Path) -> None:
+    (cwd / "bad.jsonl").write_text("not json\n")
+    script = OPENING + "load bad.jsonl\nload nothing.jsonl\nsave\nhistory\n"
+    done = entry("assist", "fugitive", cwd=cwd, stdin=script)
+    assert done.returncode == 0, done.stderr
+    assert "error: bad.jsonl" in done.stdout and "error: nothing.jsonl: cannot read" in done.stdout
+    assert "error: save needs a file name" in done.stdout
+    assert "  4  draw 2 20" in done.stdout  # the session survived
+    missing = entry("assist", "fugitive", "--load", "nothing.jsonl", cwd=cwd)
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    other = entry("assist", "fugitive", "-o", "edition=third", cwd=cwd)
+    assert other.returncode == 2 and "edition" in other.stderr
+
+
+def test_a_full_game_log_loads_as_the_marshals_view(cwd: Path, game_log: Path) -> None:
+    done = entry("assist", "fugitive", "--load", str(game_log), cwd=cwd, stdin="history\n")
+    assert done.returncode == 0, done.stderr
+    assert "loaded" not in done.stdout and "  1  hideout" in done.stdout
