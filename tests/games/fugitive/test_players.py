@@ -150,6 +150,22 @@ def test_revealed_sprint_cards_are_not_nameable() -> None:
     assert 1 not in found.not_hideouts() and 2 in found.not_hideouts()
 
 
+def test_the_manhunt_follows_the_likeliest_whole_route() -> None:
+    """h2 (one sprint card) and h3 (none) after 3, the Marshal holding 4 and 7: 8 is the
+    likeliest number (123/193) but lies on the less likely routes; the likeliest routes
+    ({5, 6}, {5, 8}, {6, 8}, {6, 9}: 35/193 each) favour 6, on three of them."""
+    timeline = two_hideouts({4, 7})
+    timeline.slots[1].sprints = 1
+    timeline.manhunt = True
+    found = deduction(timeline)
+    assert found.advice("argmax").numbers == (8,)  # type: ignore[union-attr]
+    route = found.likeliest_route()
+    assert route is not None and route.numbers == (5, 6) and route.probability == Fraction(35, 193)
+    advice = found.advice("gamble")
+    assert advice is not None and advice.numbers == (6,)
+    assert advice.probability == Fraction(105, 193)
+
+
 def test_manhunt_names_one_number() -> None:
     timeline = two_hideouts({5, 6})
     timeline.manhunt = True

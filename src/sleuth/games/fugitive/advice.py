@@ -111,7 +111,10 @@ class Deduction:
         """The guess to make; None when nothing is face down.
 
         Every mode names the whole route when every face-down hideout is certain (a win, F25),
-        and in the Manhunt names one number, certain if possible, else the most likely.
+        and in the Manhunt names one number, certain if possible, else the most likely
+        (``gamble`` and ``reveal``: the most likely number of the most likely whole route,
+        since the Manhunt is won only by naming a whole route; a number on many unlikely
+        routes can be likelier than any number of a likely one).
         Otherwise numbers at or above the threshold are left alone: revealing one would let 42
         win at once instead of starting the Manhunt.  (When no number below it may be a
         hideout and every pile is empty, waiting could last forever, so they are named too.)
@@ -171,6 +174,10 @@ class Deduction:
         if self.belief.timeline.manhunt:
             if certain:
                 return Advice((certain[0],), Fraction(1), "certain")
+            route = self.likeliest_route() if mode in ("gamble", "reveal") else None
+            if route is not None:  # follow the likeliest whole route, surest number first
+                best = min(route.numbers, key=lambda n: (-probabilities[n], n))
+                return Advice((best,), probabilities[best], "on the likeliest whole route")
             return Advice((ranked[0],), probabilities[ranked[0]], "most likely")
         if len(certain) == face_down:
             return Advice(tuple(certain), Fraction(1), "uncovers the whole route")
