@@ -17,7 +17,7 @@ from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fox.search import FoxSearchModel
 from sleuth.search.players import DeterminizedPlayer, ISMCTSPlayer
 from sleuth.search.rewards import Rewards
-from sleuth.search.tree import SearchSettings
+from sleuth.search.tree import SearchSettings, TreeSearch
 from tests.core.toy import HighCard
 from tests.search.toys import HighCardModel, Nim, NimModel
 
@@ -245,3 +245,25 @@ def test_decisions_do_not_depend_on_the_hash_seed(tmp_path: Any) -> None:
         )
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+class _OffClassRollout(NimModel):
+    """A rollout policy that proposes a move outside the single class the tree expands."""
+
+    def rollout_action(self, state: State[int], rng: random.Random) -> int:
+        return 3
+
+
+@pytest.mark.parametrize(("members", "played"), [([1, 2], {1, 2}), ([3, 2], {3})])
+def test_a_single_class_edge_plays_a_move_of_its_class(
+    members: list[int], played: set[int]
+) -> None:
+    """With one move class, the rollout's move is kept only if it belongs to the class; an
+    edge is never credited with a move it does not stand for."""
+    game = Nim(heap=5)
+    search = TreeSearch(
+        game, _OffClassRollout(), frozenset({0}), SearchSettings(), random.Random(1)
+    )
+    state = game.new_initial_state()
+    moves = {search._move(state, "all", {"all": members}) for _ in range(20)}
+    assert moves == played

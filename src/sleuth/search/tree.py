@@ -230,12 +230,16 @@ class TreeSearch(Generic[A]):
     def _move(
         self, state: State[A], label: Hashable, classes: Mapping[Hashable, Sequence[A]] | None
     ) -> A:
-        """The action that plays edge ``label``: the label itself, or a move of its class."""
+        """The action that plays edge ``label``: the label itself, or a move of its class
+        (the rollout policy's move when there is one class and the move belongs to it)."""
         if classes is None:
             return label  # type: ignore[return-value]
+        members = classes[label]
         if len(classes) == 1:
-            return self.model.rollout_action(state, self.rng)
-        return self.rng.choice(classes[label])
+            action = self.model.rollout_action(state, self.rng)
+            if action in members:
+                return action
+        return self.rng.choice(members)
 
     def _candidates(self, state: State[A]) -> Sequence[A]:
         candidates = self.model.candidate_moves(state)

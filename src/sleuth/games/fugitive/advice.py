@@ -176,8 +176,8 @@ class Deduction:
                 return Advice((certain[0],), Fraction(1), "certain")
             route = self.likeliest_route() if mode in ("gamble", "reveal") else None
             if route is not None:  # follow the likeliest whole route, surest number first
-                best = min(route.numbers, key=lambda n: (-probabilities[n], n))
-                return Advice((best,), probabilities[best], "on the likeliest whole route")
+                surest = min(route.numbers, key=lambda n: (-probabilities[n], n))
+                return Advice((surest,), probabilities[surest], "on the likeliest whole route")
             return Advice((ranked[0],), probabilities[ranked[0]], "most likely")
         if len(certain) == face_down:
             return Advice(tuple(certain), Fraction(1), "uncovers the whole route")
