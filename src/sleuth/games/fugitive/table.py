@@ -213,14 +213,7 @@ class MarshalTable:
         if card in self._deduction.belief.timeline.marshal_cards:
             raise SleuthError(f"{text!r}: you already drew {card}")
         self._turn(text, MARSHAL, Phase.MARSHAL_DRAW, draw=True)
-        public = {"seat": MARSHAL, "pile": pile, "bonus": False}
-        return Entry(
-            text,
-            (
-                Event("chose_pile", dict(public)),
-                Event("drew", dict(public), {"card": card}, frozenset((MARSHAL,))),
-            ),
-        )
+        return _draw_entry(text, MARSHAL, pile, card=card)
 
     def _fugitive_draw(self, words: list[str]) -> Entry:
         rest = [w for w in words[1:] if w not in ("draw", "draws", "drew")]
@@ -229,14 +222,7 @@ class MarshalTable:
         if pile not in (1, 2, 3):
             raise SleuthError(f"{text!r}: the piles are 1, 2 and 3")
         self._turn(text, FUGITIVE, Phase.FUGITIVE_DRAW, draw=True)
-        public = {"seat": FUGITIVE, "pile": pile, "bonus": False}
-        return Entry(
-            text,
-            (
-                Event("chose_pile", dict(public)),
-                Event("drew", dict(public), None, FUGITIVE_ONLY),
-            ),
-        )
+        return _draw_entry(text, FUGITIVE, pile)
 
     def _bonus(self) -> Entry:
         self._turn("bonus", FUGITIVE, Phase.BONUS)
@@ -247,14 +233,7 @@ class MarshalTable:
         pile = next((p for p in (1, 2, 3) if taken[p - 1] < len(PILES[p - 1])), None)
         if pile is None:
             raise SleuthError("'bonus': every pile is empty")
-        public = {"seat": FUGITIVE, "pile": pile, "bonus": True}
-        return Entry(
-            "bonus",
-            (
-                Event("chose_pile", dict(public)),
-                Event("drew", dict(public), None, FUGITIVE_ONLY),
-            ),
-        )
+        return _draw_entry("bonus", FUGITIVE, pile, bonus=True)
 
     def _single(self, text: str, event: Event, *phases: Phase) -> Entry:
         seat = MARSHAL if event.kind == "skipped" else FUGITIVE
@@ -422,6 +401,19 @@ def _numbers(words: Sequence[str], form: str, count: int | None) -> tuple[int, .
     if count is not None and len(words) != count:
         raise SleuthError(f"expected {count} number(s): {form}")
     return tuple(int(w) for w in words)
+
+
+def _draw_entry(
+    text: str, seat: int, pile: int, bonus: bool = False, card: int | None = None
+) -> Entry:
+    """A pile choice and its draw, as the Marshal sees them (the card only when hers)."""
+    public = {"seat": seat, "pile": pile, "bonus": bonus}
+    drew = (
+        Event("drew", dict(public), {"card": card}, frozenset((MARSHAL,)))
+        if card is not None
+        else Event("drew", dict(public), None, FUGITIVE_ONLY)
+    )
+    return Entry(text, (Event("chose_pile", dict(public)), drew))
 
 
 def _over(reason: str, winner: int) -> Event:
