@@ -205,6 +205,10 @@ class ExactBelief:
         self._choice_memo: list[dict[tuple[tuple[int, ...], ...], list[Any]]] = [{} for _ in slots]
         """Stack choices per position and (taken, used, hidden): shared by every count."""
         self._tables = _Tables(len(slots))
+        self._piles = tuple((timeline.fugitive_draws[p - 1], timeline.pool(p)) for p in (1, 2, 3))
+        """Per pile: the Fugitive's draws from it, and the cards he could have drawn."""
+        self._final_memo: dict[tuple[tuple[int, ...], ...], int] = {}
+        """:meth:`_final` by (taken, used, hidden): shared by every count."""
 
     @classmethod
     def from_events(cls, events: Iterable[Event], max_states: int = MAX_STATES) -> ExactBelief:
@@ -252,16 +256,10 @@ class ExactBelief:
             merged: dict[tuple[tuple[int, ...], int], int] = defaultdict(int)
             draws = [slot.sprints, *(d - t for d, t in zip(slot.draws, taken, strict=True))]
             for counts in _type_counts(slot.sprints, room, draws):
-                weight = factorial(slot.sprints)
-                footprints = 0
-                for t, n in enumerate(counts):
-                    if n:
-                        weight //= factorial(n)
-                        footprints += n * (t % 2 + 1)
-                per_pile = [counts[2 * p] + counts[2 * p + 1] for p in (1, 2, 3)]
+                weight, footprints, per_pile = _composition(counts)
                 for p, n in enumerate(per_pile):
                     weight *= _falling(slot.draws[p] - taken[p], n)
-                new_taken = tuple(t + n for t, n in zip(taken, per_pile, strict=True))
+                new_taken = (taken[0] + per_pile[0], taken[1] + per_pile[1], taken[2] + per_pile[2])
                 if self.track_identities:
                     new_used = tuple(u + n for u, n in zip(used, counts, strict=True))
                     choices.append((weight, new_taken, new_used, footprints))
@@ -323,17 +321,23 @@ class ExactBelief:
         return tuple(new_progress)
 
     def _final(self, key: Key) -> int:
+        """Ways to complete a whole route ending in ``key``: the identities of its sprint
+        cards, and the Fugitive's draws that are no route card."""
         _, taken, used, hidden, _ = key
+        memo = (taken, used, hidden)
+        found = self._final_memo.get(memo)
+        if found is not None:
+            return found
         out = 1
         if self.track_identities:
             for t in range(TYPES):
                 out *= _falling(self.free[t] - hidden[t], used[t])
-        for pile in (1, 2, 3):
-            drawn = self.timeline.fugitive_draws[pile - 1]
-            pool = self.timeline.pool(pile)
-            if taken[pile - 1] > drawn or drawn > pool:
-                return 0
-            out *= _falling(pool - taken[pile - 1], drawn - taken[pile - 1])
+        for (drawn, pool), t in zip(self._piles, taken, strict=True):
+            if t > drawn or drawn > pool:
+                out = 0
+                break
+            out *= _falling(pool - t, drawn - t)
+        self._final_memo[memo] = out
         return out
 
     # --- backward values --------------------------------------------------------------------
@@ -567,6 +571,20 @@ class ExactBelief:
             f"no world is consistent with event {high} ({event.kind} {event.public}): "
             "check what was entered"
         )
+
+
+@cache
+def _composition(counts: tuple[int, ...]) -> tuple[int, int, tuple[int, int, int]]:
+    """For a stack with ``counts[t]`` sprint cards of type ``t``: its orderings up to the order
+    within a type (k! / prod n_t!), its footprints, and its cards from piles 1, 2 and 3."""
+    weight = factorial(sum(counts))
+    footprints = 0
+    for t, n in enumerate(counts):
+        if n:
+            weight //= factorial(n)
+            footprints += n * (t % 2 + 1)
+    per_pile = (counts[2] + counts[3], counts[4] + counts[5], counts[6] + counts[7])
+    return weight, footprints, per_pile
 
 
 def _type_counts(total: int, room: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:
