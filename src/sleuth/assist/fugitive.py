@@ -12,7 +12,7 @@ from rich.text import Text
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
-from sleuth.games.fugitive.advice import ASSUMPTION, Deduction
+from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
 from sleuth.games.fugitive.table import ENTRY_HELP, SETUP_EVENTS, MarshalTable, entry_texts
 
@@ -52,7 +52,8 @@ def notepad(deduction: Deduction) -> Group:
         )
     elif advice is not None:
         lines.append(Text(f"Suggested: no guess ({advice.reason})"))
-    lines.append(Text(f"{deduction.counts.total:,} consistent worlds; odds assume {ASSUMPTION}."))
+    worlds = "consistent worlds" if deduction.belief.model == "uniform" else "weighted worlds"
+    lines.append(Text(f"{deduction.counts.total:,} {worlds}; odds assume {deduction.assumption}."))
     if deduction.belief.timeline.over:
         lines.append(Text("The game is over."))
     elif deduction.belief.timeline.manhunt:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import combinations, permutations
 
@@ -41,11 +41,13 @@ def brute_counts(
     timeline: Timeline,
     sprint_totals: dict[int, set[int]] | None = None,
     face_down_sets: dict[frozenset[int], int] | None = None,
+    slack_weight: Callable[[int], int] = lambda slack: 1,
 ) -> tuple[int, dict[int, dict[int, int]]]:
     """Every route (hideouts and stacks, by depth-first search on the literal rules) times every
     ordered draw sequence that has each route card in hand in time, counted by enumeration.
     The footprint totals of hidden stacks in consistent worlds go to ``sprint_totals``, the
-    world counts by set of face-down hideout values to ``face_down_sets``."""
+    world counts by set of face-down hideout values to ``face_down_sets``.  Each world counts
+    ``slack_weight(s)`` for every hideout placed ``s`` footprints short of its reach."""
     slots = timeline.slots
     marshal = timeline.marshal_cards
     by_position: dict[int, dict[int, int]] = {s.position: {} for s in slots if s.value is None}
@@ -87,6 +89,11 @@ def brute_counts(
         i = len(route)
         if i == len(slots):
             w = weight(route)
+            last = 0
+            for h, stack in route:
+                reach = min(last + 3 + sum(SPRINT[c] for c in stack), 42)
+                w *= slack_weight(reach - h)
+                last = h
             for (h, stack), slot in zip(route, slots, strict=True):
                 if w and slot.value is None:
                     by_position[slot.position][h] = by_position[slot.position].get(h, 0) + w
@@ -163,6 +170,10 @@ def test_exact_counts_equal_brute_force_on_small_games(
     assert counts.by_position == {p: v for p, v in by_position.items()}
     assert counts.sprint_totals == {p: sorted(v) for p, v in sprint_totals.items()}  # E4
     assert belief.face_down_sets(counts) == {s: Fraction(n, total) for s, n in sets.items()}
+    weighted_total, weighted = brute_counts(timeline, slack_weight=lambda s: 2 ** (8 - min(s, 8)))
+    thrifty = ExactBelief(timeline, model="thrifty").counts()
+    assert thrifty.total == weighted_total and thrifty.by_position == weighted
+    assert thrifty.candidates() == counts.candidates()  # the model changes odds, not sets
     truth = {i: h.value for i, h in enumerate(state.route) if i and not h.face_up}
     for position, value in truth.items():
         assert value in counts.by_position[position]

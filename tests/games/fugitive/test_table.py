@@ -27,7 +27,7 @@ def marshal_view(seed: int, game: FugitiveGame, strong: bool) -> list[Event]:
     if strong:
         players = [
             HeuristicFugitive(game, 0, seed, 0.25),
-            BeliefMarshal(game, 1, seed, "gamble", "frontier"),
+            BeliefMarshal(game, 1, seed, "gamble", "frontier", model="uniform"),
         ]
     else:
         players = [RandomPlayer(game, 0, seed), RandomPlayer(game, 1, seed + 1)]

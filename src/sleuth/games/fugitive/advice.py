@@ -22,7 +22,13 @@ from sleuth.core.events import JSON, Event
 from sleuth.games.fugitive.belief import MAX_STATES, Counts, ExactBelief, RelaxedBelief
 from sleuth.games.fugitive.cards import GUESSABLE, LAST
 
-ASSUMPTION = "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)"
+ASSUMPTIONS = {
+    "uniform": "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)",
+    "thrifty": "a thrifty Fugitive: each footprint a hideout falls short of its sprint cards' "
+    "reach halves a world's weight (uniform shuffle)",
+}
+"""What the odds assume, by Fugitive model (:data:`~sleuth.games.fugitive.belief.MODELS`)."""
+ASSUMPTION = ASSUMPTIONS["uniform"]
 
 
 GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
@@ -62,26 +68,39 @@ class Deduction:
 
     @classmethod
     def from_events(
-        cls, events: Sequence[Event], threshold: int = 30, max_states: int = MAX_STATES
+        cls,
+        events: Sequence[Event],
+        threshold: int = 30,
+        max_states: int = MAX_STATES,
+        model: str = "uniform",
     ) -> Deduction:
-        """Deduce from the Marshal's events; a contradiction names its event (E5)."""
-        belief = ExactBelief.from_events(events, max_states)
+        """Deduce from the Marshal's events; a contradiction names its event (E5).  ``model``
+        weighs the worlds (:data:`~sleuth.games.fugitive.belief.MODELS`); the candidate sets
+        do not depend on it, only the odds."""
+        belief = ExactBelief.from_events(events, max_states, model)
         return cls(belief, belief.counts(), threshold)
 
     @classmethod
-    def within(cls, events: Sequence[Event], threshold: int, max_states: int) -> Deduction | None:
+    def within(
+        cls, events: Sequence[Event], threshold: int, max_states: int, model: str = "uniform"
+    ) -> Deduction | None:
         """The exact deduction if it needs at most ``max_states`` states, else the relaxed
         one (:class:`RelaxedBelief`: sound, approximate odds) within as many, else None; for
         players on a clock."""
         try:
-            return cls.from_events(events, threshold, max_states)
+            return cls.from_events(events, threshold, max_states, model)
         except SolverLimitError:
             pass
         try:
-            belief = RelaxedBelief.from_events(events, max_states)
+            belief = RelaxedBelief.from_events(events, max_states, model)
             return cls(belief, belief.counts(), threshold)
         except SolverLimitError:
             return None
+
+    @property
+    def assumption(self) -> str:
+        """What the odds assume (labelled wherever they are shown)."""
+        return ASSUMPTIONS[self.belief.model]
 
     @property
     def exact(self) -> bool:
@@ -247,7 +266,8 @@ class Deduction:
         return {
             "game": "fugitive",
             "worlds": self.counts.total,
-            "assumption": ASSUMPTION,
+            "model": self.belief.model,
+            "assumption": self.assumption,
             "positions": positions,
             "certain": self.counts.certain(),
             "not_hideouts": self.not_hideouts(),

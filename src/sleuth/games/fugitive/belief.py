@@ -54,6 +54,15 @@ TYPES = 8
 """Sprint cards are counted by type, ``2 * pile + (value - 1)``: pile 0 (the start hand) to 3,
 sprint value 1 or 2."""
 
+SLACK_CAP = 8
+"""Slack beyond which a placement weighs least (see :data:`MODELS`)."""
+MODELS = {"uniform": 1, "thrifty": 2}
+"""Fugitive models: how much a world weighs.  Under ``uniform`` every consistent world counts
+once (a uniform shuffle and an uninformed Fugitive, E3).  Under ``thrifty`` a hideout placed
+``s`` footprints short of what its sprint cards reach (its slack) weighs ``2 ** (8 - min(s,
+8))``: each footprint wasted halves a world's weight, as for a Fugitive who goes as far as his
+cards take him and rarely over-pays.  The value is the base of that power."""
+
 Key = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(last hideout, route cards per pile 1-3, sprint cards per type, face-down hideouts per type,
 progress per clause)."""
@@ -162,7 +171,13 @@ class ExactBelief:
         timeline: Timeline,
         max_states: int = MAX_STATES,
         events: Sequence[Event] | None = None,
+        model: str = "uniform",
     ) -> None:
+        if model not in MODELS:
+            raise SleuthError(f"unknown Fugitive model {model!r} (models: {', '.join(MODELS)})")
+        self.model = model
+        self.slack_base = MODELS[model]
+        """World weights (see :data:`MODELS`); 1 counts every world once."""
         self.timeline = timeline
         self.max_states = max_states
         self.events = events
@@ -211,9 +226,11 @@ class ExactBelief:
         """:meth:`_final` by (taken, used, hidden): shared by every count."""
 
     @classmethod
-    def from_events(cls, events: Iterable[Event], max_states: int = MAX_STATES) -> ExactBelief:
+    def from_events(
+        cls, events: Iterable[Event], max_states: int = MAX_STATES, model: str = "uniform"
+    ) -> ExactBelief:
         events = list(events)
-        return cls(read_view(events), max_states, events)
+        return cls(read_view(events), max_states, events, model)
 
     # --- the two steps of one position ------------------------------------------------------
 
@@ -256,10 +273,10 @@ class ExactBelief:
             merged: dict[tuple[tuple[int, ...], int], int] = defaultdict(int)
             draws = [slot.sprints, *(d - t for d, t in zip(slot.draws, taken, strict=True))]
             for counts in _type_counts(slot.sprints, room, draws):
-                weight, footprints, per_pile = _composition(counts)
-                for p, n in enumerate(per_pile):
+                weight, footprints, piles = _composition(counts)
+                for p, n in enumerate(piles):
                     weight *= _falling(slot.draws[p] - taken[p], n)
-                new_taken = (taken[0] + per_pile[0], taken[1] + per_pile[1], taken[2] + per_pile[2])
+                new_taken = (taken[0] + piles[0], taken[1] + piles[1], taken[2] + piles[2])
                 if self.track_identities:
                     new_used = tuple(u + n for u, n in zip(used, counts, strict=True))
                     choices.append((weight, new_taken, new_used, footprints))
@@ -293,6 +310,8 @@ class ExactBelief:
             weight = room[pile]
             if weight <= 0:
                 continue
+            if self.slack_base != 1:
+                weight *= self.slack_base ** (SLACK_CAP - min(reach - h, SLACK_CAP))
             new_progress = progress
             if self.clauses or self._extra:
                 advanced = self._advance(i, h, progress)

@@ -19,6 +19,7 @@ from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
 from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess, Place
 from sleuth.games.fugitive.advice import GUESS_MODES
+from sleuth.games.fugitive.belief import MODELS
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
@@ -118,6 +119,12 @@ BOTS = (
                 True,
                 "leave numbers at the Manhunt threshold face down (false: name them too)",
                 parse_bool,
+            ),
+            OptionSpec(
+                "model",
+                "thrifty",
+                "Fugitive model for the odds: thrifty (little wasted reach) or uniform",
+                parse_choice(tuple(MODELS)),
             ),
         ),
     ),

@@ -86,10 +86,19 @@ class BeliefMarshal(_Marshal):
     cards), and from the graph notes when even that would."""
 
     def __init__(
-        self, game: Game[Any], seat: int, seed: int, guess: str, draw: str, manhunt: bool = True
+        self,
+        game: Game[Any],
+        seat: int,
+        seed: int,
+        guess: str,
+        draw: str,
+        manhunt: bool = True,
+        model: str = "thrifty",
     ) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
+        self.model = model
+        """How the odds weigh the worlds (see :data:`~sleuth.games.fugitive.belief.MODELS`)."""
         self.manhunt = manhunt
         """Leave numbers at the Manhunt threshold face down (aim for the Manhunt); False: name
         them like any other (aim to uncover the route before 42)."""
@@ -99,7 +108,7 @@ class BeliefMarshal(_Marshal):
         threshold: int = self.game.manhunt_threshold  # type: ignore[attr-defined]
         if not self.manhunt:
             threshold = LAST + 1  # no number is held back
-        deduction = Deduction.within(view.events, threshold, STATE_BUDGET)
+        deduction = Deduction.within(view.events, threshold, STATE_BUDGET, self.model)
         if deduction is None:
             return self.notes.choose(view)
         self.expected_last = _expected_last(deduction)
