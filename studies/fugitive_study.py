@@ -1,10 +1,10 @@
 """The Fugitive balance study (issue 4, section 5): run the tournaments, then report.
 
-    python studies/fugitive_study.py run --db fugitive-study.duckdb       # about an hour, 1 core
+    python studies/fugitive_study.py run --db fugitive-study.duckdb       # about an hour, 2 cores
     python studies/fugitive_study.py report --db fugitive-study.duckdb    # tables and the plot
 
 ``run`` plays every experiment of :data:`EXPERIMENTS` not yet in the database (so an
-interrupted run resumes), 2,000 games each (``--games``), seed 2026, 1st edition unless the
+interrupted run resumes), 1,000 games each (``--games``), seed 2026, 1st edition unless the
 experiment says otherwise, ``max_rounds=50``, seats fixed by role, five seconds a move.
 ``report`` prints one Markdown table per question (the Marshal's win rate with its 95% Wilson
 interval; a draw counts half) and writes ``docs/img/fugitive-study.png``.
@@ -48,6 +48,8 @@ class Experiment:
 
 
 QUESTIONS = {
+    "model": "Which Fugitive model should the Marshal's odds assume? (belief Marshal against "
+    "the heuristic Fugitive)",
     "draw": "Which pile should the Marshal draw from? (belief Marshal against the heuristic "
     "Fugitive)",
     "guess": "Single or multi-number guesses? (belief Marshal's guess modes against the "
@@ -61,6 +63,8 @@ QUESTIONS = {
 
 H, B = "heuristic", "belief"
 EXPERIMENTS = (
+    Experiment("model", "thrifty (default)", H, B),
+    Experiment("model", "uniform", H, "belief:model=uniform"),
     Experiment("draw", "frontier (default)", H, B),
     Experiment("draw", "low", H, "belief:draw=low"),
     Experiment("draw", "high (roadblock)", H, "belief:draw=high"),
@@ -113,7 +117,7 @@ def _experiment_key(e: Experiment) -> str:
     return _key(e.bots, e.all_options)
 
 
-def run(db: Path, games: int, workers: int) -> None:
+def run(db: Path, games: int, workers: int | None) -> None:
     store.prepare(db)
     done = _done(db)
     for e in EXPERIMENTS:
@@ -172,8 +176,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("run", "report"))
     parser.add_argument("--db", type=Path, default=Path("fugitive-study.duckdb"))
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=None, help="default: every core")
     parser.add_argument("--image", type=Path, default=Path("docs/img/fugitive-study.png"))
     args = parser.parse_args()
     if args.command == "run":

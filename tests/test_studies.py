@@ -21,14 +21,14 @@ def study(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     db, image = tmp_path / "study.duckdb", tmp_path / "study.png"
-    first = study("run", "--db", str(db), "--games", "1")
+    first = study("run", "--db", str(db), "--games", "1", "--workers", "1")
     assert first.returncode == 0, first.stderr
     with duckdb.connect(str(db), read_only=True) as con:
         runs = con.execute("select count(*) from runs").fetchone()
-    again = study("run", "--db", str(db), "--games", "1")
+    again = study("run", "--db", str(db), "--games", "1", "--workers", "1")
     assert again.returncode == 0 and again.stdout == ""  # nothing left to play
-    assert runs is not None and runs[0] == 16  # 22 experiments, 16 distinct pairings
+    assert runs is not None and runs[0] == 17  # 24 experiments, 17 distinct pairings
     result = study("report", "--db", str(db), "--image", str(image))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.count("### ") == 6 and "not run" not in result.stdout
+    assert result.stdout.count("### ") == 7 and "not run" not in result.stdout
     assert image.stat().st_size > 10_000
