@@ -20,6 +20,8 @@ def test_entries_errors_undo_and_save(cwd: Path) -> None:
     assert "  5  guess 2 miss" in out and "took back: guess 2 miss" in out
     assert "saved 4 entries to marshal.jsonl" in out
     assert "Suggested: guess" in out and "consistent worlds" in out
+    thrifty = entry("assist", "fugitive", "--model", "thrifty", cwd=cwd, stdin=OPENING)
+    assert "weighted worlds; odds assume a thrifty Fugitive" in thrifty.stdout
     view = read_view_log(cwd / "marshal.jsonl", "marshal")
     assert [e.kind for e in view.events[-2:]] == ["chose_pile", "drew"]
 

@@ -80,3 +80,18 @@ def test_infer_lines_of_the_log_are_named(view_log: Path, cwd: Path) -> None:
     lines[2] = json.dumps({"type": "event", "kind": 3})
     view_log.write_text("\n".join(lines))
     check_error(entry("infer", "fugitive", "--log", view_log, cwd=cwd), "line 3", "kind")
+
+
+def test_infer_with_the_thrifty_model_changes_odds_not_values(view_log: Path, cwd: Path) -> None:
+    runs = {
+        model: entry("infer", "fugitive", "--log", view_log, "--events", "30", "--json",
+                     "--model", model, cwd=cwd)
+        for model in ("uniform", "thrifty")
+    }  # fmt: skip
+    out = {model: one_json_object(done.stdout) for model, done in runs.items()}
+    assert out["thrifty"]["model"] == "thrifty" and "thrifty" in out["thrifty"]["assumption"]
+    for a, b in zip(out["uniform"]["positions"], out["thrifty"]["positions"], strict=True):
+        assert a.get("values", {}).keys() == b.get("values", {}).keys()
+    assert out["uniform"]["positions"] != out["thrifty"]["positions"]
+    bad = entry("infer", "fugitive", "--log", view_log, "--model", "greedy", cwd=cwd)
+    assert bad.returncode == 2 and "greedy" in bad.stderr

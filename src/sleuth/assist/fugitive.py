@@ -84,8 +84,9 @@ class FugitiveSession:
 
     entry_help = ENTRY_HELP
 
-    def __init__(self, game: FugitiveGame) -> None:
-        self.table = MarshalTable(game)
+    def __init__(self, game: FugitiveGame, model: str = "uniform") -> None:
+        self.model = model
+        self.table = MarshalTable(game, model=model)
 
     def enter(self, text: str) -> str:
         return self.table.enter(text).text
@@ -111,7 +112,7 @@ class FugitiveSession:
             raise SleuthError(f"{path}: a {view.game.name} log, not a Fugitive one")
         if tuple(view.events[: len(SETUP_EVENTS)]) != SETUP_EVENTS:
             raise SleuthError(f"{path}: the view does not start with the setup draws")
-        table = MarshalTable(view.game)
+        table = MarshalTable(view.game, model=self.model)
         for number, text in enumerate(entry_texts(view.events), start=1):
             try:
                 table.enter(text)

@@ -3,6 +3,7 @@ table-side assistant (``sleuth assist fugitive``)."""
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +16,16 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.registry import make_game, parse_option_texts
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.belief import MODELS
 from sleuth.games.fugitive.rules import FugitiveGame
+
+Model = Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]
+"""The Fugitive models of :data:`~sleuth.games.fugitive.belief.MODELS`, as CLI choices."""
+MODEL_OPTION = typer.Option(
+    "--model",
+    help="What the odds assume of the Fugitive: uniform (every consistent world equally "
+    "likely) or thrifty (little wasted reach). The possible values do not depend on it.",
+)
 
 
 def infer_command(
@@ -30,6 +40,7 @@ def infer_command(
         typer.Option("--events", min=0, help="Use only the first N events of the view."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    model: Annotated[Model, MODEL_OPTION] = Model.uniform,  # type: ignore[attr-defined]
 ) -> None:
     """The Marshal's exact deduction: each face-down hideout's possible values with their
     probabilities, certain hideouts, numbers ruled out, and the suggested guess."""
@@ -37,7 +48,7 @@ def infer_command(
     seen = view.events if events is None else view.events[:events]
     if view.game.name != "fugitive":
         raise SleuthError(f"{log}: a {view.game.name} log, not a Fugitive one")
-    deduction = Deduction.from_events(seen, view.game.manhunt_threshold)  # type: ignore[attr-defined]
+    deduction = Deduction.from_events(seen, view.game.manhunt_threshold, model=model.value)  # type: ignore[attr-defined]
     if as_json:
         print_json({"events": len(seen), **deduction.to_json()})
         return
@@ -52,13 +63,14 @@ def assist_command(
     load: Annotated[
         Path | None, typer.Option("--load", help="Continue from a saved view log.")
     ] = None,
+    model: Annotated[Model, MODEL_OPTION] = Model.uniform,  # type: ignore[attr-defined]
 ) -> None:
     """The Marshal's assistant at a real table: type what happens (your draws, the
     Fugitive's draws and hideouts, guesses and what they revealed) and see the notepad after
     each entry.  'help' lists the forms; undo, save FILE and load FILE work at any time."""
     game = make_game("fugitive", parse_option_texts(option or []))
     assert isinstance(game, FugitiveGame)
-    session = FugitiveSession(game)
+    session = FugitiveSession(game, model.value)
     if load is not None:
         session.load(load)
     console.print("Marshal's assistant for Fugitive. Type 'help' for the entry forms.")

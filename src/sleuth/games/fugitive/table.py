@@ -74,11 +74,13 @@ class Entry:
 class MarshalTable:
     """A Marshal's record of one game at a real table (see the module docstring)."""
 
-    def __init__(self, game: FugitiveGame, seed: int = 0) -> None:
+    def __init__(self, game: FugitiveGame, seed: int = 0, model: str = "uniform") -> None:
         self.game = game
+        self.model = model
+        """The Fugitive model of the odds (:data:`~sleuth.games.fugitive.belief.MODELS`)."""
         self.entries: list[Entry] = []
         self._rng = random.Random(seed)
-        self._deduction = Deduction.from_events(list(SETUP_EVENTS), game.manhunt_threshold)
+        self._deduction = self._deduce(list(SETUP_EVENTS))
         self._state: FugitiveState | None
         self._state, _ = self._replay(list(SETUP_EVENTS), self._deduction)
 
@@ -101,19 +103,16 @@ class MarshalTable:
         entry = self._parse(text)
         events = [*self.events, *entry.events]
         try:
-            deduction = Deduction.within(events, self.game.manhunt_threshold, MAX_STATES)
+            deduction = self._deduce(events)
         except ContradictionError:
             raise SleuthError(
                 f"{entry.text!r}: no game is consistent with this and the entries before it "
                 "(check the numbers; 'undo' takes back earlier entries)"
             ) from None
-        if deduction is None:
-            raise SolverLimitError(f"{entry.text!r}: the deduction is too big to check")
         state, extra = self._replay(events, deduction)
         if extra:
             entry = Entry(entry.text, (*entry.events, *extra))
-            deduction = Deduction.within([*events, *extra], self.game.manhunt_threshold, MAX_STATES)
-            assert deduction is not None  # game_over changes no count
+            deduction = self._deduce([*events, *extra])  # game_over changes no count
         self.entries.append(entry)
         self._deduction, self._state = deduction, state
         return entry
@@ -124,11 +123,16 @@ class MarshalTable:
             raise SleuthError("nothing to undo")
         last = self.entries.pop()
         events = self.events
-        deduction = Deduction.within(events, self.game.manhunt_threshold, MAX_STATES)
-        assert deduction is not None  # it was accepted before
-        self._deduction = deduction
-        self._state, _ = self._replay(events, deduction)
+        self._deduction = self._deduce(events)
+        self._state, _ = self._replay(events, self._deduction)
         return last
+
+    def _deduce(self, events: list[Event]) -> Deduction:
+        """The exact deduction, or the relaxed one when it is too big."""
+        deduction = Deduction.within(events, self.game.manhunt_threshold, MAX_STATES, self.model)
+        if deduction is None:
+            raise SolverLimitError("the deduction is too big even for the relaxed belief")
+        return deduction
 
     # --- checking ---------------------------------------------------------------------------
 
