@@ -1,11 +1,13 @@
 """The Fugitive balance study (issue 4, section 5): run the tournaments, then report.
 
-    python studies/fugitive_study.py run --db fugitive-study.duckdb       # about an hour, 2 cores
+    python studies/fugitive_study.py run --db fugitive-study.duckdb --games 2000   # ~40 min
     python studies/fugitive_study.py report --db fugitive-study.duckdb    # tables and the plot
 
-``run`` plays every experiment of :data:`EXPERIMENTS` not yet in the database (so an
-interrupted run resumes), 1,000 games each (``--games``), seed 2026, 1st edition unless the
-experiment says otherwise, ``max_rounds=50``, seats fixed by role, five seconds a move.
+``run`` plays every experiment of :data:`EXPERIMENTS` up to ``--games`` games (1,000 by
+default), counting the games already in the database: an interrupted run resumes, and a
+larger ``--games`` tops every experiment up with new games (seed 2026 plus the games already
+played).  1st edition unless the experiment says otherwise, ``max_rounds=50``, seats fixed by
+role, five seconds a move, every core (``--workers``).
 ``report`` prints one Markdown table per question (the Marshal's win rate with its 95% Wilson
 interval; a draw counts half) and writes ``docs/img/fugitive-study.png``.
 """
@@ -121,12 +123,14 @@ def run(db: Path, games: int, workers: int | None) -> None:
     store.prepare(db)
     done = _done(db)
     for e in EXPERIMENTS:
-        if _experiment_key(e) in done:  # already played (several questions share a pairing)
+        played = done.get(_experiment_key(e), (0, 0.0))[0]
+        if played >= games:  # already played (several questions share a pairing)
             continue
         started = datetime.now(UTC)
         print(f"{started:%H:%M:%S} {' v '.join(e.bots)} {e.all_options} ...", flush=True)
+        seed = SEED + played  # a top-up batch gets its own seed, so its games are new ones
         tournament = run_tournament(
-            "fugitive", e.bots, games, SEED, e.all_options, workers, time_limit=TIME_LIMIT
+            "fugitive", e.bots, games - played, seed, e.all_options, workers, time_limit=TIME_LIMIT
         )
         store.save(db, tournament, started, sleuth.__version__)
         done = _done(db)
