@@ -1,5 +1,5 @@
 """Smoke test: the Fugitive balance study runs end to end on one game per experiment, resumes
-without replaying, and reports every question with a plot."""
+without replaying, tops up with new games, and reports every question with a plot."""
 
 from __future__ import annotations
 
@@ -28,6 +28,11 @@ def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     again = study("run", "--db", str(db), "--games", "1", "--workers", "1")
     assert again.returncode == 0 and again.stdout == ""  # nothing left to play
     assert runs is not None and runs[0] == 17  # 24 experiments, 17 distinct pairings
+    topped = study("run", "--db", str(db), "--games", "2", "--workers", "1")
+    assert topped.returncode == 0, topped.stderr
+    with duckdb.connect(str(db), read_only=True) as con:
+        counts = con.execute("select count(*), count(distinct seed) from games").fetchone()
+    assert counts == (34, 34)  # one more game per pairing, each with a new seed
     result = study("report", "--db", str(db), "--image", str(image))
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("### ") == 7 and "not run" not in result.stdout
