@@ -157,8 +157,8 @@ def report(db: Path, image: Path) -> None:
             low, high = wilson_interval(wins, games)
             rate = wins / games
             print(
-                f"| {e.label} | `{e.fugitive}` v `{e.marshal}` | {games:,} | {rate:.1%} | "
-                f"{low:.1%}–{high:.1%} |"
+                f"| {e.label} | `{e.fugitive}` v `{e.marshal}` | {games:,} | {rate:.2%} | "
+                f"{low:.2%}–{high:.2%} |"
             )
             labels.append(e.label)
             rates.append(100 * rate)
