@@ -28,7 +28,6 @@ ASSUMPTIONS = {
     "reach halves a world's weight (uniform shuffle)",
 }
 """What the odds assume, by Fugitive model (:data:`~sleuth.games.fugitive.belief.MODELS`)."""
-ASSUMPTION = ASSUMPTIONS["uniform"]
 
 
 GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
