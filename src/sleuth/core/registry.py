@@ -35,6 +35,7 @@ __all__ = [
 _GAME_MODULES = {
     "fox": "sleuth.games.fox",
     "fugitive": "sleuth.games.fugitive",
+    "camel-up": "sleuth.games.camel_up",
 }
 
 
