@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 from sleuth.core.errors import ActionParseError, IllegalActionError, OptionError
 from sleuth.core.events import Event
 from sleuth.core.game import CHANCE, TERMINAL
-from sleuth.core.registry import make_game
+from sleuth.core.match import run_match
+from sleuth.core.registry import game_spec, make_game
 from sleuth.games.camel_up.actions import OverallBet, PlaceTile, parse_action
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame, describe_stacks
+from sleuth.games.camel_up.simulate import play_random_game
 from sleuth.games.camel_up.track import arrangement, racing_order
 
 GAME = CamelUpGame()
@@ -278,3 +280,18 @@ def test_random_playthroughs_keep_every_invariant(seed: int, edition: int, playe
     assert max(code >> 3 for code in state.order or ()) >= 16 or min(
         code >> 3 for code in state.order or ()) < 0 or state.capped  # fmt: skip
     assert len(ranking) == 5
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"edition": "2", "players": "5"}, {"players": "2", "tile_flip_in_place": "true"}],
+)
+def test_fast_random_games_are_the_games_the_match_runner_plays(options: dict[str, str]) -> None:
+    game = make_game("camel-up", options)
+    assert isinstance(game, CamelUpGame)
+    spec = game_spec("camel-up")
+    for seed in range(25):
+        record = run_match(game, [spec.bot("random")] * game.players, seed, time_limit=None)
+        state = play_random_game(game, seed)
+        assert tuple(float(m) for m in state.money) == record.returns
+        assert state.turns == record.length and state.outcome() == record.outcome

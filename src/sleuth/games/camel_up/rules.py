@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from sleuth.core.errors import IllegalActionError, OptionError
 from sleuth.core.events import JSON, Event
@@ -69,6 +69,13 @@ GREY_DIE = 5
 HIDDEN = -1
 """The camel of another seat's overall card in an observed state (V2)."""
 SIDE_VALUE = {"oasis": OASIS, "mirage": MIRAGE}
+ALL_RACERS = 0b11111
+DICE = tuple(tuple(d for d in range(6) if mask >> d & 1) for mask in range(64))
+"""The dice of each pyramid mask, in increasing order."""
+BITS = tuple(tuple(c for c in range(5) if mask >> c & 1) for mask in range(32))
+"""The camels of each 5-bit mask, in increasing order."""
+TILE_SPACES = (1 << TRACK_LENGTH) - 2
+"""Indices 1..15: a tile never goes on space 1 or past the finish (K9)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +95,12 @@ class CamelUpGame(Game[CamelAction]):
     camel_ids: dict[str, int] = field(init=False, repr=False, compare=False)
     tickets: tuple[int, ...] = field(init=False, repr=False, compare=False)
     all_dice: int = field(init=False, repr=False, compare=False)
+    leg_actions: tuple[LegBet, ...] = field(init=False, repr=False, compare=False)
+    tile_actions: tuple[PlaceTile, ...] = field(init=False, repr=False, compare=False)
+    """``tile_actions[2 * index + side]`` with side 0 for oasis, 1 for mirage."""
+    bet_actions: tuple[tuple[OverallBet, ...], ...] = field(init=False, repr=False, compare=False)
+    die_actions: tuple[tuple[Die, ...], ...] = field(init=False, repr=False, compare=False)
+    """``die_actions[die][face]``: faces 0..2 of a racing die, 0..5 of the grey die."""
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
@@ -103,6 +116,15 @@ class CamelUpGame(Game[CamelAction]):
         object.__setattr__(self, "camel_ids", {n: i for i, n in enumerate(names)})
         object.__setattr__(self, "tickets", TICKETS[self.edition])
         object.__setattr__(self, "all_dice", 0b111111 if self.edition == 2 else 0b11111)
+        # The engine hands out these shared objects instead of building actions on every turn.
+        tiles = tuple(PlaceTile(i // 2 + 1, SIDES[i % 2]) for i in range(2 * TRACK_LENGTH))
+        object.__setattr__(self, "leg_actions", tuple(LegBet(n) for n in racers))
+        object.__setattr__(self, "tile_actions", tiles)
+        bets = tuple(tuple(OverallBet(pile, n) for n in racers) for pile in PILES)
+        object.__setattr__(self, "bet_actions", bets)
+        dice = [tuple(Die(n, v) for v in (1, 2, 3)) for n in racers]
+        dice.append(tuple(Die(n, v) for n in CRAZY_NAMES for v in (1, 2, 3)))
+        object.__setattr__(self, "die_actions", tuple(dice))
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -143,8 +165,8 @@ class CamelState(State[CamelAction]):
 
     __slots__ = (
         "_legal", "capped", "cards", "crazy_finish", "dice", "game", "leg", "leg_bets", "money",
-        "order", "over", "piles", "pyramid", "rolling", "seat", "taken", "tile_of",
-        "tile_owner", "tiles", "turns",
+        "occupied", "open_legs", "order", "over", "piles", "pyramid", "rolling", "seat", "taken",
+        "tile_of", "tile_owner", "tiles", "turns",
     )  # fmt: skip
 
     def __init__(self, game: CamelUpGame) -> None:
@@ -154,6 +176,10 @@ class CamelState(State[CamelAction]):
         self.dice = game.all_dice
         self.taken = [0] * 5
         """Leg tickets taken from each camel's stack this leg."""
+        self.open_legs = ALL_RACERS
+        """Bitmask of the camels that still have a leg ticket this leg."""
+        self.occupied = 0
+        """Bitmask of the track indices 0..15 with a camel on them."""
         self.leg_bets: list[tuple[int, int, int]] = []
         """(seat, camel, value) of this leg's tickets."""
         self.pyramid = [0] * n
@@ -206,6 +232,8 @@ class CamelState(State[CamelAction]):
         other.order = self.order
         other.dice = self.dice
         other.taken = self.taken[:]
+        other.open_legs = self.open_legs
+        other.occupied = self.occupied
         other.leg_bets = self.leg_bets[:]
         other.pyramid = self.pyramid[:]
         other.tiles = dict(self.tiles)
@@ -229,20 +257,39 @@ class CamelState(State[CamelAction]):
         game = self.game
         return ["grey" if d == GREY_DIE else game.racers[d] for d in range(6) if self.dice >> d & 1]
 
-    def tile_indices(self) -> list[int]:
-        """Track indices where the seat to move may put its desert tile (K9, K10)."""
-        order = self.order or ()
-        occupied = {code >> 3 for code in order}
+    def tile_mask(self) -> int:
+        """Bitmask of the track indices where the seat to move may put its tile (K9, K10)."""
         own = self.tile_of[self.seat]
-        others = [i for i in self.tiles if i != own]
+        blocked = 0
+        for index in self.tiles:
+            if index != own:
+                blocked |= 7 << (index - 1)
+        if own >= 0 and not self.game.tile_flip_in_place:
+            blocked |= 1 << own
+        return TILE_SPACES & ~self.occupied & ~blocked
+
+    def tile_actions(self) -> list[PlaceTile]:
+        """The tile placements of the seat to move, by index, oasis before mirage."""
+        mask = self.tile_mask()
+        own = self.tile_of[self.seat]
+        table = self.game.tile_actions
         out = []
-        for index in range(1, TRACK_LENGTH):
-            if index in occupied or any(abs(index - t) <= 1 for t in others):
-                continue
-            if index == own and not self.game.tile_flip_in_place:
-                continue
-            out.append(index)
+        while mask:
+            index = (mask & -mask).bit_length() - 1
+            mask &= mask - 1
+            if index == own:  # flipping in place (an option): only the other side
+                out.append(table[2 * index + (self.tiles[own] == OASIS)])
+            else:
+                out += table[2 * index : 2 * index + 2]
         return out
+
+    def leg_bet_camels(self) -> tuple[int, ...]:
+        """Camels whose leg-ticket stack is not empty."""
+        return BITS[self.open_legs]
+
+    def unused_cards(self) -> tuple[int, ...]:
+        """The camels the seat to move has no overall card out on."""
+        return BITS[ALL_RACERS & ~self.cards[self.seat]]
 
     def legal_actions(self) -> Sequence[CamelAction]:
         if self._legal is None:
@@ -257,16 +304,11 @@ class CamelState(State[CamelAction]):
             return tuple(action for action, _ in self.chance_outcomes())
         game = self.game
         actions: list[CamelAction] = [ROLL]
-        tickets = len(game.tickets)
-        actions += [LegBet(game.racers[c]) for c in range(5) if self.taken[c] < tickets]
-        own = self.tile_of[self.seat]
-        for index in self.tile_indices():
-            for side in SIDES:
-                if index != own or SIDE_VALUE[side] != self.tiles[own]:
-                    actions.append(PlaceTile(index + 1, side))
-        used = self.cards[self.seat]
-        for pile in PILES:
-            actions += [OverallBet(pile, game.racers[c]) for c in range(5) if not used >> c & 1]
+        actions += [game.leg_actions[c] for c in self.leg_bet_camels()]
+        actions += self.tile_actions()
+        unused = self.unused_cards()
+        for pile in game.bet_actions:
+            actions += [pile[c] for c in unused]
         return tuple(actions)
 
     def chance_outcomes(self) -> Sequence[tuple[CamelAction, float]]:
@@ -286,13 +328,16 @@ class CamelState(State[CamelAction]):
         """The next chance outcome; a roll always uses two random numbers (see the docstring)."""
         game = self.game
         if self.order is None:
-            return _sample_start(game, rng)
-        dice = [d for d in range(6) if self.dice >> d & 1]
+            return sample_start(game, rng)
+        die, face = self.draw_die(rng)
+        return game.die_actions[die][face]
+
+    def draw_die(self, rng: random.Random) -> tuple[int, int]:
+        """A die from the pyramid and its face (0..2, or 0..5 for the grey die: value
+        ``face % 3 + 1``, white below 3): always exactly two random numbers (T7)."""
+        dice = DICE[self.dice]
         die = dice[int(rng.random() * len(dice))]
-        face = int(rng.random() * (6 if die == GREY_DIE else 3))
-        if die == GREY_DIE:
-            return Die(CRAZY_NAMES[face // 3], face % 3 + 1)
-        return Die(game.racers[die], face + 1)
+        return die, int(rng.random() * (6 if die == GREY_DIE else 3))
 
     def is_legal(self, action: object) -> bool:
         return self._illegal_reason(action) is None
@@ -377,50 +422,53 @@ class CamelState(State[CamelAction]):
             return f"seat {self.seat} has already played its {action.camel} card"
         return None
 
-    # -- playing -----------------------------------------------------------------------------
+    # -- playing: apply() checks and reports; the primitives below only play ----------------
 
     def apply(self, action: CamelAction) -> list[Event]:
         problem = self._illegal_reason(action)
         if problem is not None:
             raise IllegalActionError(f"{action}: {problem}")
-        self._legal = None
         seat = self.seat
+        game = self.game
         if isinstance(action, Start):
-            return self._start(action)
+            self.start(start_order(game, action))
+            return [Event("start", {"stacks": action.stacks})]
         if isinstance(action, Die):
-            return self._roll_die(action)
-        self.turns += 1
+            if action.colour in CRAZY_NAMES and game.edition == 2:
+                die, face = GREY_DIE, CRAZY_NAMES.index(action.colour) * 3 + action.value - 1
+            else:
+                die, face = game.racers.index(action.colour), action.value - 1
+            return self._die_events(seat, self.resolve_die(die, face))
         if isinstance(action, Roll):
-            self.rolling = True
-            self.pyramid[seat] += 1
+            self.roll()
             return [Event("roll", {"seat": seat, "forced": False})]
-        self.seat = (seat + 1) % self.game.players
         if isinstance(action, LegBet):
-            camel = self.game.racer_id(action.camel)
-            value = self.game.tickets[self.taken[camel]]
-            self.taken[camel] += 1
-            self.leg_bets.append((seat, camel, value))
+            value = self.take_leg_ticket(game.racer_id(action.camel))
             return [Event("leg_bet", {"seat": seat, "camel": action.camel, "value": value})]
         if isinstance(action, PlaceTile):
-            return [self._place_tile(seat, action)]
+            previous = self.put_tile(action.space - 1, SIDE_VALUE[action.side])
+            moved_from = previous + 1 if previous >= 0 else None
+            public = {"seat": seat, "space": action.space, "side": action.side}
+            return [Event("tile", {**public, "moved_from": moved_from})]
         assert isinstance(action, OverallBet)
-        return [self._bet_overall(seat, action.pile, self.game.racer_id(action.camel))]
+        pile = PILES.index(action.pile)
+        camel = game.racer_id(action.camel)
+        position = self.bet(pile, camel)
+        public = {"seat": seat, "pile": action.pile, "position": position}
+        return [Event("overall_bet", public, {"camel": action.camel}, frozenset((seat,)))]
 
     def apply_hidden_bet(self, pile: str) -> list[Event]:
         """An observed state (V3): the seat to move bet on ``pile``, camel unseen."""
         if self.current_player() != self.seat or pile not in PILES:
             raise IllegalActionError(f"a hidden {pile} bet is not possible now")
-        self._legal = None
-        self.turns += 1
         seat = self.seat
-        self.seat = (seat + 1) % self.game.players
-        return [self._bet_overall(seat, pile, HIDDEN)]
+        position = self.bet(PILES.index(pile), HIDDEN)
+        return [Event("overall_bet", {"seat": seat, "pile": pile, "position": position})]
 
     def reveal_overall(self, pile: str, cards: Sequence[Sequence[JSON]]) -> None:
         """An observed state at the end: the cards of ``pile`` as revealed, with their
         payouts (``(seat, camel, amount)`` in pile order), replace the hidden ones."""
-        index = PILES.index(pile)
-        placed = self.piles[index]
+        placed = self.piles[PILES.index(pile)]
         if len(cards) != len(placed) or any(
             int(seat) != s for (seat, _, _), (s, _) in zip(cards, placed, strict=True)
         ):
@@ -431,103 +479,154 @@ class CamelState(State[CamelAction]):
             if unscored:
                 self._pay(int(seat), int(amount))
 
-    def _start(self, action: Start) -> list[Event]:
-        game = self.game
-        self.order = arrangement(
-            {space - 1: [game.camel_ids[n] for n in names] for space, names in action.stacks}
-        )
-        return [Event("start", {"stacks": action.stacks})]
-
-    def _place_tile(self, seat: int, action: PlaceTile) -> Event:
-        index = action.space - 1
-        own = self.tile_of[seat]
-        if own >= 0:
-            del self.tiles[own]
-            del self.tile_owner[own]
-        self.tiles[index] = SIDE_VALUE[action.side]
-        self.tile_owner[index] = seat
-        self.tile_of[seat] = index
-        moved_from = own + 1 if own >= 0 else None
-        return Event(
-            "tile",
-            {"seat": seat, "space": action.space, "side": action.side, "moved_from": moved_from},
-        )
-
-    def _bet_overall(self, seat: int, pile: str, camel: int) -> Event:
-        """Put ``seat``'s card on ``pile`` (``camel`` is :data:`HIDDEN` in observed states)."""
-        cards = self.piles[PILES.index(pile)]
-        cards.append((seat, camel))
-        public = {"seat": seat, "pile": pile, "position": len(cards)}
-        if camel == HIDDEN:
-            return Event("overall_bet", public)
-        self.cards[seat] |= 1 << camel
-        return Event(
-            "overall_bet", public, {"camel": self.game.camel_name(camel)}, frozenset((seat,))
-        )
-
-    def _roll_die(self, action: Die) -> list[Event]:
-        game = self.game
-        order = self.order
-        assert order is not None
+    def _die_events(self, seat: int, result: DieResult) -> list[Event]:
+        """The events of a resolved die (see the module docstring)."""
+        name = self.game.camel_name
         events = []
-        seat = self.seat
-        if not self.rolling:  # a forced roll after the turn cap (T4)
-            self.turns += 1
-            self.pyramid[seat] += 1
-            if not self.capped:
-                self.capped = True
+        if result.forced:
+            if result.first_forced:
                 events.append(Event("capped", {"turns": self.turns - 1}))
             events.append(Event("roll", {"seat": seat, "forced": True}))
-        self.rolling = False
-        if action.colour in CRAZY_NAMES and game.edition == 2:
-            die = GREY_DIE
-            camel = crazy_to_move(order, game.camel_ids[action.colour])
-        else:
-            die = camel = game.racers.index(action.colour)
-        start = next(code >> 3 for code in order if code & 7 == camel)
-        landing = move(order, camel, action.value, self.tiles)
-        self.order = landing.arrangement
-        self.dice &= ~(1 << die)
-        owner = None
-        if landing.tile >= 0:
-            owner = self.tile_owner[landing.tile]
-            self.money[owner] += 1
-        end = next(code >> 3 for code in landing.arrangement if code & 7 == camel)
+        die = self.game.die_actions[result.die][result.face]
         events.append(
             Event(
                 "die",
                 {
                     "seat": seat,
-                    "colour": action.colour,
-                    "value": action.value,
-                    "camel": game.camel_name(camel),
-                    "from": start + 1,
-                    "to": end + 1,
-                    "tile": landing.tile + 1 if landing.tile >= 0 else None,
-                    "owner": owner,
+                    "colour": die.colour,
+                    "value": die.value,
+                    "camel": name(result.camel),
+                    "from": result.start + 1,
+                    "to": result.end + 1,
+                    "tile": result.tile + 1 if result.tile >= 0 else None,
+                    "owner": result.owner,
                 },
             )
         )
-        self.seat = (seat + 1) % game.players
+        if result.leg is not None:
+            first, second, net = result.leg
+            public = {"first": name(first), "second": name(second), "payouts": net}
+            events.append(Event("leg_scored", {"leg": result.leg_number, **public}))
+        if self.over:
+            ranking = racing_order(self.order or ())
+            public = {"winner": name(ranking[-1]), "loser": name(ranking[0])}
+            events.append(Event("game_over", {**public, "crazy": self.crazy_finish}))
+            for pile, cards in zip(PILES, result.overall, strict=False):
+                scored = tuple((seat, name(camel), amount) for seat, camel, amount in cards)
+                events.append(Event("overall_scored", {"pile": pile, "cards": scored}))
+        return events
+
+    def start(self, order: Arrangement) -> None:
+        """Primitive (unchecked, no events): the camels take their starting places."""
+        self._legal = None
+        self.order = order
+        self.occupied = occupied_mask(order)
+
+    def roll(self) -> None:
+        """Primitive: the seat to move takes a pyramid ticket; the die is due (K12)."""
+        self._legal = None
+        self.turns += 1
+        self.rolling = True
+        self.pyramid[self.seat] += 1
+
+    def take_leg_ticket(self, camel: int) -> int:
+        """Primitive: the seat to move takes ``camel``'s top leg ticket; returns its value."""
+        self._legal = None
+        tickets = self.game.tickets
+        value = tickets[self.taken[camel]]
+        self.taken[camel] += 1
+        if self.taken[camel] == len(tickets):
+            self.open_legs &= ~(1 << camel)
+        self.leg_bets.append((self.seat, camel, value))
+        self._next_seat()
+        return value
+
+    def put_tile(self, index: int, side: int) -> int:
+        """Primitive: the seat to move puts its tile on ``index``; returns where it was (−1)."""
+        self._legal = None
+        seat = self.seat
+        own = self.tile_of[seat]
+        if own >= 0:
+            del self.tiles[own]
+            del self.tile_owner[own]
+        self.tiles[index] = side
+        self.tile_owner[index] = seat
+        self.tile_of[seat] = index
+        self._next_seat()
+        return own
+
+    def bet(self, pile: int, camel: int) -> int:
+        """Primitive: the seat to move puts its ``camel`` card (or :data:`HIDDEN`) on ``pile``
+        (0 winner, 1 loser); returns its position in the pile, from 1."""
+        self._legal = None
+        cards = self.piles[pile]
+        cards.append((self.seat, camel))
+        if camel != HIDDEN:
+            self.cards[self.seat] |= 1 << camel
+        self._next_seat()
+        return len(cards)
+
+    def _next_seat(self) -> None:
+        self.turns += 1
+        self.seat = (self.seat + 1) % self.game.players
+
+    def resolve_die(self, die: int, face: int) -> DieResult:
+        """Primitive: ``die`` came out of the pyramid showing ``face`` (see :meth:`draw_die`).
+
+        Moves the camel (E5 picks the crazy camel for the grey die), pays a tile's owner, passes
+        the turn, and scores the leg or the game when they end.  When no roll is pending the
+        turn cap has been reached and this is the seat's forced roll (T4)."""
+        self._legal = None
+        game = self.game
+        order = self.order
+        assert order is not None
+        forced = not self.rolling
+        first_forced = forced and not self.capped
+        if forced:
+            self.roll()
+            self.capped = True
+        self.rolling = False
+        if die == GREY_DIE:
+            camel = crazy_to_move(order, 5 + face // 3)
+            steps = face % 3 + 1
+        else:
+            camel = die
+            steps = face + 1
+        landing = move(order, camel, steps, self.tiles)
+        self.order = landing.arrangement
+        self.occupied = occupied_mask(landing.arrangement)
+        self.dice &= ~(1 << die)
+        owner = None
+        if landing.tile >= 0:
+            owner = self.tile_owner[landing.tile]
+            self.money[owner] += 1
+        start, end = landing.start, landing.end
+        self.seat = (self.seat + 1) % game.players
+        leg = None
+        leg_number = self.leg
+        overall: tuple[list[tuple[int, int, int]], ...] = ()
         if landing.finished:
             self.crazy_finish = end < 0
-            events.append(self._score_leg())
-            events += self._end_game()
+            leg = self._score_leg()
+            overall = self._end_game()
         elif self._leg_over():
-            events.append(self._score_leg())
+            leg = self._score_leg()
             self._reset_leg()
-        return events
+        return DieResult(
+            die, face, camel, start, end, landing.tile, owner, forced, first_forced, leg,
+            leg_number, overall,
+        )  # fmt: skip
 
     def _leg_over(self) -> bool:
         """K21 and E7: the pyramid is empty (1st edition) or holds one die (2nd edition)."""
-        left = bin(self.dice).count("1")
-        return left == (1 if self.game.edition == 2 else 0)
+        dice = self.dice
+        return dice & (dice - 1) == 0 if self.game.edition == 2 else dice == 0
 
     def _pay(self, seat: int, amount: int) -> None:
         money = self.money[seat] + amount
         self.money[seat] = max(0, money) if self.game.money_floor else money
 
-    def _score_leg(self) -> Event:
+    def _score_leg(self) -> tuple[int, int, tuple[int, ...]]:
         """K22 leg scoring: one net sum per seat, floored as a whole (K29)."""
         assert self.order is not None
         ranking = racing_order(self.order)
@@ -537,16 +636,13 @@ class CamelState(State[CamelAction]):
             net[seat] += value if camel == first else 1 if camel == second else -1
         for seat, amount in enumerate(net):
             self._pay(seat, amount)
-        name = self.game.camel_name
-        return Event(
-            "leg_scored",
-            {"leg": self.leg, "first": name(first), "second": name(second), "payouts": tuple(net)},
-        )
+        return first, second, tuple(net)
 
     def _reset_leg(self) -> None:
         """K23: tickets, pyramid tickets, desert tiles and dice go back."""
         self.dice = self.game.all_dice
         self.taken = [0] * 5
+        self.open_legs = ALL_RACERS
         self.leg_bets = []
         self.pyramid = [0] * self.game.players
         self.tiles = {}
@@ -554,40 +650,53 @@ class CamelState(State[CamelAction]):
         self.tile_of = [-1] * self.game.players
         self.leg += 1
 
-    def _end_game(self) -> list[Event]:
-        """K25-K27: the game is over; score the overall piles, winner pile first."""
+    def _end_game(self) -> tuple[list[tuple[int, int, int]], ...]:
+        """K25-K27: the game is over; score the winner pile, then the loser pile, card by card.
+
+        Returns each pile's ``(seat, camel, amount)``; nothing in an observed state whose
+        piles still hold hidden cards (the reveal scores them, :meth:`reveal_overall`)."""
         assert self.order is not None
         self.over = True
-        ranking = racing_order(self.order)
-        name = self.game.camel_name
-        events = [
-            Event(
-                "game_over",
-                {
-                    "winner": name(ranking[-1]),
-                    "loser": name(ranking[0]),
-                    "crazy": self.crazy_finish,
-                },
-            )
-        ]
         if any(camel == HIDDEN for pile in self.piles for _, camel in pile):
-            return events  # an observed state: the reveal comes with the next events
-        for pile, right in zip(PILES, (ranking[-1], ranking[0]), strict=True):
+            return ()
+        ranking = racing_order(self.order)
+        scored = []
+        for pile, right in zip(self.piles, (ranking[-1], ranking[0]), strict=True):
             cards = []
             rank = 0
-            for seat, camel in self.piles[PILES.index(pile)]:
+            for seat, camel in pile:
                 if camel == right:
                     amount = OVERALL_LADDER[rank] if rank < len(OVERALL_LADDER) else 1
                     rank += 1
                 else:
                     amount = -1
                 self._pay(seat, amount)
-                cards.append((seat, name(camel), amount))
-            events.append(Event("overall_scored", {"pile": pile, "cards": tuple(cards)}))
-        return events
+                cards.append((seat, camel, amount))
+            scored.append(cards)
+        return tuple(scored)
 
 
-def _sample_start(game: CamelUpGame, rng: random.Random) -> Start:
+class DieResult(NamedTuple):
+    """What one die did: the camel moved from index ``start`` to ``end`` (−1 or ≥ 16 when it
+    finished), the tile index hit (−1) and its owner, whether the roll was forced (T4), the leg
+    scoring ``(first, second, net payouts)`` if the leg or game ended, and the overall cards
+    ``(seat, camel, amount)`` of each pile if the game ended."""
+
+    die: int
+    face: int
+    camel: int
+    start: int
+    end: int
+    tile: int
+    owner: int | None
+    forced: bool
+    first_forced: bool
+    leg: tuple[int, int, tuple[int, ...]] | None
+    leg_number: int
+    overall: tuple[list[tuple[int, int, int]], ...]
+
+
+def sample_start(game: CamelUpGame, rng: random.Random) -> Start:
     """K5 and E3: each racing camel on the space its die shows, stacked in random order; then
     a random crazy camel on space 16, 15 or 14 by a d3, then the other (on top if equal)."""
     spaces = {}
@@ -605,6 +714,20 @@ def _sample_start(game: CamelUpGame, rng: random.Random) -> Start:
         for name in crazy:
             piles.setdefault(17 - (1 + int(rng.random() * 3)), []).append(name)
     return Start(tuple((space, tuple(names)) for space, names in sorted(piles.items())))
+
+
+def occupied_mask(order: Arrangement) -> int:
+    """Bitmask of the track indices 0..15 that hold a camel."""
+    mask = 0
+    for code in order:
+        if 0 <= code < TRACK_LENGTH * 8:
+            mask |= 1 << (code >> 3)
+    return mask
+
+
+def start_order(game: CamelUpGame, action: Start) -> Arrangement:
+    """The arrangement a (legal) start action sets up."""
+    return arrangement({s - 1: [game.camel_ids[n] for n in names] for s, names in action.stacks})
 
 
 def _start_problem(game: CamelUpGame, action: Start) -> str | None:

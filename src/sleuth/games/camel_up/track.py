@@ -3,7 +3,7 @@
 An *arrangement* is a tuple of ints in reading order (C4): camels sorted by (index, height),
 bottom of the rearmost stack first, leader last.  Each element is ``index * 8 + camel`` with
 ``camel`` in 0..7 (racing camels 0..4, crazy camels 5 and 6) and ``index`` the track index
-(space − 1).  Decoding is ``code >> 3`` and ``code & 7``; both work for the negative index −1 of
+(space − 1).  Decoding is ``code >> 3`` and ``code & 7``; both work for the negative index of
 a crazy unit that crossed the finish line backwards.
 
 Invariants of every arrangement:
@@ -11,7 +11,7 @@ Invariants of every arrangement:
 * the indices are non-decreasing along the tuple, and every camel occurs once;
 * a stack is a maximal run of equal indices, listed bottom to top;
 * racing camels sit on 0..15 until one finishes (index ≥ 16, and then the race is over), crazy
-  camels on 0..15 until one finishes at index −1.
+  camels on 0..15 until one finishes at a negative index.
 
 Desert (spectator) tiles are given as a mapping ``index -> side`` with ``OASIS`` (+1, cheering)
 or ``MIRAGE`` (−1, booing).  Arrangements are plain tuples so that the odds module can use them
@@ -36,12 +36,15 @@ Arrangement = tuple[int, ...]
 
 
 class Landing(NamedTuple):
-    """The result of one move: the new arrangement, the tile index hit (or −1), and whether the
-    moving unit crossed the finish line (which ends the game, K25 and E8)."""
+    """The result of one move: the new arrangement, the tile index hit (or −1), whether the
+    moving unit crossed the finish line (which ends the game, K25 and E8), and the index the
+    unit left and the one it ended on (< 0 or ≥ 16 after a finish)."""
 
     arrangement: Arrangement
     tile: int
     finished: bool
+    start: int
+    end: int
 
 
 def arrangement(stacks: Mapping[int, Sequence[int]]) -> Arrangement:
@@ -109,14 +112,14 @@ def move(
         while pos < size and rest[pos] >> 3 < target:
             pos += 1
     finished = target >= TRACK_LENGTH or target < 0
-    return Landing(rest[:pos] + unit + rest[pos:], tile, finished)
+    return Landing(rest[:pos] + unit + rest[pos:], tile, finished, start, target)
 
 
 def racing_order(order: Arrangement) -> tuple[int, ...]:
     """The racing camels from last to first (K20), crazy camels left out (E3).
 
-    After a crazy finish (E8) the racing camels it carried sit at index −1 and so count as the
-    least advanced, the lower one further behind.
+    After a crazy finish (E8) the racing camels it carried sit at a negative index and so count
+    as the least advanced, the lower one further behind.
     """
     return tuple(code & 7 for code in order if code & 7 < RACERS)
 
