@@ -74,7 +74,8 @@ DICE = tuple(tuple(d for d in range(6) if mask >> d & 1) for mask in range(64))
 """The dice of each pyramid mask, in increasing order."""
 BITS = tuple(tuple(c for c in range(5) if mask >> c & 1) for mask in range(32))
 """The camels of each 5-bit mask, in increasing order."""
-TILE_SPACES = (1 << TRACK_LENGTH) - 2
+ALL_SPACES = (1 << TRACK_LENGTH) - 1
+TILE_SPACES = ALL_SPACES - 1
 """Indices 1..15: a tile never goes on space 1 or past the finish (K9)."""
 
 
@@ -164,9 +165,9 @@ class CamelState(State[CamelAction]):
     pyramid as a bitmask, ``piles`` the winner and loser piles as ``[(seat, camel), ...]``."""
 
     __slots__ = (
-        "_legal", "capped", "cards", "crazy_finish", "dice", "game", "leg", "leg_bets", "money",
-        "occupied", "open_legs", "order", "over", "piles", "pyramid", "rolling", "seat", "taken",
-        "tile_of", "tile_owner", "tiles", "turns",
+        "_legal", "blocked", "capped", "cards", "crazy_finish", "dice", "game", "leg",
+        "leg_bets", "money", "occupied", "open_legs", "order", "over", "piles", "pyramid",
+        "rolling", "seat", "taken", "tile_of", "tile_owner", "tiles", "turns",
     )  # fmt: skip
 
     def __init__(self, game: CamelUpGame) -> None:
@@ -189,6 +190,8 @@ class CamelState(State[CamelAction]):
         self.tile_owner: dict[int, int] = {}
         self.tile_of = [-1] * n
         """Each seat's tile index, −1 when it is not on the board."""
+        self.blocked = 0
+        """Bitmask of the indices on or next to a tile (K9's blocks of every tile)."""
         self.money = [START_MONEY] * n
         self.cards = [0] * n
         """Bitmask of the camels each seat has bet on (unknown for others in observed states)."""
@@ -234,6 +237,7 @@ class CamelState(State[CamelAction]):
         other.taken = self.taken[:]
         other.open_legs = self.open_legs
         other.occupied = self.occupied
+        other.blocked = self.blocked
         other.leg_bets = self.leg_bets[:]
         other.pyramid = self.pyramid[:]
         other.tiles = dict(self.tiles)
@@ -260,11 +264,13 @@ class CamelState(State[CamelAction]):
     def tile_mask(self) -> int:
         """Bitmask of the track indices where the seat to move may put its tile (K9, K10)."""
         own = self.tile_of[self.seat]
+        if own < 0:
+            return TILE_SPACES & ~self.occupied & ~self.blocked
         blocked = 0
         for index in self.tiles:
             if index != own:
                 blocked |= 7 << (index - 1)
-        if own >= 0 and not self.game.tile_flip_in_place:
+        if not self.game.tile_flip_in_place:
             blocked |= 1 << own
         return TILE_SPACES & ~self.occupied & ~blocked
 
@@ -538,7 +544,8 @@ class CamelState(State[CamelAction]):
         if self.taken[camel] == len(tickets):
             self.open_legs &= ~(1 << camel)
         self.leg_bets.append((self.seat, camel, value))
-        self._next_seat()
+        self.turns += 1
+        self.seat = (self.seat + 1) % self.game.players
         return value
 
     def put_tile(self, index: int, side: int) -> int:
@@ -552,7 +559,12 @@ class CamelState(State[CamelAction]):
         self.tiles[index] = side
         self.tile_owner[index] = seat
         self.tile_of[seat] = index
-        self._next_seat()
+        blocked = 0
+        for placed in self.tiles:
+            blocked |= 7 << (placed - 1)
+        self.blocked = blocked
+        self.turns += 1
+        self.seat = (self.seat + 1) % self.game.players
         return own
 
     def bet(self, pile: int, camel: int) -> int:
@@ -563,12 +575,9 @@ class CamelState(State[CamelAction]):
         cards.append((self.seat, camel))
         if camel != HIDDEN:
             self.cards[self.seat] |= 1 << camel
-        self._next_seat()
-        return len(cards)
-
-    def _next_seat(self) -> None:
         self.turns += 1
         self.seat = (self.seat + 1) % self.game.players
+        return len(cards)
 
     def resolve_die(self, die: int, face: int) -> DieResult:
         """Primitive: ``die`` came out of the pyramid showing ``face`` (see :meth:`draw_die`).
@@ -648,6 +657,7 @@ class CamelState(State[CamelAction]):
         self.tiles = {}
         self.tile_owner = {}
         self.tile_of = [-1] * self.game.players
+        self.blocked = 0
         self.leg += 1
 
     def _end_game(self) -> tuple[list[tuple[int, int, int]], ...]:
@@ -720,9 +730,8 @@ def occupied_mask(order: Arrangement) -> int:
     """Bitmask of the track indices 0..15 that hold a camel."""
     mask = 0
     for code in order:
-        if 0 <= code < TRACK_LENGTH * 8:
-            mask |= 1 << (code >> 3)
-    return mask
+        mask |= 1 << (code >> 3) if code >= 0 else 0
+    return mask & ALL_SPACES
 
 
 def start_order(game: CamelUpGame, action: Start) -> Arrangement:

@@ -16,6 +16,7 @@ from sleuth.games.camel_up.rules import (
     ALL_RACERS,
     BITS,
     SIDE_VALUE,
+    TILE_SPACES,
     CamelState,
     CamelUpGame,
     sample_start,
@@ -42,32 +43,39 @@ def play_random_game(game: CamelUpGame, seed: int) -> CamelState:
     state.start(start_order(game, sample_start(game, chance)))
     cap = game.turn_cap
     flipping = game.tile_flip_in_place
+    cards = state.cards
+    randoms = [bot.random for bot in bots]
+    roll, resolve, draw = state.roll, state.resolve_die, state.draw_die
     while not state.over:
-        if state.rolling or state.turns >= cap:
-            state.resolve_die(*state.draw_die(chance))
+        if state.turns >= cap:  # forced rolls (T4)
+            resolve(*draw(chance))
             continue
-        rng = bots[state.seat]
+        seat = state.seat
+        uniform = randoms[seat]
         legs = BITS[state.open_legs]
-        unused = BITS[ALL_RACERS & ~state.cards[state.seat]]
-        kinds = KINDS[bool(legs)][bool(state.tile_mask())][bool(unused)]
-        kind = kinds[int(rng.random() * len(kinds))]
+        unused = BITS[ALL_RACERS & ~cards[seat]]
+        # Free of every tile's block, so certainly legal; otherwise ask the engine.
+        tiles = TILE_SPACES & ~state.occupied & ~state.blocked or state.tile_mask()
+        kinds = KINDS[legs != ()][tiles != 0][unused != ()]
+        kind = kinds[int(uniform() * len(kinds))]
         # The variant is drawn even for the roll, as RandomBot draws from a one-item group.
-        pick = rng.random()
+        pick = uniform()
         if kind == 0:
-            state.roll()
+            roll()
+            resolve(*draw(chance))
         elif kind == 1:
             state.take_leg_ticket(legs[int(pick * len(legs))])
-        elif kind == 2 and flipping:
+        elif kind == 3:
+            i = int(pick * 2 * len(unused))
+            state.bet(i // len(unused), unused[i % len(unused)])
+        elif flipping:
             options = state.tile_actions()
             tile = options[int(pick * len(options))]
             state.put_tile(tile.space - 1, SIDE_VALUE[tile.side])
-        elif kind == 2:  # the same pick among the same list, without building the list
+        else:  # the same pick among the same list as tile_actions(), without building it
             mask = state.tile_mask()
             i = int(pick * 2 * mask.bit_count())
             for _ in range(i // 2):
                 mask &= mask - 1
             state.put_tile((mask & -mask).bit_length() - 1, MIRAGE if i % 2 else OASIS)
-        else:
-            i = int(pick * 2 * len(unused))
-            state.bet(i // len(unused), unused[i % len(unused)])
     return state

@@ -101,7 +101,8 @@ def move(
         step = side if forward else -side
         target += step
         on_top = side == OASIS
-    unit = tuple(target * 8 + (code & 7) for code in order[k:end])
+    shift = (target - start) * 8
+    unit = (order[k] + shift,) if end == k + 1 else tuple([c + shift for c in order[k:end]])
     # Insert before the first camel further ahead (on top) or at least as far (underneath).
     pos = 0
     size = len(rest)
