@@ -15,6 +15,7 @@ import sleuth
 from sleuth.arena import store
 from sleuth.arena.tournament import GameRow, Tournament, run_tournament
 from sleuth.core.errors import SleuthError
+from sleuth.core.registry import make_game
 
 RUN_COLUMNS = [
     "run_id", "started_at", "game", "options", "seed", "bots", "games", "workers", "seconds",
@@ -22,7 +23,7 @@ RUN_COLUMNS = [
 ]  # fmt: skip
 GAME_COLUMNS = [
     "run_id", "game_index", "game", "options", "seed", "bots", "roles", "outcome", "returns",
-    "wins", "length", "duration", "forfeits",
+    "wins", "length", "duration", "forfeits", "actions",
 ]  # fmt: skip
 STARTED = datetime(2025, 1, 2, 3, 4, 5)
 
@@ -211,3 +212,29 @@ def test_the_schema_in_the_docs_matches_the_database(tmp_path: Path) -> None:
         # the example query of the docs runs
         sql = DOCS.read_text(encoding="utf-8").split("```sql", 1)[1].split("```", 1)[0]
         assert con.execute(sql).fetchall() == [("solver", 1.0, 3)]
+
+
+def test_stored_actions_replay_the_game(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    t = run_tournament("fox", ["random", "random"], 3, seed=5, options={"graph": "path:4"},
+                       workers=1)  # fmt: skip
+    store.save(db, t, STARTED, "x")
+    with duckdb.connect(str(db), read_only=True) as con:
+        games = fetch(con, "SELECT options, actions, wins FROM games ORDER BY game_index")
+    for stored in games:
+        game = make_game("fox", json.loads(stored["options"]))
+        state = game.new_initial_state()
+        for text in stored["actions"]:
+            state.apply(game.parse_action(text))
+        assert state.is_terminal() and list(state.wins()) == stored["wins"]
+
+
+def test_a_file_from_before_the_actions_column_is_upgraded(tmp_path: Path) -> None:
+    db = tmp_path / "old.duckdb"
+    old_schema = store.SCHEMA.split("ALTER")[0].replace(", actions VARCHAR[]", "")
+    with duckdb.connect(str(db)) as con:
+        con.execute(old_schema)
+    store.save(db, run_tournament("fox", ["random", "random"], 2, workers=1), STARTED, "x")
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert columns(con, "games") == GAME_COLUMNS
+        assert con.execute("SELECT count(*) FROM games WHERE len(actions) > 0").fetchone() == (2,)

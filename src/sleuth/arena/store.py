@@ -7,7 +7,9 @@ Tables:
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
            ``bots`` and ``roles`` (per seat), ``outcome``, ``returns``, ``wins`` (per seat),
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
-           ``{seat, bot, step, reason}``).
+           ``{seat, bot, step, reason}``), ``actions`` (every action's text, chance included:
+           the game replays from its options, seed and actions).  Files written before the
+           ``actions`` column existed get it on first use (empty for their old games).
 """
 
 from __future__ import annotations
@@ -34,13 +36,14 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS games (
     run_id VARCHAR, game_index INTEGER, game VARCHAR, options JSON, seed BIGINT,
     bots VARCHAR[], roles VARCHAR[], outcome VARCHAR, returns DOUBLE[], wins DOUBLE[],
-    length INTEGER, duration DOUBLE, forfeits JSON
+    length INTEGER, duration DOUBLE, forfeits JSON, actions VARCHAR[]
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS actions VARCHAR[];
 """
 
 _GAME_COLUMNS = (
     "run_id", "game_index", "game", "options", "seed", "bots", "roles", "outcome",
-    "returns", "wins", "length", "duration", "forfeits",
+    "returns", "wins", "length", "duration", "forfeits", "actions",
 )  # fmt: skip
 
 
@@ -93,6 +96,8 @@ def _insert_games(
         [r.length for r in rows],
         [r.duration for r in rows],
         [json.dumps(r.forfeits) for r in rows],
+        [list(r.actions) for r in rows],
     ]
     selects = ", ".join(f"UNNEST(?) AS {name}" for name in _GAME_COLUMNS)
-    con.execute(f"INSERT INTO games SELECT * FROM (SELECT {selects})", columns)
+    names = ", ".join(_GAME_COLUMNS)
+    con.execute(f"INSERT INTO games ({names}) SELECT * FROM (SELECT {selects})", columns)

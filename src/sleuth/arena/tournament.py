@@ -12,6 +12,7 @@ Backends: in-process for one worker, a process pool otherwise (all cores by defa
 from __future__ import annotations
 
 import os
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -44,6 +45,8 @@ class GameRow:
     length: int
     duration: float
     forfeits: list[dict[str, JSON]]
+    actions: tuple[str, ...] = ()
+    """Every action in order, chance outcomes included, as text: the game replays from them."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,7 @@ def play_games(
                     {"seat": f.seat, "bot": f.bot, "step": f.step, "reason": f.reason}
                     for f in record.forfeits
                 ],
+                actions=tuple(sys.intern(str(step.action)) for step in record.steps),
             )
         )
     return rows
@@ -229,7 +233,8 @@ def run_tournament(
     """
     if games < 1:
         raise SleuthError("the number of games must be at least 1")
-    game = game_spec(name).make(options)
+    spec = game_spec(name)
+    game = spec.make(spec.options_for(options or {}, len(bots)))
     canonical = game.options()
     jobs = schedule(game, bots, games, seed)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))

@@ -16,13 +16,14 @@ import sleuth
 from sleuth.arena import store
 from sleuth.arena.tournament import Tournament, run_tournament, valid_seatings
 from sleuth.cli import assist as assist_cli
+from sleuth.cli import export as export_cli
 from sleuth.cli import fox as fox_cli
 from sleuth.cli import infer as infer_cli
 from sleuth.cli.common import console, errors, print_json
 from sleuth.core.errors import SleuthError
 from sleuth.core.log import replay_log
 from sleuth.core.match import DEFAULT_TIME_LIMIT
-from sleuth.core.registry import game_specs, make_game, parse_option_texts
+from sleuth.core.registry import game_spec, game_specs, make_game, parse_option_texts
 
 app = typer.Typer(
     name="sleuth",
@@ -34,6 +35,7 @@ app = typer.Typer(
 app.add_typer(fox_cli.app, name="fox")
 app.add_typer(infer_cli.app, name="infer")
 app.add_typer(assist_cli.app, name="assist")
+app.add_typer(export_cli.app, name="export")
 
 
 @app.command("games")
@@ -129,7 +131,7 @@ def play_command(
     if not time_limit > 0:
         raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    options = parse_option_texts(option or [])
+    options = game_spec(game).options_for(parse_option_texts(option or []), len(names))
     valid_seatings(make_game(game, options), names)  # bad names fail before the database is touched
     if not no_db:
         store.prepare(db)

@@ -50,6 +50,16 @@ class GameSpec:
     bots: tuple[BotSpec, ...]
     build: Callable[[dict[str, JSON]], Game[Any]]
     rules_version: str = "1"
+    seats_option: str | None = None
+    """The option that sets the number of seats, if any: when it is not given, a tournament
+    sets it to the number of bots named (``--bots a,b,c`` is a 3-player game)."""
+
+    def options_for(self, texts: Mapping[str, Any], bots: int) -> dict[str, Any]:
+        """``texts`` with the seat-count option filled in from the number of ``bots``."""
+        filled = dict(texts)
+        if self.seats_option is not None and self.seats_option not in filled:
+            filled[self.seats_option] = bots
+        return filled
 
     def bot(self, name: str) -> BotSpec:
         """The bot called ``name``: a base name, optionally with options (``ismcts:c=0.5``)."""

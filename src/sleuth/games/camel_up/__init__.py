@@ -22,7 +22,12 @@ SPEC = GameSpec(
     roles=("player",),
     options=(
         OptionSpec("edition", 1, "rules edition: 1, or 2 (crazy camels, grey die)", parse_int(1)),
-        OptionSpec("players", 4, "number of players (2-8; 3-8 in the 2nd edition)", parse_int(2)),
+        OptionSpec(
+            "players",
+            4,
+            "number of players (2-8; 3-8 in the 2nd edition); `play` sets it from --bots",
+            parse_int(2),
+        ),
         OptionSpec(
             "money_floor",
             True,
@@ -38,4 +43,5 @@ SPEC = GameSpec(
     ),
     bots=BOTS,
     build=_build,
+    seats_option="players",
 )

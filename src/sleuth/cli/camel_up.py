@@ -1,0 +1,67 @@
+"""Camel Up at the command line: ``sleuth export camel-up`` (one CSV row per action)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Annotated
+
+import duckdb
+import typer
+
+from sleuth.cli.common import console
+from sleuth.core.errors import SleuthError
+from sleuth.core.registry import game_spec
+from sleuth.games.camel_up.export import action_rows, columns
+from sleuth.games.camel_up.rules import CamelUpGame
+
+
+def export_command(
+    db: Annotated[Path, typer.Option("--db", help="The DuckDB results file of `sleuth play`.")],
+    csv_path: Annotated[Path, typer.Option("--csv", help="The CSV file to write.")],
+    run: Annotated[
+        str | None, typer.Option("--run", help="Only this run (its id or a prefix of it).")
+    ] = None,
+) -> None:
+    """Write one CSV row per action of every stored Camel Up game (the source's game logs,
+    merged): the action, the die, every camel's space and stack height, every player's money
+    and tile, the overall piles and the result."""
+    if not db.is_file():
+        raise SleuthError(f"no results file at {db}")
+    query = (
+        "SELECT run_id, game_index, seed, options, bots, actions FROM games "
+        "WHERE game = 'camel-up' AND (? IS NULL OR starts_with(run_id, ?)) "
+        "ORDER BY run_id, game_index"
+    )
+    try:
+        with duckdb.connect(str(db), read_only=True) as con:
+            stored = con.execute(query, [run, run]).fetchall()
+    except duckdb.Error as exc:
+        raise SleuthError(f"cannot read results from {db}: {exc}") from None
+    if not stored:
+        which = f" of run {run}" if run else ""
+        raise SleuthError(f"{db} holds no Camel Up games{which}")
+    missing = [f"{r[0][:8]}/{r[1]}" for r in stored if not r[5]]
+    if missing:
+        raise SleuthError(
+            f"{len(missing)} games were stored without their actions (by an older version), "
+            f"e.g. {missing[0]}; play them again to export them"
+        )
+    spec = game_spec("camel-up")
+    players = max(json.loads(r[3])["players"] for r in stored)
+    rows = 0
+    try:
+        with csv_path.open("w", newline="") as out:
+            writer = csv.DictWriter(out, columns(players))
+            writer.writeheader()
+            for run_id, index, seed, options, bots, actions in stored:
+                game = spec.make(json.loads(options), canonical=True)
+                assert isinstance(game, CamelUpGame)
+                ids = {"run_id": run_id, "game_index": index}
+                for row in action_rows(game, seed, bots, actions, ids):
+                    writer.writerow(row)
+                    rows += 1
+    except OSError as exc:
+        raise SleuthError(f"cannot write {csv_path}: {exc.strerror or exc}") from None
+    console.print(f"{rows} rows from {len(stored)} games written to {csv_path}")
