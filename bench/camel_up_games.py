@@ -47,7 +47,7 @@ Play = Callable[[int, int], int]
 
 def play_kernel(games: int, seed: int) -> int:
     game = CamelUpGame(players=PLAYERS)
-    return sum(play_random_game(game, seed + i).turns for i in range(games))
+    return sum(play_random_game(game, seed + i).final.turns for i in range(games))
 
 
 def play_runner(games: int, seed: int) -> int:

@@ -292,6 +292,6 @@ def test_fast_random_games_are_the_games_the_match_runner_plays(options: dict[st
     spec = game_spec("camel-up")
     for seed in range(25):
         record = run_match(game, [spec.bot("random")] * game.players, seed, time_limit=None)
-        state = play_random_game(game, seed)
+        state = play_random_game(game, seed).final
         assert tuple(float(m) for m in state.money) == record.returns
         assert state.turns == record.length and state.outcome() == record.outcome

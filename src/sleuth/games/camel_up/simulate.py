@@ -10,6 +10,7 @@ faster.
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from sleuth.core.rng import derive_seed
 from sleuth.games.camel_up.rules import (
@@ -22,7 +23,7 @@ from sleuth.games.camel_up.rules import (
     sample_start,
     start_order,
 )
-from sleuth.games.camel_up.track import MIRAGE, OASIS
+from sleuth.games.camel_up.track import MIRAGE, OASIS, Arrangement
 
 KINDS = tuple(
     tuple(
@@ -35,12 +36,24 @@ KINDS = tuple(
 bet), as RandomBot sees them among the legal actions."""
 
 
-def play_random_game(game: CamelUpGame, seed: int) -> CamelState:
-    """The final state of the game played by random bots in every seat with ``seed``."""
+class RandomGame(NamedTuple):
+    """A finished game: its final state, its starting arrangement, how many desert tiles the
+    players put down (or moved) and how many times a camel landed on one."""
+
+    final: CamelState
+    start: Arrangement
+    tiles_placed: int
+    tile_hits: int
+
+
+def play_random_game(game: CamelUpGame, seed: int) -> RandomGame:
+    """The game played by random bots in every seat with ``seed``."""
     bots = [random.Random(derive_seed(seed, "bot", seat)) for seat in range(game.players)]
     chance = random.Random(derive_seed(seed, "chance"))
     state = game.new_initial_state()
-    state.start(start_order(game, sample_start(game, chance)))
+    start = start_order(game, sample_start(game, chance))
+    state.start(start)
+    placed = hits = 0
     cap = game.turn_cap
     flipping = game.tile_flip_in_place
     cards = state.cards
@@ -48,7 +61,7 @@ def play_random_game(game: CamelUpGame, seed: int) -> CamelState:
     roll, resolve, draw = state.roll, state.resolve_die, state.draw_die
     while not state.over:
         if state.turns >= cap:  # forced rolls (T4)
-            resolve(*draw(chance))
+            hits += resolve(*draw(chance)).tile >= 0
             continue
         seat = state.seat
         uniform = randoms[seat]
@@ -62,20 +75,23 @@ def play_random_game(game: CamelUpGame, seed: int) -> CamelState:
         pick = uniform()
         if kind == 0:
             roll()
-            resolve(*draw(chance))
+            hits += resolve(*draw(chance)).tile >= 0
         elif kind == 1:
             state.take_leg_ticket(legs[int(pick * len(legs))])
         elif kind == 3:
             i = int(pick * 2 * len(unused))
             state.bet(i // len(unused), unused[i % len(unused)])
-        elif flipping:
-            options = state.tile_actions()
-            tile = options[int(pick * len(options))]
-            state.put_tile(tile.space - 1, SIDE_VALUE[tile.side])
-        else:  # the same pick among the same list as tile_actions(), without building it
+        else:
+            placed += 1
+            if flipping:
+                options = state.tile_actions()
+                tile = options[int(pick * len(options))]
+                state.put_tile(tile.space - 1, SIDE_VALUE[tile.side])
+                continue
+            # The same pick among the same list as tile_actions(), without building it.
             mask = state.tile_mask()
             i = int(pick * 2 * mask.bit_count())
             for _ in range(i // 2):
                 mask &= mask - 1
             state.put_tile((mask & -mask).bit_length() - 1, MIRAGE if i % 2 else OASIS)
-    return state
+    return RandomGame(state, start, placed, hits)
