@@ -30,3 +30,8 @@ class LogError(SleuthError, ValueError):
 
 class SolverLimitError(SleuthError, RuntimeError):
     """A solver input too large to be answered within its documented limit."""
+
+
+class PositionError(SleuthError, ValueError):
+    """A game position that the rules cannot produce (a camel missing or twice, a tile on a
+    camel, ...); the message names the culprit."""
