@@ -2,7 +2,13 @@
 
 ``random`` is the source's RandomBot: it picks an action *type* uniformly among the types that
 have a legal action (roll, leg bet, desert tile, overall bet), then a variant of that type
-uniformly.
+uniformly.  ``ev`` is the greedy expected-value bot: it plays the action of highest expected
+coins (:mod:`sleuth.games.camel_up.advice`) from exact odds.
+
+Bots that think (:class:`CamelBot`) keep the table as their seat sees it
+(:class:`~sleuth.games.camel_up.observe.TableTracker`, V3) and choose among the legal actions
+that the engine computes *on that observed state*: the action is validated by the bot's own
+query and again by the match runner and the engine (V4).
 """
 
 from __future__ import annotations
@@ -14,7 +20,13 @@ from typing import Any
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.game import Game
+from sleuth.core.options import OptionSpec, parse_int
 from sleuth.games.camel_up.actions import ROLL, CamelAction, LegBet, OverallBet, PlaceTile
+from sleuth.games.camel_up.advice import advise
+from sleuth.games.camel_up.observe import TableTracker
+from sleuth.games.camel_up.odds import game_odds
+from sleuth.games.camel_up.rules import CamelState, CamelUpGame
+from sleuth.games.camel_up.track import arrangement
 
 
 def random_action(legal: Sequence[CamelAction], rng: random.Random) -> CamelAction:
@@ -41,6 +53,47 @@ class RandomBot(Bot):
         return random_action(legal, self.rng)  # type: ignore[arg-type]
 
 
+class CamelBot(Bot):
+    """A bot that decides from the observed state of its seat."""
+
+    def __init__(self, game: Game[Any], seat: int, seed: int) -> None:
+        super().__init__(game, seat, seed)
+        assert isinstance(game, CamelUpGame)
+        self.tracker = TableTracker(game)
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        state = self.tracker.update(view.events)
+        action = self.decide(state)
+        if action not in state.legal_actions():  # the bot's own check (V4)
+            raise AssertionError(f"{type(self).__name__} chose an illegal {action}")
+        return action
+
+    def decide(self, state: CamelState) -> CamelAction:
+        """The action for the observed ``state`` (the seat to move is this bot's)."""
+        raise NotImplementedError
+
+
+class ExpectedValueBot(CamelBot):
+    """Greedy: the legal action of highest expected coins (see the module docstring)."""
+
+    def __init__(self, game: Game[Any], seat: int, seed: int, rollouts: int = 2_000) -> None:
+        super().__init__(game, seat, seed)
+        self.rollouts = rollouts
+        warm_up(self.tracker.state.game)
+
+    def decide(self, state: CamelState) -> CamelAction:
+        return advise(state, self.rollouts, self.seed + state.turns).best
+
+
+def warm_up(game: CamelUpGame) -> None:
+    """Load the race table and compile the odds kernels now (bots have a minute to start),
+    not during the first move (a second)."""
+    start = arrangement(
+        {0: [0, 1], 1: [2], 2: [3, 4], **({14: [5, 6]} if game.edition == 2 else {})}
+    )
+    game_odds(start, None, {}, game.edition, rollouts=10)
+
+
 def _random_bot(game: Game[Any], seat: int, seed: int) -> Bot:
     return RandomBot(game, seat, seed)
 
@@ -51,5 +104,19 @@ BOTS = (
         ("player",),
         _random_bot,
         "the source's RandomBot: a uniform action type, then a uniform variant",
+    ),
+    BotSpec(
+        "ev",
+        ("player",),
+        ExpectedValueBot,
+        "greedy: the action of highest expected coins, from exact leg and race odds",
+        (
+            OptionSpec(
+                "rollouts",
+                2_000,
+                "2nd edition: rollouts for the later legs' odds (the 1st edition's are exact)",
+                parse_int(1),
+            ),
+        ),
     ),
 )
