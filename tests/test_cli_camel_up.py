@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
+from typing import Any
 
 import duckdb
+import pytest
 
-from tests.test_cli import check_error, entry
+from tests.test_cli import check_error, entry, one_json_object
 
 
 def _play(db: Path, cwd: Path, *options: str, bots: str = "random,random,random") -> None:
@@ -61,3 +64,58 @@ def test_export_errors_name_the_problem(tmp_path: Path, cwd: Path) -> None:
         entry("export", "camel-up", "--db", db, "--csv", tmp_path / "no" / "x.csv", cwd=cwd),
         "cannot write",
     )
+
+
+M_STATE = {
+    "edition": 1,
+    "track": {"4": ["blue"], "5": ["green", "orange"], "7": ["yellow"], "8": ["white"]},
+    "to_move": ["blue", "green", "orange", "yellow", "white"],
+}
+
+
+def test_odds_json_gives_the_golden_values_of_position_m(cwd: Path) -> None:
+    done = entry("camel-up", "odds", "--state", json.dumps(M_STATE), "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    out = one_json_object(done.stdout)
+    names = ["blue", "green", "orange", "yellow", "white"]  # camel id = place from the back
+    golden_first = [0.0828, 0.1048, 0.2492, 0.1857, 0.3776]
+    golden_win = [0.1463, 0.1858, 0.2107, 0.2290, 0.2282]
+    for name, first, win in zip(names, golden_first, golden_win, strict=True):
+        assert out["leg"]["first"][name] == pytest.approx(first, abs=1e-4)
+        assert out["game"]["winner"][name] == pytest.approx(win, abs=1e-4)
+    assert out["ev"]["leg white"] == pytest.approx(1.8427, abs=1e-4)  # O9's EV of the 5-tile
+    assert out["ev"]["roll"] == 1.0
+    assert len(out["ev"]) == 1 + 5 + 10 + 2 * 11  # roll, leg and overall bets, spaces 2-16 free
+    assert out["best"] in out["ev"]
+
+
+def test_odds_reads_a_file_and_prints_tables(tmp_path: Path, cwd: Path) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({**M_STATE, "tiles": {"10": "oasis"}}))
+    done = entry("camel-up", "odds", "--state", path, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    assert "Best actions for seat 0" in done.stdout and "white" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("change", "culprits"),
+    [
+        ({"track": {"4": ["blue", "blue"]}}, ["blue", "space 4"]),
+        ({"track": {"4": ["blue"], "5": ["green"], "6": ["pink"]}}, ["pink"]),
+        ({"tiles": {"10": "oasis", "11": "mirage"}}, ["10", "11", "adjacent"]),
+        ({"tiles": {"5": "oasis"}}, ["space 5", "under a camel"]),
+        ({"tiles": {"9": "sideways"}}, ["sideways"]),
+        ({"to_move": ["blue", "teal"]}, ["teal"]),
+        ({"to_move": []}, ["leg is over"]),
+        ({"colour": 3}, ["colour"]),
+        ({"track": {"17": ["blue"]}}, ["space 17"]),
+    ],
+)
+def test_invalid_states_are_named(change: dict[str, Any], culprits: list[str], cwd: Path) -> None:
+    state = {**M_STATE, **change}
+    check_error(entry("camel-up", "odds", "--state", json.dumps(state), cwd=cwd), *culprits)
+
+
+def test_odds_rejects_text_that_is_neither_json_nor_a_file(cwd: Path) -> None:
+    check_error(entry("camel-up", "odds", "--state", "nope.json", cwd=cwd), "nope.json")
+    check_error(entry("camel-up", "odds", "--state", "{bad", cwd=cwd), "not valid JSON")

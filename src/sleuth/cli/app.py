@@ -16,6 +16,7 @@ import sleuth
 from sleuth.arena import store
 from sleuth.arena.tournament import Tournament, run_tournament, valid_seatings
 from sleuth.cli import assist as assist_cli
+from sleuth.cli import camel_up as camel_up_cli
 from sleuth.cli import export as export_cli
 from sleuth.cli import fox as fox_cli
 from sleuth.cli import infer as infer_cli
@@ -36,6 +37,7 @@ app.add_typer(fox_cli.app, name="fox")
 app.add_typer(infer_cli.app, name="infer")
 app.add_typer(assist_cli.app, name="assist")
 app.add_typer(export_cli.app, name="export")
+app.add_typer(camel_up_cli.app, name="camel-up")
 
 
 @app.command("games")

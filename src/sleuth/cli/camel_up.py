@@ -1,4 +1,5 @@
-"""Camel Up at the command line: ``sleuth export camel-up`` (one CSV row per action)."""
+"""Camel Up at the command line: ``sleuth camel-up odds`` (exact odds and the value of every
+action) and ``sleuth export camel-up`` (one CSV row per action)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,83 @@ from typing import Annotated
 
 import duckdb
 import typer
+from rich.console import Group
+from rich.table import Table
 
-from sleuth.cli.common import console
+from sleuth.cli.common import console, print_json
 from sleuth.core.errors import SleuthError
 from sleuth.core.registry import game_spec
+from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.export import action_rows, columns
-from sleuth.games.camel_up.rules import CamelUpGame
+from sleuth.games.camel_up.position import read_position
+from sleuth.games.camel_up.rules import CamelState, CamelUpGame
+
+app = typer.Typer(help="Camel Up tools: exact odds and advice.", no_args_is_help=True)
+
+
+@app.command("odds")
+def odds_command(
+    state: Annotated[
+        str,
+        typer.Option(
+            "--state",
+            help='The position: a JSON object or a file holding one, e.g. {"edition": 1, '
+            '"track": {"4": ["blue"], "5": ["green", "orange"]}, "to_move": ["blue"], '
+            '"tiles": {"10": "oasis"}} (see docs/camel-up.md).',
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    rollouts: Annotated[
+        int, typer.Option("--rollouts", min=1, help="2nd edition: rollouts for later legs.")
+    ] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", help="2nd edition: the rollouts' seed.")] = 0,
+) -> None:
+    """Exact leg and race odds of a position, and the expected coins of every legal action of
+    the player to move."""
+    position = read_position(state)
+    advice = advise(position, rollouts=rollouts, seed=seed, all_tiles=True)
+    if as_json:
+        print_json(odds_json(position, advice))
+        return
+    console.print(render_advice(position, advice))
+
+
+def odds_json(state: CamelState, advice: Advice) -> dict[str, object]:
+    """The JSON answer of ``odds --json`` (documented in docs/camel-up.md)."""
+    name = state.game.camel_name
+    odds = advice.odds
+    return {
+        "leg": {
+            "first": {name(c): p for c, p in enumerate(odds.leg.first)},
+            "second": {name(c): p for c, p in enumerate(odds.leg.second)},
+            "game_ends": odds.leg.game_end,
+        },
+        "game": {
+            "winner": {name(c): p for c, p in enumerate(odds.win)},
+            "loser": {name(c): p for c, p in enumerate(odds.last)},
+            "exact": odds.exact,
+        },
+        "ev": {str(action): value for action, value in advice.values.items()},
+        "best": str(advice.best),
+    }
+
+
+def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
+    """The odds table and the best actions of the player to move."""
+    name = state.game.camel_name
+    odds = advice.odds
+    title = "Odds" + ("" if odds.exact else f" (race: {odds.rollouts:,} rollouts)")
+    table = Table("camel", "leg 1st", "leg 2nd", "5-ticket EV", "wins race", "last", title=title)
+    ranking = sorted(range(5), key=lambda c: -odds.leg.first[c])
+    for c in ranking:
+        table.add_row(
+            name(c), f"{odds.leg.first[c]:.1%}", f"{odds.leg.second[c]:.1%}",
+            f"{odds.leg.ticket_ev(c, 5):+.2f}", f"{odds.win[c]:.1%}", f"{odds.last[c]:.1%}",
+        )  # fmt: skip
+    best = Table("action", "expected coins", title=f"Best actions for seat {state.seat}")
+    for action, value in advice.ranked()[:top]:
+        best.add_row(str(action), f"{value:+.3f}")
+    return Group(table, best)
 
 
 def export_command(

@@ -53,8 +53,11 @@ class Advice:
         return sorted(valued, key=lambda item: -item[1])
 
 
-def advise(state: CamelState, rollouts: int = 2_000, seed: int = 0) -> Advice:
-    """The advice for the seat to move in ``state`` (which must be a player's turn)."""
+def advise(
+    state: CamelState, rollouts: int = 2_000, seed: int = 0, all_tiles: bool = False
+) -> Advice:
+    """The advice for the seat to move in ``state`` (which must be a player's turn);
+    ``all_tiles`` evaluates every tile placement, not only those within reach."""
     game = state.game
     order = state.order
     assert order is not None and not state.is_terminal()
@@ -76,7 +79,7 @@ def advise(state: CamelState, rollouts: int = 2_000, seed: int = 0) -> Advice:
                                         odds)  # fmt: skip
         elif isinstance(action, PlaceTile):
             index = action.space - 1
-            if index not in reach:
+            if index not in reach and not all_tiles:
                 values[action] = None
                 continue
             tiles = {i: s for i, s in state.tiles.items() if i != own}
