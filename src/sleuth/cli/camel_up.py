@@ -1,5 +1,6 @@
 """Camel Up at the command line: ``sleuth camel-up odds`` (exact odds and the value of every
-action) and ``sleuth export camel-up`` (one CSV row per action)."""
+action), ``sleuth assist camel-up`` (the odds assistant) and ``sleuth export camel-up`` (one
+CSV row per action)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from typing import Annotated
 
 import duckdb
 import typer
-from rich.console import Group
-from rich.table import Table
 
+from sleuth.assist.camel_up import CamelSession, render_advice
+from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
 from sleuth.core.errors import SleuthError
-from sleuth.core.registry import game_spec
+from sleuth.core.registry import game_spec, parse_option_texts
 from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.export import action_rows, columns
 from sleuth.games.camel_up.position import read_position
@@ -71,24 +72,6 @@ def odds_json(state: CamelState, advice: Advice) -> dict[str, object]:
     }
 
 
-def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
-    """The odds table and the best actions of the player to move."""
-    name = state.game.camel_name
-    odds = advice.odds
-    title = "Odds" + ("" if odds.exact else f" (race: {odds.rollouts:,} rollouts)")
-    table = Table("camel", "leg 1st", "leg 2nd", "5-ticket EV", "wins race", "last", title=title)
-    ranking = sorted(range(5), key=lambda c: -odds.leg.first[c])
-    for c in ranking:
-        table.add_row(
-            name(c), f"{odds.leg.first[c]:.1%}", f"{odds.leg.second[c]:.1%}",
-            f"{odds.leg.ticket_ev(c, 5):+.2f}", f"{odds.win[c]:.1%}", f"{odds.last[c]:.1%}",
-        )  # fmt: skip
-    best = Table("action", "expected coins", title=f"Best actions for seat {state.seat}")
-    for action, value in advice.ranked()[:top]:
-        best.add_row(str(action), f"{value:+.3f}")
-    return Group(table, best)
-
-
 def export_command(
     db: Annotated[Path, typer.Option("--db", help="The DuckDB results file of `sleuth play`.")],
     csv_path: Annotated[Path, typer.Option("--csv", help="The CSV file to write.")],
@@ -137,3 +120,30 @@ def export_command(
     except OSError as exc:
         raise SleuthError(f"cannot write {csv_path}: {exc.strerror or exc}") from None
     console.print(f"{rows} rows from {len(stored)} games written to {csv_path}")
+
+
+def assist_command(
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option name=value (repeatable): players=4."),
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (0 starts).")] = 0,
+    load: Annotated[
+        Path | None, typer.Option("--load", help="Continue from a saved view log.")
+    ] = None,
+    rollouts: Annotated[
+        int, typer.Option("--rollouts", min=1, help="2nd edition: rollouts for later legs.")
+    ] = 20_000,
+) -> None:
+    """The odds assistant at a real table: type the moves as they happen (the start, each
+    roll with its die, leg tickets, tiles, overall bets) and see the leg and race odds and the
+    best actions after each.  'help' lists the forms; undo, save FILE and load FILE work at any
+    time."""
+    spec = game_spec("camel-up")
+    game = spec.make(parse_option_texts(option or []))
+    assert isinstance(game, CamelUpGame)
+    session = CamelSession(game, seat, rollouts)
+    if load is not None:
+        session.load(load)
+    console.print("Camel Up odds assistant. Type 'help' for the entry forms.")
+    run_repl(session, console)

@@ -469,7 +469,8 @@ class CamelState(State[CamelAction]):
             raise IllegalActionError(f"a hidden {pile} bet is not possible now")
         seat = self.seat
         position = self.bet(PILES.index(pile), HIDDEN)
-        return [Event("overall_bet", {"seat": seat, "pile": pile, "position": position})]
+        public = {"seat": seat, "pile": pile, "position": position}
+        return [Event("overall_bet", public, None, frozenset((seat,)))]  # as others see it
 
     def reveal_overall(self, pile: str, cards: Sequence[Sequence[JSON]]) -> None:
         """An observed state at the end: the cards of ``pile`` as revealed, with their

@@ -1,0 +1,195 @@
+"""The Camel Up odds assistant behind ``sleuth assist camel-up``.
+
+A person at a real table types the moves as they happen, in turn order from seat 0; the
+session keeps the table as *their* seat sees it (other players' overall cards hidden) and shows
+the leg and race odds and the best actions of the player to move after every entry.
+
+Entries (turn order is implied: each entry is the move of the seat to move):
+
+========================================  ==================================================
+``start 1:blue 2:green,orange 3:...``     the starting stacks, bottom to top (first entry)
+``roll blue 2``                           the seat rolled: blue's die showing 2 (2nd edition:
+                                          ``roll white 2`` is the grey die showing a white 2)
+``leg blue``                              took blue's top leg ticket
+``tile 10 oasis``                         put (or moved) their desert tile
+``winner blue`` / ``loser blue``          *your* overall card (on your turn)
+``winner`` / ``loser``                    another player's hidden overall card
+========================================  ==================================================
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import Event
+from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.games.camel_up.actions import PILES, ROLL, Die, OverallBet, Start
+from sleuth.games.camel_up.advice import Advice, advise
+from sleuth.games.camel_up.rules import CamelState, CamelUpGame, describe_stacks
+
+ENTRY_HELP = """\
+start 1:blue 2:green,orange 3:yellow,white   the starting stacks, bottom to top
+roll blue 2                a roll: blue's die showing 2 (2nd edition: roll white 2 = grey die)
+leg blue                   the top leg ticket of blue
+tile 10 oasis              a desert tile on space 10 (oasis or mirage)
+winner blue / loser blue   your own overall card, on your turn
+winner / loser             another player's hidden overall card"""
+
+
+class CamelSession:
+    """One seat's game at a real table, for :func:`sleuth.assist.repl.run_repl`."""
+
+    entry_help = ENTRY_HELP
+
+    def __init__(self, game: CamelUpGame, seat: int = 0, rollouts: int = 20_000) -> None:
+        if not 0 <= seat < game.players:
+            raise SleuthError(f"seat {seat} is not one of the {game.players} seats (0-based)")
+        self.game = game
+        self.seat = seat
+        self.rollouts = rollouts
+        self.entries: list[str] = []
+        self.events: list[Event] = []
+        self.state = game.new_initial_state()
+
+    def enter(self, text: str) -> str:
+        trial = self.state.clone()
+        canonical, events = self._play(trial, text)
+        self.state = trial
+        self.entries.append(canonical)
+        self.events += [e.seen_by(self.seat) for e in events]
+        return canonical
+
+    def _play(self, state: CamelState, text: str) -> tuple[str, list[Event]]:
+        """Play one entry on ``state``; return its canonical text and the events."""
+        words = text.strip().lower().split()
+        if state.is_terminal():
+            raise SleuthError("the game is over (undo, or save and start a new session)")
+        if not words:
+            raise SleuthError("an empty entry")
+        if state.order is None and words[0] != "start":
+            raise SleuthError("first enter the starting stacks: start 1:blue 2:green,orange ...")
+        if words[0] == "start":
+            action = self.game.parse_action(text)
+            return str(action), state.apply(action)
+        if words[0] == "roll":
+            if len(words) != 3:
+                raise SleuthError("a roll is entered with its die: roll blue 2")
+            die = self.game.parse_action(f"die {words[1]} {words[2]}")
+            events = state.apply(ROLL)
+            events += state.apply(die)
+            return f"roll {words[1]} {words[2]}", events
+        if words[0] in PILES and len(words) == 1:
+            if state.seat == self.seat:
+                raise SleuthError(f"it is your turn: name your card ({words[0]} blue)")
+            return words[0], state.apply_hidden_bet(words[0])
+        action = self.game.parse_action(text)
+        if isinstance(action, Start | Die):
+            raise SleuthError(f"{text!r}: enter rolls as 'roll blue 2'")
+        if isinstance(action, OverallBet) and state.seat != self.seat:
+            raise SleuthError(
+                f"seat {state.seat}'s card is hidden from you: enter just {action.pile!r}"
+            )
+        return str(action), state.apply(action)
+
+    def undo(self) -> str:
+        if not self.entries:
+            raise SleuthError("nothing to undo")
+        last = self.entries[-1]
+        self._replay(self.entries[:-1])
+        return last
+
+    def _replay(self, entries: list[str]) -> None:
+        state = self.game.new_initial_state()
+        events: list[Event] = []
+        for number, text in enumerate(entries, start=1):
+            try:
+                _, new = self._play(state, text)
+            except SleuthError as exc:
+                raise SleuthError(f"entry {number} ({text!r}): {exc}") from None
+            events += [e.seen_by(self.seat) for e in new]
+        self.state, self.entries, self.events = state, list(entries), events
+
+    def history(self) -> list[str]:
+        return list(self.entries)
+
+    def render(self) -> Group:
+        state = self.state
+        if state.order is None:
+            return Group(Text(f"You are seat {self.seat} of {self.game.players}. Enter the "
+                              "starting stacks: start 1:blue 2:green,orange ..."))  # fmt: skip
+        lines = [
+            Text(f"Leg {state.leg}: {describe_stacks(self.game, state.order)}"),
+            Text(f"Dice in the pyramid: {', '.join(state.dice_colours())}; tiles: "
+                 + (", ".join(f"{i + 1} {'oasis' if s > 0 else 'mirage'} (seat "
+                              f"{state.tile_owner[i]})" for i, s in sorted(state.tiles.items()))
+                    or "none")),
+            Text("Money: " + ", ".join(f"seat {s}{' (you)' if s == self.seat else ''} {m}"
+                                       for s, m in enumerate(state.money))),
+        ]  # fmt: skip
+        if state.is_terminal():
+            lines.append(Text(f"Game over: {state.outcome()}"))
+            return Group(*lines)
+        advice = advise(state, rollouts=self.rollouts, seed=len(self.entries), all_tiles=True)
+        who = "your turn" if state.seat == self.seat else f"seat {state.seat} to move"
+        lines.append(Text(who, style="bold"))
+        return Group(*lines, render_advice(state, advice))
+
+    def save(self, path: Path) -> None:
+        try:
+            write_view_log(ViewLog(self.game, self.seat, self.events), path)
+        except OSError as exc:
+            raise SleuthError(f"{path}: cannot write: {exc}") from None
+
+    def load(self, path: Path) -> None:
+        view = read_view_log(path, "player")
+        if not isinstance(view.game, CamelUpGame):
+            raise SleuthError(f"{path}: a {view.game.name} log, not a Camel Up one")
+        session = CamelSession(view.game, view.seat, self.rollouts)
+        try:
+            session._replay(entry_texts(view.events))
+        except SleuthError as exc:
+            raise SleuthError(f"{path}: {exc}") from None
+        self.game, self.seat = session.game, session.seat
+        self.state, self.entries, self.events = session.state, session.entries, session.events
+
+
+def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
+    """The odds table and the best actions of the player to move."""
+    name = state.game.camel_name
+    odds = advice.odds
+    title = "Odds" + ("" if odds.exact else f" (race: {odds.rollouts:,} rollouts)")
+    table = Table("camel", "leg 1st", "leg 2nd", "5-ticket EV", "wins race", "last", title=title)
+    ranking = sorted(range(5), key=lambda c: -odds.leg.first[c])
+    for c in ranking:
+        table.add_row(
+            name(c), f"{odds.leg.first[c]:.1%}", f"{odds.leg.second[c]:.1%}",
+            f"{odds.leg.ticket_ev(c, 5):+.2f}", f"{odds.win[c]:.1%}", f"{odds.last[c]:.1%}",
+        )  # fmt: skip
+    best = Table("action", "expected coins", title=f"Best actions for seat {state.seat}")
+    for action, value in advice.ranked()[:top]:
+        best.add_row(str(action), f"{value:+.3f}")
+    return Group(table, best)
+
+
+def entry_texts(events: list[Event]) -> list[str]:
+    """The entries that reproduce a seat's view (the inverse of what the session records)."""
+    entries = []
+    for event in events:
+        public = event.public
+        if event.kind == "start":
+            entries.append(str(Start(tuple((int(s), tuple(n)) for s, n in public["stacks"]))))
+        elif event.kind == "die":
+            entries.append(f"roll {public['colour']} {public['value']}")
+        elif event.kind == "leg_bet":
+            entries.append(f"leg {public['camel']}")
+        elif event.kind == "tile":
+            entries.append(f"tile {public['space']} {public['side']}")
+        elif event.kind == "overall_bet":
+            camel = "" if event.private is None else f" {event.private['camel']}"
+            entries.append(f"{public['pile']}{camel}")
+    return entries
