@@ -37,3 +37,26 @@ def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("### ") == 7 and "not run" not in result.stdout
     assert image.stat().st_size > 10_000
+
+
+CAMEL_STUDY = ROOT / "studies" / "camel_up_study.py"
+
+
+def test_camel_up_study_runs_resumes_and_reports(tmp_path: Path) -> None:
+    db, image = tmp_path / "camel.duckdb", tmp_path / "camel.png"
+
+    def camel(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(CAMEL_STUDY), *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+
+    first = camel("run", "--db", str(db), "--games", "300", "--workers", "1")
+    assert first.returncode == 0 and "played 300 games" in first.stdout, first.stderr
+    again = camel("run", "--db", str(db), "--games", "400", "--workers", "2")
+    assert again.returncode == 0 and "played 100 games; 400" in again.stdout, again.stderr
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("select count(distinct seed) from placement").fetchone() == (400,)
+    result = camel("report", "--db", str(db), "--image", str(image))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("### ") == 3 and "| 1st (front) |" in result.stdout
+    assert "17.52%" in result.stdout  # the exact baseline of the rearmost camel's P(win)
+    assert image.stat().st_size > 10_000
