@@ -28,6 +28,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("fugitive_belief.py", "vs baseline"),
         ("fugitive_games.py", "vs baseline"),
         ("fugitive_masks.py", "vs baseline"),
+        ("camel_up_odds.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -61,4 +62,5 @@ def test_every_benchmark_is_tested() -> None:
         "fugitive_belief.py",
         "fugitive_games.py",
         "fugitive_masks.py",
+        "camel_up_odds.py",
     }
