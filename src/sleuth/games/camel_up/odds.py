@@ -41,7 +41,6 @@ import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.errors import OptionError, PositionError
-from sleuth.games.camel_up import _kernels
 from sleuth.games.camel_up.race_table import RaceTable, race_table
 from sleuth.games.camel_up.track import (
     CRAZY,
@@ -254,6 +253,8 @@ def _enumerate(
 ) -> tuple[LegCounts, npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Run the leg kernel on a checked position; return the leg's counts, the kernel's joint
     (completed leaves through ``table``), and the last layer's keys and weights."""
+    from sleuth.games.camel_up import _kernels  # imports Numba (about 0.4 s): only when needed
+
     mask = full_pyramid(edition) if dice_mask is None else dice_mask
     live = dict(tiles or {})
     pos = np.array([code >> 3 for code in order], np.int64)
