@@ -29,6 +29,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("fugitive_games.py", "vs baseline"),
         ("fugitive_masks.py", "vs baseline"),
         ("camel_up_games.py", "vs baseline"),
+        ("camel_up_odds.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -63,4 +64,5 @@ def test_every_benchmark_is_tested() -> None:
         "fugitive_games.py",
         "fugitive_masks.py",
         "camel_up_games.py",
+        "camel_up_odds.py",
     }

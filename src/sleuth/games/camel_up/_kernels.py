@@ -57,6 +57,8 @@ BLACK = 6
 GREY = 5
 """The grey die's bit in a pyramid mask."""
 OASIS = 1
+HASH = 0x5BD1E995
+"""The odd multiplier of the layer's hash table (an int64 for Numba, whose products wrap)."""
 FULL = 31
 """All five racing dice (the table's fresh leg)."""
 
@@ -223,11 +225,12 @@ def enumerate_leg(
     """The rest of a leg, exactly: ``draws`` more dice from the pyramid ``mask0``.
 
     Layer d holds the live states after d draws, merged on their key (arrangement, pyramid)
-    with integer weights over a common ``denominator`` (every die drawn from r left weighs 1/r,
-    a racing value 1/3, a grey face 1/6).  A move that finishes the race is a terminal leaf and
-    is not expanded.  If ``table`` has rows (the whole-game table, 1st edition), each leaf that
-    completes the leg adds its weight times the table's (winner, loser) distribution of the
-    next leg's shape to ``joint``, relabelled to camel ids.
+    in an open-addressing hash table, in order of first appearance, with integer weights over
+    a common ``denominator`` (every die drawn from r left weighs 1/r, a racing value 1/3, a
+    grey face 1/6).  A move that finishes the race is a terminal leaf and is not expanded.  If
+    ``table`` has rows (the whole-game table, 1st edition), each leaf that completes the leg
+    adds its weight times the table's (winner, loser) distribution of the next leg's shape to
+    ``joint``, relabelled to camel ids.
 
     Returns ``(denominator, first, second, endings, hits, joint, leaves, sizes, keys,
     weights)``: weights of the leg's 1st and 2nd camel (5,), of the game-ending leaves by
@@ -262,12 +265,16 @@ def enumerate_leg(
     new_cam = np.empty(n, np.int64)
     for depth in range(draws):
         r = r0 - depth
-        size = keys.shape[0]
-        child_keys = np.empty(size * r * 6, np.int64)
-        child_weights = np.empty(size * r * 6, np.int64)
-        child_paths = np.empty(size * r * 6, np.int64)
-        m = 0
-        for s in range(size):
+        bound = keys.shape[0] * r * 6
+        capacity = 1
+        while capacity < 2 * bound:
+            capacity <<= 1
+        slots = np.full(capacity, -1, np.int64)
+        new_keys = np.empty(bound, np.int64)
+        new_weights = np.empty(bound, np.int64)
+        new_paths = np.empty(bound, np.int64)
+        size = 0
+        for s in range(keys.shape[0]):
             mask = unpack(keys[s], n, pos, cam)
             for die in range(6):
                 if not (mask >> die) & 1:
@@ -285,29 +292,23 @@ def enumerate_leg(
                         leader, loser = _score_leaf(new_pos, new_cam, n, weight, first, second)
                         endings[leader, loser] += weight
                         leaves += paths[s]
+                        continue
+                    key = pack(new_pos, new_cam, n, mask & ~(1 << die))
+                    h = (((key ^ (key >> 31)) * HASH) >> 15) & (capacity - 1)
+                    while slots[h] >= 0 and new_keys[slots[h]] != key:
+                        h = (h + 1) & (capacity - 1)
+                    if slots[h] < 0:
+                        slots[h] = size
+                        new_keys[size] = key
+                        new_weights[size] = weight
+                        new_paths[size] = paths[s]
+                        size += 1
                     else:
-                        child_keys[m] = pack(new_pos, new_cam, n, mask & ~(1 << die))
-                        child_weights[m] = weight
-                        child_paths[m] = paths[s]
-                        m += 1
-        order = np.argsort(child_keys[:m])
-        keys = np.empty(m, np.int64)
-        weights = np.empty(m, np.int64)
-        paths = np.empty(m, np.int64)
-        size = 0
-        for i in range(m):
-            c = order[i]
-            if size > 0 and keys[size - 1] == child_keys[c]:
-                weights[size - 1] += child_weights[c]
-                paths[size - 1] += child_paths[c]
-            else:
-                keys[size] = child_keys[c]
-                weights[size] = child_weights[c]
-                paths[size] = child_paths[c]
-                size += 1
-        keys = keys[:size]
-        weights = weights[:size]
-        paths = paths[:size]
+                        new_weights[slots[h]] += weight
+                        new_paths[slots[h]] += paths[s]
+        keys = new_keys[:size]
+        weights = new_weights[:size]
+        paths = new_paths[:size]
         sizes[depth + 1] = size
     shape = np.empty(RACERS, np.int64)
     label = np.empty(RACERS, np.int64)

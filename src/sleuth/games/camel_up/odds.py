@@ -41,7 +41,6 @@ import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.errors import OptionError, PositionError
-from sleuth.games.camel_up import _kernels
 from sleuth.games.camel_up.race_table import RaceTable, race_table
 from sleuth.games.camel_up.track import (
     CRAZY,
@@ -252,9 +251,10 @@ def _enumerate(
     edition: int,
     table: npt.NDArray[np.float64],
 ) -> tuple[LegCounts, npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Check the position, run the leg kernel; return the leg's counts, the kernel's joint
+    """Run the leg kernel on a checked position; return the leg's counts, the kernel's joint
     (completed leaves through ``table``), and the last layer's keys and weights."""
-    check_position(order, dice_mask, tiles, edition)
+    from sleuth.games.camel_up import _kernels  # imports Numba (about 0.4 s): only when needed
+
     mask = full_pyramid(edition) if dice_mask is None else dice_mask
     live = dict(tiles or {})
     pos = np.array([code >> 3 for code in order], np.int64)
@@ -291,6 +291,7 @@ def leg_counts(
 ) -> LegCounts:
     """The rest of the current leg, exactly (see the module docstring).  ``dice_mask`` defaults
     to a fresh leg's pyramid."""
+    check_position(order, dice_mask, tiles, edition)
     return _enumerate(order, dice_mask, tiles, edition, _NO_TABLE)[0]
 
 
@@ -330,6 +331,7 @@ def game_odds(
     2nd edition: the current leg is exact and ``rollouts`` seeded rollouts (``seed``) estimate
     the later legs from the leaves that complete it, drawn by their probability.
     """
+    check_position(order, dice_mask, tiles, edition)
     if edition == 2:
         if rollouts < 1:
             raise OptionError(f"rollouts must be at least 1, not {rollouts}")

@@ -36,7 +36,6 @@ import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.errors import PositionError
-from sleuth.games.camel_up import _kernels
 from sleuth.games.camel_up.track import RACERS, TRACK_LENGTH
 
 TABLE_VERSION = 1
@@ -46,6 +45,10 @@ SHAPES = math.comb(TRACK_LENGTH + RACERS - 1, RACERS)
 """15,504: the non-decreasing 5-tuples of indices 0..15."""
 
 Shape = tuple[int, ...]
+_BINOMIAL = tuple(
+    tuple(math.comb(q, k) for k in range(RACERS + 1)) for q in range(TRACK_LENGTH + RACERS - 1)
+)
+"""C(q, k) for the colex rank of a shape: sum over j of C(shape[j] + j, j + 1)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,7 +83,7 @@ def shape_rank(shape: Sequence[int]) -> int:
         or any(a > b for a, b in itertools.pairwise(values))
     ):
         raise PositionError(f"{values} is not a shape: 5 non-decreasing indices in 0..15")
-    return int(_kernels.shape_rank(np.array(values, np.int64)))
+    return sum(_BINOMIAL[p + j][j + 1] for j, p in enumerate(values))
 
 
 def shape_of(rank: int) -> Shape:
@@ -91,10 +94,8 @@ def shape_of(rank: int) -> Shape:
 @functools.cache
 def _shapes() -> npt.NDArray[np.int64]:
     """Every shape, row ``rank`` holding the shape of that rank (read-only, (15,504, 5))."""
-    top = TRACK_LENGTH + RACERS - 1
-    increasing = np.array(list(itertools.combinations(range(top), RACERS)))
-    binomial = np.array([[math.comb(q, k) for k in range(RACERS + 1)] for q in range(top)])
-    ranks = binomial[increasing, np.arange(1, RACERS + 1)].sum(axis=1)
+    increasing = np.array(list(itertools.combinations(range(len(_BINOMIAL)), RACERS)))
+    ranks = np.array(_BINOMIAL)[increasing, np.arange(1, RACERS + 1)].sum(axis=1)
     table = np.empty((SHAPES, RACERS), np.int64)
     table[ranks] = increasing - np.arange(RACERS)
     table.setflags(write=False)
@@ -103,6 +104,8 @@ def _shapes() -> npt.NDArray[np.int64]:
 
 def build_table() -> RaceTable:
     """Solve every shape exactly (no cache involved)."""
+    from sleuth.games.camel_up import _kernels  # imports Numba (about 0.4 s): only when needed
+
     joint = _kernels.solve_race(_shapes())
     joint.setflags(write=False)
     return RaceTable(joint)
