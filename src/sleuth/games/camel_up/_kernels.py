@@ -42,12 +42,15 @@ else:
 
 
 def kernel(function: F) -> F:
-    """Compile ``function`` with Numba (``nopython``, cached on disk next to this file) when
+    """Compile ``function`` with Numba (``nopython``, its machine code cached on disk) when
     Numba is installed; otherwise return it unchanged.  The original stays available as the
     compiled function's ``py_func``."""
     if not COMPILED:
         return function
-    return cast(F, njit(cache=True, nogil=True)(function))
+    try:
+        return cast(F, njit(cache=True, nogil=True)(function))
+    except RuntimeError:  # pragma: no cover - Numba found no writable cache folder
+        return cast(F, njit(nogil=True)(function))
 
 
 TRACK_LENGTH = 16
