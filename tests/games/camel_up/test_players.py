@@ -3,10 +3,11 @@ their view, and a misbehaving bot forfeits while the game goes on (T5)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
-from sleuth.arena.tournament import run_tournament
+from sleuth.arena.tournament import run_tournament, schedule
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.match import run_match
@@ -57,3 +58,10 @@ def test_a_crashing_bot_forfeits_and_its_seat_rolls_on() -> None:
     assert record.returns[0] == 0 and record.wins[0] == 0 and sum(record.wins) == 1
     rolls_after = [s for s in record.steps[record.forfeits[0].step :] if s.seat == 0]
     assert rolls_after and all(str(s.action) == "roll" for s in rolls_after)
+
+
+def test_mistake_9_seats_rotate_so_every_bot_plays_every_seat() -> None:
+    jobs = schedule(CamelUpGame(), ["ev", "random", "random", "random"], 4 * 3, seed=1)
+    seats_of_ev = Counter(seating.index("ev") for _, _, seating in jobs)
+    assert seats_of_ev == {0: 3, 1: 3, 2: 3, 3: 3}
+    assert len({seed for _, seed, _ in jobs}) == 12
