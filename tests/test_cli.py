@@ -137,6 +137,7 @@ def check_play_json(summary: dict[str, Any]) -> None:
     """The schema of the issue: keys, order and types."""
     assert list(summary) == [
         "game", "games", "seed", "bots", "results", "mean_length", "forfeits", "seconds",
+        "thinking",
     ]  # fmt: skip
     assert isinstance(summary["game"], str)
     assert isinstance(summary["games"], int) and isinstance(summary["seed"], int)
@@ -230,6 +231,7 @@ def test_play_seed_and_workers(cwd: Path) -> None:
     runs.append(one_json_object(invoke(*base, "--seed", "10", "--workers", "2").stdout))
     for r in runs:
         r.pop("seconds")
+        r.pop("thinking")  # wall-clock times
     assert runs[0] == runs[1]
     assert runs[0]["seed"] == 9 and runs[2]["seed"] == 10
     assert [(r["bot"], r["role"], r["games"]) for r in runs[0]["results"]] == [

@@ -242,7 +242,8 @@ def test_results_do_not_depend_on_the_number_of_workers(tmp_path: Path) -> None:
     )
     assert comparable(one.rows) == comparable(two.rows)
     assert [r.index for r in two.rows] == list(range(37))
-    assert one.summary() | {"seconds": 0} == two.summary() | {"seconds": 0}
+    clockless = {"seconds": 0, "thinking": []}
+    assert one.summary() | clockless == two.summary() | clockless
     assert len({r.outcome for r in one.rows}) > 2  # a real mix of outcomes was compared
     assert 0 < one.summary()["results"][0]["win_rate"] < 1
     # the worker processes wrote every log, and each replays to its row
@@ -288,6 +289,7 @@ def check_summary_shape(summary: dict[str, Any]) -> None:
     """The exact ``sleuth play --json`` schema of the issue."""
     assert list(summary) == [
         "game", "games", "seed", "bots", "results", "mean_length", "forfeits", "seconds",
+        "thinking",
     ]  # fmt: skip
     assert type(summary["game"]) is str
     assert type(summary["games"]) is int
@@ -482,3 +484,12 @@ def test_errors_come_before_any_game_or_log(tmp_path: Path) -> None:
         with pytest.raises(SleuthError):
             run_tournament(games=3, logs=logs, on_progress=calls.append, **kwargs)  # type: ignore[arg-type]
     assert calls == [] and not logs.exists()
+
+
+def test_thinking_time_is_reported_per_bot() -> None:
+    t = run_tournament("fox", ["solver", "random"], 4, workers=1)
+    thinking = t.summary()["thinking"]
+    assert [(r["bot"], r["role"]) for r in thinking] == [("solver", "hunter"), ("random", "fox")]
+    for row, standing in zip(thinking, t.standings(), strict=True):
+        assert row["moves"] == standing.moves > 0
+        assert 0 < row["ms_per_move"] <= row["max_ms"] < 1000

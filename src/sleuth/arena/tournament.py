@@ -47,6 +47,8 @@ class GameRow:
     forfeits: list[dict[str, JSON]]
     actions: tuple[str, ...] = ()
     """Every action in order, chance outcomes included, as text: the game replays from them."""
+    thinking: tuple[tuple[int, float, float], ...] = ()
+    """Per seat: moves its bot was asked for, their total and their longest time (seconds)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,15 @@ class Standing:
     games: int
     wins: float
     mean_length: float
+    moves: int = 0
+    thinking: float = 0.0
+    """Total seconds over ``moves`` moves."""
+    longest: float = 0.0
+    """The longest move, in seconds."""
+
+    @property
+    def ms_per_move(self) -> float:
+        return 1000 * self.thinking / self.moves if self.moves else 0.0
 
     @property
     def win_rate(self) -> float:
@@ -85,21 +96,27 @@ class Tournament:
         """Per bot and role, in the order the bots were named and roles are seated."""
         tally: dict[tuple[str, str], list[float]] = {}
         for row in self.rows:
-            for bot, role, win in zip(row.bots, row.roles, row.wins, strict=False):
-                entry = tally.setdefault((bot, role), [0, 0.0, 0])
+            thinking = row.thinking or ((0, 0.0, 0.0),) * len(row.bots)
+            for bot, role, win, (moves, total, longest) in zip(
+                row.bots, row.roles, row.wins, thinking, strict=False
+            ):
+                entry = tally.setdefault((bot, role), [0, 0.0, 0, 0, 0.0, 0.0])
                 entry[0] += 1
                 entry[1] += win
                 entry[2] += row.length
+                entry[3] += moves
+                entry[4] += total
+                entry[5] = max(entry[5], longest)
         roles = game_spec(self.game).roles
         order = {name: i for i, name in reversed(list(enumerate(self.bots)))}
         keys = sorted(
             tally, key=lambda k: (order[k[0]], roles.index(k[1]) if k[1] in roles else 99)
         )
         return [
-            Standing(bot, role, int(tally[bot, role][0]), tally[bot, role][1],
-                     tally[bot, role][2] / tally[bot, role][0])
+            Standing(bot, role, int(games), wins, length / games, int(moves), total, longest)
             for bot, role in keys
-        ]  # fmt: skip
+            for games, wins, length, moves, total, longest in [tally[bot, role]]
+        ]
 
     @property
     def mean_length(self) -> float:
@@ -130,6 +147,16 @@ class Tournament:
             "mean_length": self.mean_length,
             "forfeits": self.forfeits,
             "seconds": self.seconds,
+            "thinking": [
+                {
+                    "bot": s.bot,
+                    "role": s.role,
+                    "moves": s.moves,
+                    "ms_per_move": s.ms_per_move,
+                    "max_ms": 1000 * s.longest,
+                }
+                for s in self.standings()
+            ],
         }
 
 
@@ -205,6 +232,7 @@ def play_games(
                     for f in record.forfeits
                 ],
                 actions=tuple(sys.intern(str(step.action)) for step in record.steps),
+                thinking=tuple((len(t), sum(t), max(t, default=0.0)) for t in record.thinking),
             )
         )
     return rows

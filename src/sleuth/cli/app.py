@@ -188,6 +188,11 @@ def _print_standings(tournament: Tournament) -> None:
             f"{lo:.1%}–{hi:.1%}", f"{s.mean_length:.2f}",
         )  # fmt: skip
     console.print(table)
+    thinking = ", ".join(
+        f"{s.bot} ({s.role}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.1f}"
+        for s in tournament.standings()
+    )
+    console.print(f"thinking time per move: {thinking}", highlight=False)
 
 
 @app.command("replay")

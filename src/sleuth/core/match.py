@@ -70,6 +70,8 @@ class MatchRecord:
     outcome: str = ""
     duration: float = 0.0
     final_state: State[Any] | None = None
+    thinking: list[list[float]] = field(default_factory=list)
+    """Seconds each seat's bot took for each move it was asked for."""
 
     @property
     def length(self) -> int:
@@ -134,6 +136,7 @@ def run_match(
     if len(bots) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} bots, got {len(bots)}")
     record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
+    record.thinking = [[] for _ in bots]
     started = time.perf_counter()
     state = game.new_initial_state()
     chance_rng: random.Random | None = None  # made on the first chance event
@@ -162,9 +165,11 @@ def run_match(
             else:
                 player = players[seat]
                 assert player is not None
+                started_move = time.perf_counter()
                 action, problem = _ask(
                     player, state, views[seat], time_limit, hard_limit, can_interrupt
                 )
+                record.thinking[seat].append(time.perf_counter() - started_move)
                 if problem is None:
                     events, problem = _apply_checked(state, action)
                 if problem is not None:
