@@ -44,6 +44,8 @@ from sleuth.core.errors import OptionError, PositionError
 from sleuth.games.camel_up.race_table import RaceTable, race_table
 from sleuth.games.camel_up.track import (
     CRAZY,
+    DICE,
+    GREY_DIE,
     MIRAGE,
     OASIS,
     RACERS,
@@ -54,13 +56,10 @@ from sleuth.games.camel_up.track import (
     racing_order,
 )
 
-GREY_DIE = 5
-"""The bit of the 2nd edition's grey die in a pyramid mask."""
 EDITIONS = (1, 2)
 _CAMEL_NAMES = ("0", "1", "2", "3", "4", "5 (white)", "6 (black)")
 _NO_TABLE = np.zeros((0, RACERS, RACERS), np.float64)
 _NO_TABLE.setflags(write=False)
-_DICE = tuple(tuple(d for d in range(GREY_DIE + 1) if mask >> d & 1) for mask in range(64))
 
 
 def full_pyramid(edition: int = 1) -> int:
@@ -378,7 +377,7 @@ def rollout(
     mask = dice_mask
     live = tiles
     while True:
-        die = rng.choice(_DICE[mask])
+        die = rng.choice(DICE[mask])
         if die == GREY_DIE:
             face = rng.randrange(6)
             camel = crazy_to_move(order, white if face < 3 else black)

@@ -21,8 +21,8 @@ from typing import Any
 
 from sleuth.core.errors import OptionError, PositionError
 from sleuth.games.camel_up.actions import CRAZY_NAMES, SIDE_ALIASES
-from sleuth.games.camel_up.rules import GREY_DIE, HIDDEN, SIDE_VALUE, CamelState, CamelUpGame
-from sleuth.games.camel_up.track import TRACK_LENGTH, arrangement
+from sleuth.games.camel_up.rules import HIDDEN, SIDE_VALUE, CamelState, CamelUpGame
+from sleuth.games.camel_up.track import GREY_DIE, TRACK_LENGTH, arrangement, tile_blocks
 
 FIELDS = frozenset(
     ("edition", "track", "to_move", "tiles", "players", "my_tile", "leg_tickets", "piles",
@@ -170,9 +170,7 @@ def _place_tiles(state: CamelState, tiles: object, my_tile: object) -> None:
         )
     for seat, space in enumerate(owners, start=1):
         _own(state, seat, space - 1)
-    state.blocked = 0
-    for index in state.tiles:
-        state.blocked |= 7 << (index - 1)
+    state.blocked = tile_blocks(state.tiles)
 
 
 def _own(state: CamelState, seat: int, index: int) -> None:

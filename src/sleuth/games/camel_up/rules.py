@@ -47,6 +47,8 @@ from sleuth.games.camel_up.actions import (
     parse_action,
 )
 from sleuth.games.camel_up.track import (
+    DICE,
+    GREY_DIE,
     MIRAGE,
     OASIS,
     TRACK_LENGTH,
@@ -56,6 +58,7 @@ from sleuth.games.camel_up.track import (
     move,
     racing_order,
     stacks,
+    tile_blocks,
 )
 
 EDITIONS = (1, 2)
@@ -64,14 +67,10 @@ TICKETS = {1: (5, 3, 2), 2: (5, 3, 2, 2)}
 OVERALL_LADDER = (8, 5, 3, 2)
 """Right overall cards pay these in pile order, then 1 each (K27); a wrong card costs 1."""
 START_MONEY = 3
-GREY_DIE = 5
-"""The grey die's bit in the pyramid mask (racing dice are bits 0..4)."""
 HIDDEN = -1
 """The camel of another seat's overall card in an observed state (V2)."""
 SIDE_VALUE = {"oasis": OASIS, "mirage": MIRAGE}
 ALL_RACERS = 0b11111
-DICE = tuple(tuple(d for d in range(6) if mask >> d & 1) for mask in range(64))
-"""The dice of each pyramid mask, in increasing order."""
 BITS = tuple(tuple(c for c in range(5) if mask >> c & 1) for mask in range(32))
 """The camels of each 5-bit mask, in increasing order."""
 ALL_SPACES = (1 << TRACK_LENGTH) - 1
@@ -267,7 +266,7 @@ class CamelState(State[CamelAction]):
         if own < 0:
             return TILE_SPACES & ~self.occupied & ~self.blocked
         blocked = 0
-        for index in self.tiles:
+        for index in self.tiles:  # tile_blocks() of the others' tiles, inline: a hot path
             if index != own:
                 blocked |= 7 << (index - 1)
         if not self.game.tile_flip_in_place:
@@ -560,10 +559,7 @@ class CamelState(State[CamelAction]):
         self.tiles[index] = side
         self.tile_owner[index] = seat
         self.tile_of[seat] = index
-        blocked = 0
-        for placed in self.tiles:
-            blocked |= 7 << (placed - 1)
-        self.blocked = blocked
+        self.blocked = tile_blocks(self.tiles)
         self.turns += 1
         self.seat = (self.seat + 1) % self.game.players
         return own

@@ -20,7 +20,7 @@ as dictionary keys and merge equal states.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 TRACK_LENGTH = 16
@@ -31,6 +31,11 @@ RACERS = 5
 """Racing camels have ids 0..4."""
 CRAZY = (5, 6)
 """The 2nd edition's crazy camels: white (5) and black (6)."""
+
+GREY_DIE = 5
+"""The 2nd edition's grey die in a pyramid bitmask (bit c, c = 0..4, is racing camel c's die)."""
+DICE = tuple(tuple(d for d in range(GREY_DIE + 1) if mask >> d & 1) for mask in range(64))
+"""The dice of each pyramid bitmask, in increasing order."""
 
 Arrangement = tuple[int, ...]
 
@@ -58,6 +63,14 @@ def stacks(order: Arrangement) -> dict[int, list[int]]:
     for code in order:
         out.setdefault(code >> 3, []).append(code & 7)
     return out
+
+
+def tile_blocks(indices: Iterable[int]) -> int:
+    """Bitmask of the track indices on or next to the tiles at ``indices`` (K9)."""
+    blocked = 0
+    for index in indices:
+        blocked |= 7 << (index - 1)
+    return blocked
 
 
 def index_of(order: Arrangement, camel: int) -> int:
