@@ -160,8 +160,9 @@ class Tournament:
         }
 
 
-def valid_seatings(game: Game[Any], bots: Sequence[str]) -> list[tuple[str, ...]]:
-    """The cyclic rotations of ``bots`` in which every bot can play its seat's role."""
+def valid_rotations(game: Game[Any], bots: Sequence[str]) -> list[int]:
+    """The shifts ``s`` (seat ``j`` gets ``bots[(j - s) % n]``, so ``bots[0]`` sits in seat
+    ``s``) in which every bot can play its seat's role, in increasing order."""
     spec = game_spec(game.name)
     if len(bots) != game.num_players:
         raise SleuthError(
@@ -169,18 +170,27 @@ def valid_seatings(game: Game[Any], bots: Sequence[str]) -> list[tuple[str, ...]
             f"got {len(bots)} bots"
         )
     specs = {name: spec.bot(name) for name in bots}
-    seatings = []
     n = len(bots)
-    for shift in range(n):
-        seating = tuple(bots[(seat - shift) % n] for seat in range(n))
-        if all(game.roles[seat] in specs[b].roles for seat, b in enumerate(seating)):
-            seatings.append(seating)
-    if not seatings:
+    shifts = [
+        shift
+        for shift in range(n)
+        if all(game.roles[seat] in specs[bots[(seat - shift) % n]].roles for seat in range(n))
+    ]
+    if not shifts:
         problems = "; ".join(f"{b} plays {'/'.join(specs[b].roles)}" for b in dict.fromkeys(bots))
         raise SleuthError(
             f"no seating of {', '.join(bots)} fits the roles {', '.join(game.roles)} ({problems})"
         )
-    return seatings
+    return shifts
+
+
+def valid_seatings(game: Game[Any], bots: Sequence[str]) -> list[tuple[str, ...]]:
+    """The cyclic rotations of ``bots`` in which every bot can play its seat's role."""
+    n = len(bots)
+    return [
+        tuple(bots[(seat - shift) % n] for seat in range(n))
+        for shift in valid_rotations(game, bots)
+    ]
 
 
 def schedule(

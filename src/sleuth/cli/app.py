@@ -1,4 +1,5 @@
-"""The top-level commands: ``games``, ``play``, ``replay``; game sub-apps are added here."""
+"""The top-level commands: ``games``, ``play``, ``compare``, ``replay``; game sub-apps are added
+here."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from rich.text import Text
 
 import sleuth
 from sleuth.arena import store
+from sleuth.arena.paired import Comparison, PairedMean, compare
 from sleuth.arena.tournament import Tournament, run_tournament, valid_seatings
 from sleuth.cli import assist as assist_cli
 from sleuth.cli import camel_up as camel_up_cli
@@ -193,6 +195,102 @@ def _print_standings(tournament: Tournament) -> None:
         for s in tournament.standings()
     )
     console.print(f"thinking time per move: {thinking}", highlight=False)
+
+
+@app.command("compare")
+def compare_command(
+    game: Annotated[str, typer.Argument(help="Game name (see `sleuth games`).")],
+    candidate: Annotated[str, typer.Option("--candidate", "-a", help="The bot under test.")],
+    baseline: Annotated[str, typer.Option("--baseline", "-b", help="The bot it is compared with.")],
+    field: Annotated[str, typer.Option("--field", help="Comma-separated bots in the other seats.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per bot (paired).")] = 200,
+    seed: Annotated[
+        int, typer.Option("--seed", min=-(2**63), max=2**63 - 1, help="Master seed (64-bit).")
+    ] = 0,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option name=value (repeatable)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
+    ] = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="Also store both runs in this DuckDB file.")
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", help="Seconds per move before a bot forfeits.")
+    ] = DEFAULT_TIME_LIMIT,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Paired-seed A/B test: the candidate and the baseline each play the same games (same
+    seeds, seats and field), and the per-game difference gives the gain with a 95% interval."""
+    if not time_limit > 0:
+        raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
+    names = [b.strip() for b in field.split(",") if b.strip()]
+    options = game_spec(game).options_for(parse_option_texts(option or []), len(names) + 1)
+    for bot in (candidate, baseline):
+        valid_seatings(make_game(game, options), [bot, *names])
+    if db is not None:
+        store.prepare(db)
+    started_at = datetime.now()
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        disable=as_json or not sys.stderr.isatty(),
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{game}: {candidate} / {baseline}", total=2 * games)
+        comparison = compare(
+            game, candidate, baseline, names, games, seed, options, workers, time_limit,
+            lambda n: progress.advance(task, n),
+        )  # fmt: skip
+    if db is not None:
+        for tournament in (comparison.candidate, comparison.baseline):
+            store.save(db, tournament, started_at, sleuth.__version__)
+    if as_json:
+        print_json(comparison.summary())
+        return
+    _print_comparison(comparison)
+
+
+def _print_comparison(comparison: Comparison) -> None:
+    summary = comparison.summary()
+    options = ", ".join(f"{k}={v}" for k, v in comparison.candidate.options.items())
+    table = Table(
+        title=f"{comparison.candidate.game} ({options}), seed {comparison.candidate.seed}, "
+        f"field {', '.join(comparison.candidate.bots[1:])}"
+    )
+    for column in ("bot", "games", "wins", "win rate", "95% CI", "forfeits"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for label in ("candidate", "baseline"):
+        entry = summary[label]
+        assert isinstance(entry, dict)
+        lo, hi = entry["ci95"]  # type: ignore[misc]
+        table.add_row(
+            f"{entry['bot']} ({label})", str(summary["games"]), f"{entry['wins']:g}",
+            f"{entry['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", str(entry["forfeits"]),
+        )  # fmt: skip
+    console.print(table)
+    better, worse, same = comparison.counts
+
+    def gain(name: str, paired: PairedMean, scale: float, unit: str) -> str:
+        return (
+            f"{name}: {scale * paired.mean:+.2f}{unit} "
+            f"(95% CI {scale * paired.low:+.2f} to {scale * paired.high:+.2f}, "
+            f"p = {paired.p_value:.3g})"
+        )
+
+    console.print(gain("win-rate gain", comparison.win_gain, 100, " pp"), highlight=False)
+    console.print(gain("return gain", comparison.return_gain, 1, ""), highlight=False)
+    console.print(
+        f"candidate better in {better} games, worse in {worse}, the same in {same}; "
+        f"{2 * len(comparison.seats)} games in {summary['seconds']:.2f} s",
+        highlight=False,
+    )
 
 
 @app.command("replay")
