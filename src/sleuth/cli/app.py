@@ -269,7 +269,7 @@ def _print_comparison(comparison: Comparison) -> None:
     for label in ("candidate", "baseline"):
         entry = summary[label]
         assert isinstance(entry, dict)
-        lo, hi = entry["ci95"]  # type: ignore[misc]
+        lo, hi = entry["ci95"]
         table.add_row(
             f"{entry['bot']} ({label})", str(summary["games"]), f"{entry['wins']:g}",
             f"{entry['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", str(entry["forfeits"]),
