@@ -32,16 +32,20 @@ def test_overall_card_value_follows_the_ladder_and_the_cards_ahead() -> None:
     state = position_m()
     odds = advise(state).odds
     p = odds.win[4]
-    assert card_value(state, 0, "winner", 4, odds) == pytest.approx(8 * p - (1 - p))
+    assert card_value(state, 0, 4, odds) == pytest.approx(8 * p - (1 - p))
     state.piles[0].append((0, 4))  # my own earlier white card: the new one would be 2nd
-    assert card_value(state, 0, "winner", 4, odds) == pytest.approx(5 * p - (1 - p))
+    assert card_value(state, 0, 4, odds) == pytest.approx(5 * p - (1 - p))
     state.piles[0][0] = (0, 1)  # my earlier card names green: no effect on white
-    assert card_value(state, 0, "winner", 4, odds) == pytest.approx(8 * p - (1 - p))
+    assert card_value(state, 0, 4, odds) == pytest.approx(8 * p - (1 - p))
     state.piles[0][0] = (1, HIDDEN)  # someone's hidden card: white with probability p
     expected = p * (p * 5 + (1 - p) * 8) - (1 - p)
-    assert card_value(state, 0, "winner", 4, odds) == pytest.approx(expected)
+    assert card_value(state, 0, 4, odds) == pytest.approx(expected)
+    beliefs = {(0, 0): (0.0, 0.0, 0.0, 0.25, 0.75)}  # inferred: white with probability 0.75
+    expected = p * (0.75 * 5 + 0.25 * 8) - (1 - p)
+    assert card_value(state, 0, 4, odds, beliefs) == pytest.approx(expected)
+    assert card_value(state, 0, 4, odds, beliefs, position=0) == pytest.approx(8 * p - (1 - p))
     q = odds.last[0]
-    assert card_value(state, 0, "loser", 0, odds) == pytest.approx(8 * q - (1 - q))
+    assert card_value(state, 1, 0, odds) == pytest.approx(8 * q - (1 - q))
     assert advise(state).values[OverallBet("loser", "blue")] == pytest.approx(8 * q - (1 - q))
 
 

@@ -25,11 +25,11 @@ estimates.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sleuth.games.camel_up.actions import CamelAction, LegBet, OverallBet, PlaceTile, Roll
-from sleuth.games.camel_up.odds import GameOdds, LegOdds, game_odds, leg_odds
+from sleuth.games.camel_up.actions import PILES, CamelAction, LegBet, OverallBet, PlaceTile, Roll
+from sleuth.games.camel_up.odds import GameOdds, LegOdds, RaceOdds, game_odds, leg_odds
 from sleuth.games.camel_up.rules import HIDDEN, OVERALL_LADDER, SIDE_VALUE, CamelState
 from sleuth.games.camel_up.track import RACERS
 
@@ -46,6 +46,8 @@ class Advice:
     odds: GameOdds
     values: Mapping[CamelAction, float | None]
     best: CamelAction
+    tile_legs: Mapping[PlaceTile, LegOdds]
+    """The leg's odds with each evaluated tile placed (the mover's own tile lifted)."""
 
     def ranked(self) -> list[tuple[CamelAction, float]]:
         """The evaluated actions, best first."""
@@ -53,17 +55,29 @@ class Advice:
         return sorted(valued, key=lambda item: -item[1])
 
 
+CardBeliefs = Mapping[tuple[int, int], Sequence[float]]
+"""For hidden overall cards, keyed by (pile, position from 0): the probability that the card
+names each racing camel.  A hidden card without a belief names ``c`` with the probability that
+``c`` is right (wins, or is last)."""
+
+
 def advise(
-    state: CamelState, rollouts: int = 2_000, seed: int = 0, all_tiles: bool = False
+    state: CamelState,
+    rollouts: int = 2_000,
+    seed: int = 0,
+    all_tiles: bool = False,
+    beliefs: CardBeliefs | None = None,
 ) -> Advice:
     """The advice for the seat to move in ``state`` (which must be a player's turn);
-    ``all_tiles`` evaluates every tile placement, not only those within reach."""
+    ``all_tiles`` evaluates every tile placement, not only those within reach; ``beliefs``
+    say what the hidden cards name."""
     game = state.game
     order = state.order
     assert order is not None and not state.is_terminal()
     odds = game_odds(order, state.dice, state.tiles, game.edition, rollouts=rollouts, seed=seed)
     seat = state.seat
     values: dict[CamelAction, float | None] = {}
+    tile_legs: dict[PlaceTile, LegOdds] = {}
     reach = _reachable(state)
     base_legs = _leg_holdings(state, seat, odds.leg)
     own = state.tile_of[seat]
@@ -75,8 +89,9 @@ def advise(
             camel = game.racer_id(action.camel)
             values[action] = odds.leg.ticket_ev(camel, game.tickets[state.taken[camel]])
         elif isinstance(action, OverallBet):
-            values[action] = card_value(state, seat, action.pile, game.racer_id(action.camel),
-                                        odds)  # fmt: skip
+            pile = PILES.index(action.pile)
+            camel = game.racer_id(action.camel)
+            values[action] = card_value(state, pile, camel, odds, beliefs)
         elif isinstance(action, PlaceTile):
             index = action.space - 1
             if index not in reach and not all_tiles:
@@ -84,11 +99,11 @@ def advise(
                 continue
             tiles = {i: s for i, s in state.tiles.items() if i != own}
             tiles[index] = SIDE_VALUE[action.side]
-            leg = leg_odds(order, state.dice, tiles, game.edition)
+            leg = tile_legs[action] = leg_odds(order, state.dice, tiles, game.edition)
             change = _leg_holdings(state, seat, leg) - base_legs
             values[action] = leg.tile_hits.get(index, 0.0) + change - own_hits
     best = max(values, key=lambda a: _rank(values[a]))
-    return Advice(odds, values, best)
+    return Advice(odds, values, best, tile_legs)
 
 
 def _rank(value: float | None) -> float:
@@ -110,21 +125,47 @@ def _leg_holdings(state: CamelState, seat: int, leg: LegOdds) -> float:
     return sum(leg.ticket_ev(camel, value) for s, camel, value in state.leg_bets if s == seat)
 
 
-def card_value(state: CamelState, seat: int, pile: str, camel: int, odds: GameOdds) -> float:
-    """The expected payout of ``seat`` putting its ``camel`` card on ``pile`` now."""
-    right = odds.win[camel] if pile == "winner" else odds.last[camel]
-    cards = state.piles[0 if pile == "winner" else 1]
-    # The distribution of the number of right cards ahead of the new one, given it is right.
+def card_value(
+    state: CamelState,
+    pile: int,
+    camel: int,
+    odds: RaceOdds,
+    beliefs: CardBeliefs | None = None,
+    position: int | None = None,
+) -> float:
+    """The expected payout of a ``camel`` card at ``position`` of ``pile`` (0 winner, 1 loser;
+    by default a new card on top)."""
+    right = (odds.win if pile == 0 else odds.last)[camel]
+    return right * payout_if_right(state, pile, camel, odds, beliefs, position) - (1 - right)
+
+
+def payout_if_right(
+    state: CamelState,
+    pile: int,
+    camel: int,
+    odds: RaceOdds,
+    beliefs: CardBeliefs | None = None,
+    position: int | None = None,
+) -> float:
+    """The expected ladder payout of a right ``camel`` card at ``position`` of ``pile``, given
+    what the cards ahead of it name (see :data:`CardBeliefs`)."""
+    right = (odds.win if pile == 0 else odds.last)[camel]
+    cards = state.piles[pile]
+    # The distribution of the number of right cards ahead of this one, given it is right.
     ahead = [1.0]
-    for _, named in cards:
-        p = right if named == HIDDEN else float(named == camel)
+    for k, (_, named) in enumerate(cards[: len(cards) if position is None else position]):
+        if named != HIDDEN:
+            p = float(named == camel)
+        elif beliefs is not None and (pile, k) in beliefs:
+            p = beliefs[pile, k][camel]
+        else:
+            p = right
         grown = [0.0] * (len(ahead) + 1)
-        for k, weight in enumerate(ahead):
-            grown[k] += weight * (1 - p)
-            grown[k + 1] += weight * p
+        for j, weight in enumerate(ahead):
+            grown[j] += weight * (1 - p)
+            grown[j + 1] += weight * p
         ahead = grown
-    payout = sum(
-        weight * (OVERALL_LADDER[k] if k < len(OVERALL_LADDER) else 1)
-        for k, weight in enumerate(ahead)
+    return sum(
+        weight * (OVERALL_LADDER[j] if j < len(OVERALL_LADDER) else 1)
+        for j, weight in enumerate(ahead)
     )
-    return right * payout - (1 - right)

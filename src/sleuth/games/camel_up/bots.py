@@ -20,12 +20,14 @@ from typing import Any
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.core.options import OptionSpec, parse_int
+from sleuth.core.options import OptionSpec, parse_float, parse_int
 from sleuth.games.camel_up.actions import ROLL, CamelAction, LegBet, OverallBet, PlaceTile
 from sleuth.games.camel_up.advice import advise
+from sleuth.games.camel_up.inference import InferringTracker
 from sleuth.games.camel_up.observe import TableTracker
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
+from sleuth.games.camel_up.strategy import Weights, strong_values
 from sleuth.games.camel_up.track import arrangement
 
 
@@ -85,6 +87,38 @@ class ExpectedValueBot(CamelBot):
         return advise(state, self.rollouts, self.seed + state.turns).best
 
 
+class StrongBot(CamelBot):
+    """Expected coins adjusted for denial, threat and risk, with opponents' hidden cards inferred
+    from when they were placed (:mod:`~sleuth.games.camel_up.strategy`,
+    :mod:`~sleuth.games.camel_up.inference`)."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        seat: int,
+        seed: int,
+        rollouts: int = 2_000,
+        richest: float = Weights.richest,
+        others: float = Weights.others,
+        risk: float = Weights.risk,
+        sharpness: float = 3.0,
+    ) -> None:
+        super().__init__(game, seat, seed)
+        assert isinstance(game, CamelUpGame)
+        self.rollouts = rollouts
+        self.weights = Weights(richest, others, risk)
+        self.inference = sharpness >= 0
+        self.tracker = InferringTracker(game, max(sharpness, 0.0), min(rollouts, 500))
+        warm_up(game)
+
+    def decide(self, state: CamelState) -> CamelAction:
+        assert isinstance(self.tracker, InferringTracker)
+        beliefs = self.tracker.beliefs if self.inference else {}
+        advice = advise(state, self.rollouts, self.seed + state.turns, beliefs=beliefs)
+        values = strong_values(state, advice, beliefs, self.weights)
+        return max(values, key=lambda action: values[action])
+
+
 def warm_up(game: CamelUpGame) -> None:
     """Load the race table and compile the odds kernels now (bots have a minute to start),
     not during the first move (a second)."""
@@ -116,6 +150,40 @@ BOTS = (
                 2_000,
                 "2nd edition: rollouts for the later legs' odds (the 1st edition's are exact)",
                 parse_int(1),
+            ),
+        ),
+    ),
+    BotSpec(
+        "strong",
+        ("player",),
+        StrongBot,
+        "ev adjusted for what the next player and the leaders gain and for risk, with "
+        "opponents' hidden overall cards inferred from when they were placed",
+        (
+            OptionSpec(
+                "rollouts",
+                2_000,
+                "2nd edition: rollouts for the later legs' odds (the 1st edition's are exact)",
+                parse_int(1),
+            ),
+            OptionSpec(
+                "richest", Weights.richest, "weight of the richest opponent's gains", parse_float(0)
+            ),
+            OptionSpec(
+                "others", Weights.others, "weight of the other opponents' gains", parse_float(0)
+            ),
+            OptionSpec(
+                "risk",
+                Weights.risk,
+                "risk appetite when trailing, aversion when leading",
+                parse_float(0),
+            ),
+            OptionSpec(
+                "sharpness",
+                3.0,
+                "trust in opponents' judgement when inferring their hidden cards "
+                "(negative: no inference)",
+                parse_float(-1),
             ),
         ),
     ),
