@@ -72,7 +72,7 @@ def strong_values(
     following = (seat + 1) % players
     deficit = max(standings[s] for s in opponents) - standings[seat]
     appetite = weights.risk * _progress(state) * max(-1.0, min(1.0, deficit / LEAD_SCALE))
-    risk = _Risk(state, seat, advice.odds, beliefs)
+    risk = PayoutRisk(state, seat, advice.odds, beliefs)
     values: dict[CamelAction, float] = {}
     for action, value in advice.values.items():
         if value is None:
@@ -162,7 +162,7 @@ def _roll_gain(state: CamelState) -> float:
     return total
 
 
-class _Risk:
+class PayoutRisk:
     """The standard deviation of a seat's pending payouts and how an extra bet changes it.
 
     Leg tickets are taken as independent of each other and of the overall cards; the overall
