@@ -30,6 +30,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("fugitive_masks.py", "vs baseline"),
         ("camel_up_games.py", "vs baseline"),
         ("camel_up_odds.py", "vs baseline"),
+        ("camel_up_bots.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -65,4 +66,5 @@ def test_every_benchmark_is_tested() -> None:
         "fugitive_masks.py",
         "camel_up_games.py",
         "camel_up_odds.py",
+        "camel_up_bots.py",
     }

@@ -39,10 +39,13 @@ class InferringTracker(TableTracker):
 
     def _replay(self, event: Event) -> None:
         if event.kind == "overall_bet" and event.private is None and self.state.order:
-            self._infer(PILES.index(str(event.public["pile"])))
+            pile = PILES.index(str(event.public["pile"]))
+            self.beliefs[pile, len(self.state.piles[pile])] = self.belief(pile)
         super()._replay(event)
 
-    def _infer(self, pile: int) -> None:
+    def belief(self, pile: int) -> tuple[float, ...]:
+        """The belief about a hidden card that the seat to move would put on ``pile`` (0 winner,
+        1 loser) now."""
         state = self.state
         game = state.game
         assert state.order is not None
@@ -63,5 +66,6 @@ class InferringTracker(TableTracker):
             h * math.exp(self.sharpness * (v - top)) for h, v in zip(holds, values, strict=True)
         ]
         total = sum(weights)
-        belief = tuple(w / total for w in weights) if total > 0 else tuple([1 / RACERS] * RACERS)
-        self.beliefs[pile, len(state.piles[pile])] = belief
+        if total <= 0:
+            return tuple([1 / RACERS] * RACERS)
+        return tuple(w / total for w in weights)
