@@ -42,6 +42,34 @@ app.add_typer(export_cli.app, name="export")
 app.add_typer(camel_up_cli.app, name="camel-up")
 
 
+SeedOption = Annotated[
+    int, typer.Option("--seed", min=-(2**63), max=2**63 - 1, help="Master seed (64-bit).")
+]
+GameOptions = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Game option name=value (repeatable).")
+]
+WorkersOption = Annotated[
+    int | None,
+    typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
+]
+TimeLimitOption = Annotated[
+    float, typer.Option("--time-limit", help="Seconds per move before a bot forfeits.")
+]
+
+
+def _progress(show: bool) -> Progress:
+    """A transient progress bar on stderr (hidden unless ``show``)."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        disable=not show,
+        transient=True,
+    )
+
+
 @app.command("games")
 def games_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -110,25 +138,15 @@ def play_command(
         ),
     ],
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-    seed: Annotated[
-        int, typer.Option("--seed", min=-(2**63), max=2**63 - 1, help="Master seed (64-bit).")
-    ] = 0,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="Game option name=value (repeatable)."),
-    ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
-    ] = None,
+    seed: SeedOption = 0,
+    option: GameOptions = None,
+    workers: WorkersOption = None,
     db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path("sleuth.duckdb"),
     no_db: Annotated[bool, typer.Option("--no-db", help="Do not store results.")] = False,
     logs: Annotated[
         Path | None, typer.Option("--logs", help="Write one JSONL log per game to this folder.")
     ] = None,
-    time_limit: Annotated[
-        float, typer.Option("--time-limit", help="Seconds per move before a bot forfeits.")
-    ] = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Run a tournament between bots and print a results table."""
@@ -141,15 +159,7 @@ def play_command(
         store.prepare(db)
     started_at = datetime.now()
     show_progress = not as_json and sys.stderr.isatty()
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=errors,
-        disable=not show_progress,
-        transient=True,
-    ) as progress:
+    with _progress(show_progress) as progress:
         task = progress.add_task(f"{game}: {', '.join(names)}", total=games)
         tournament = run_tournament(
             game,
@@ -204,23 +214,13 @@ def compare_command(
     baseline: Annotated[str, typer.Option("--baseline", "-b", help="The bot it is compared with.")],
     field: Annotated[str, typer.Option("--field", help="Comma-separated bots in the other seats.")],
     games: Annotated[int, typer.Option("--games", "-n", help="Games per bot (paired).")] = 200,
-    seed: Annotated[
-        int, typer.Option("--seed", min=-(2**63), max=2**63 - 1, help="Master seed (64-bit).")
-    ] = 0,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="Game option name=value (repeatable)."),
-    ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
-    ] = None,
+    seed: SeedOption = 0,
+    option: GameOptions = None,
+    workers: WorkersOption = None,
     db: Annotated[
         Path | None, typer.Option("--db", help="Also store both runs in this DuckDB file.")
     ] = None,
-    time_limit: Annotated[
-        float, typer.Option("--time-limit", help="Seconds per move before a bot forfeits.")
-    ] = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Paired-seed A/B test: the candidate and the baseline each play the same games (same
@@ -234,15 +234,7 @@ def compare_command(
     if db is not None:
         store.prepare(db)
     started_at = datetime.now()
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=errors,
-        disable=as_json or not sys.stderr.isatty(),
-        transient=True,
-    ) as progress:
+    with _progress(not as_json and sys.stderr.isatty()) as progress:
         task = progress.add_task(f"{game}: {candidate} / {baseline}", total=2 * games)
         comparison = compare(
             game, candidate, baseline, names, games, seed, options, workers, time_limit,
