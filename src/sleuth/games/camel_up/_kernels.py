@@ -1,9 +1,10 @@
 """Compiled kernels of the exact Camel Up odds (Numba when installed, plain Python otherwise).
 
-This module imports nothing from Sleuth on purpose: Numba's on-disk cache (``cache=True``) is
-keyed on this file alone, so every rule constant a kernel uses is defined here (a test checks
-them against :mod:`sleuth.games.camel_up.track`).  Without Numba the decorator is the identity
-and the same functions run as ordinary Python (slowly, but with identical results).
+This module imports no rule constant from Sleuth on purpose: Numba's on-disk cache is keyed on
+this file alone (:mod:`sleuth.core.compiled`), so every rule constant a kernel uses is defined
+here (a test checks them against :mod:`sleuth.games.camel_up.track`).  Without Numba the
+decorator is the identity and the same functions run as ordinary Python (slowly, but with
+identical results).
 
 Data layout shared by the kernels:
 
@@ -22,35 +23,14 @@ Data layout shared by the kernels:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.core.compiled import COMPILED as COMPILED
+from sleuth.core.compiled import kernel
+
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-try:
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised by a subprocess test
-    COMPILED = False
-else:
-    COMPILED = True
-
-
-def kernel(function: F) -> F:
-    """Compile ``function`` with Numba (``nopython``, its machine code cached on disk) when
-    Numba is installed; otherwise return it unchanged.  The original stays available as the
-    compiled function's ``py_func``."""
-    if not COMPILED:
-        return function
-    try:
-        return cast(F, njit(cache=True, nogil=True)(function))
-    except RuntimeError:  # pragma: no cover - Numba found no writable cache folder
-        return cast(F, njit(nogil=True)(function))
 
 
 TRACK_LENGTH = 16

@@ -101,12 +101,13 @@ class StrongBot(CamelBot):
         richest: float = Weights.richest,
         others: float = Weights.others,
         risk: float = Weights.risk,
+        lock: float = Weights.lock,
         sharpness: float = 3.0,
     ) -> None:
         super().__init__(game, seat, seed)
         assert isinstance(game, CamelUpGame)
         self.rollouts = rollouts
-        self.weights = Weights(richest, others, risk)
+        self.weights = Weights(richest, others, risk, lock)
         self.inference = sharpness >= 0
         self.tracker = InferringTracker(game, max(sharpness, 0.0), min(rollouts, 500))
         warm_up(game)
@@ -176,6 +177,12 @@ BOTS = (
                 "risk",
                 Weights.risk,
                 "risk appetite when trailing, aversion when leading",
+                parse_float(0),
+            ),
+            OptionSpec(
+                "lock",
+                Weights.lock,
+                "aversion when leading, as a fraction of risk (0: only chase when trailing)",
                 parse_float(0),
             ),
             OptionSpec(

@@ -53,6 +53,9 @@ class Weights:
     richest: float = 0.35
     others: float = 0.18
     risk: float = 0.5
+    lock: float = 1.0
+    """The aversion when leading, as a fraction of ``risk`` (0: chase variance when trailing,
+    never lock in)."""
 
 
 def strong_values(
@@ -72,6 +75,8 @@ def strong_values(
     following = (seat + 1) % players
     deficit = max(standings[s] for s in opponents) - standings[seat]
     appetite = weights.risk * _progress(state) * max(-1.0, min(1.0, deficit / LEAD_SCALE))
+    if appetite < 0:
+        appetite *= weights.lock
     risk = PayoutRisk(state, seat, advice.odds, beliefs)
     values: dict[CamelAction, float] = {}
     for action, value in advice.values.items():

@@ -31,6 +31,7 @@ revealed values and stacks.
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right
 from collections import defaultdict
@@ -42,8 +43,13 @@ from itertools import combinations
 from math import factorial
 from typing import Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
+
+from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import Event
+from sleuth.games.fugitive import _counting
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, pile_of
 from sleuth.games.fugitive.timeline import Miss, Timeline, read_view
 
@@ -77,6 +83,13 @@ def _type(card: int) -> int:
 
 
 _TYPE = tuple(_type(c) if 0 < c < LAST else -1 for c in range(LAST + 1))
+_TYPE_ARRAY = np.array([max(t, 0) for t in _TYPE], dtype=np.int64)
+_PILE_ARRAY = np.array(PILE_OF, dtype=np.int64)
+_SLACK_WEIGHTS = {
+    base: np.array([base ** (SLACK_CAP - min(s, SLACK_CAP)) for s in range(LAST + 1)], np.int64)
+    for base in MODELS.values()
+}
+"""Per model base, the weight of a hideout ``s`` footprints short of its reach."""
 
 
 class ContradictionError(SleuthError):
@@ -128,6 +141,19 @@ class Counts:
     def fixed_positions(self) -> dict[int, int]:
         """Face-down positions with a single candidate, and its value (E2)."""
         return {p: next(iter(v)) for p, v in self.by_position.items() if len(v) == 1}
+
+
+@dataclass(frozen=True)
+class _Run:
+    """The weighted counts of one compiled run of the programme (before the divisor)."""
+
+    total: int
+    by_index: list[dict[int, int]]
+    """Per position index, the weighted count of each hideout value with any."""
+    footprints: list[list[int]]
+    """Per position index, the footprint totals of its stack in consistent worlds."""
+    by_mask: dict[int, int]
+    """Weighted counts by the bitset of ``extra`` numbers that are face-down hideouts."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +219,7 @@ class ExactBelief:
         """Unblocked cards of each sprint type."""
         for card in range(1, LAST):
             if card not in self.blocked:
-                self.free[_type(card)] += 1
+                self.free[_TYPE[card]] += 1
         self.singles: list[set[int]] = [set() for _ in slots]
         self.clauses: list[Miss] = []
         for miss in timeline.misses:
@@ -224,6 +250,8 @@ class ExactBelief:
         """Per pile: the Fugitive's draws from it, and the cards he could have drawn."""
         self._final_memo: dict[tuple[tuple[int, ...], ...], int] = {}
         """:meth:`_final` by (taken, used, hidden): shared by every count."""
+        self._run: _Run | None = None
+        """The compiled programme's counts, once computed."""
 
     @classmethod
     def from_events(
@@ -395,7 +423,127 @@ class ExactBelief:
         return total
 
     def _weighted_total(self) -> int:
+        run = self._compiled()
+        if run is not None:
+            return run.total
         return self._ahead(0, self._start())
+
+    # --- the compiled programme -------------------------------------------------------------
+
+    def _compiled(self, pool: tuple[int, ...] = ()) -> _Run | None:
+        """The programme's counts from :mod:`~sleuth.games.fugitive._counting`, with ``pool``
+        as the extra numbers; None without Numba or when the state would not pack (then the
+        plain programme runs).  The run without extras is kept.
+
+        The first run is in floating point only: when its total is below 2**52 every count and
+        every partial sum is an integer below 2**53 (each is at most the total), so all of them
+        are exact.  Otherwise it runs again modulo enough primes."""
+        if not pool and self._run is not None:
+            return self._run
+        if not COMPILED or not self._packs(pool):
+            return None
+        arrays = self._kernel_inputs(pool)
+        moduli = _counting.primes(0)
+        while True:
+            states, total, total_float, counts, counts_float, footprints, by_mask, mask_float = (
+                _counting.count_worlds(*[*arrays, moduli, self.max_states])
+            )
+            if states == _counting.TOO_MANY_STATES:
+                raise SolverLimitError(f"the exact belief needs more than {self.max_states} states")
+            if not math.isfinite(total_float):
+                return None
+            exact_floats = not len(moduli) and total_float < 2.0**52
+            if exact_floats or total_float < 2.0 ** (31 * len(moduli) - 8):
+                break  # every count is below the moduli's product
+            moduli = _counting.primes(math.ceil((math.log2(total_float) + 16) / 31))
+        if exact_floats:
+            exact_total = int(total_float)
+            by_index = [
+                {h: int(counts_float[i, h]) for h in np.flatnonzero(counts_float[i]).tolist()}
+                for i in range(len(self.timeline.slots))
+            ]
+            by_pool = {m: int(mask_float[m]) for m in np.flatnonzero(mask_float).tolist()}
+        else:
+            crt = _counting.Recombination(moduli)
+            exact_total = crt(total)
+            by_index = [
+                {h: crt(counts[i, h]) for h in np.flatnonzero(counts_float[i]).tolist()}
+                for i in range(len(self.timeline.slots))
+            ]
+            by_pool = {m: crt(by_mask[m]) for m in np.flatnonzero(mask_float).tolist()}
+        run = _Run(
+            exact_total,
+            by_index,
+            [
+                [fp for fp in range(int(mask).bit_length()) if mask >> fp & 1]
+                for mask in footprints.tolist()
+            ],
+            by_pool,
+        )
+        if not pool:
+            self._run = run
+        return run
+
+    def _packs(self, pool: tuple[int, ...]) -> bool:
+        """Whether the clauses and ``pool`` fit the compiled programme's packed state."""
+        return (
+            len(self.clauses) <= _counting.MAX_CLAUSES
+            and all(len(c.numbers) <= _counting.MAX_CLAUSE_SIZE for c in self.clauses)
+            and len(pool) <= _counting.MAX_EXTRA
+        )
+
+    def _kernel_inputs(self, pool: tuple[int, ...]) -> list[Any]:
+        """The arrays :func:`~sleuth.games.fugitive._counting.count_worlds` reads, in order."""
+        slots = self.timeline.slots
+        n = len(slots)
+        ints = np.int64
+        allowed = np.zeros((n, LAST + 1), dtype=ints)
+        stack_known = np.zeros(n, dtype=ints)
+        stack_piles = np.zeros((n, 3), dtype=ints)
+        stack_fp = np.zeros(n, dtype=ints)
+        blocks = []
+        start = [0]
+        free = tuple(self.free)
+        for i, slot in enumerate(slots):
+            allowed[i, self._allowed[i]] = 1
+            if slot.stack is not None:
+                stack_known[i] = 1
+                for c in slot.stack:
+                    if PILE_OF[c]:
+                        stack_piles[i, PILE_OF[c] - 1] += 1
+                stack_fp[i] = sum(SPRINT[c] for c in slot.stack)
+                start.append(start[-1])
+            else:
+                block = _composition_arrays(slot.sprints, free, slot.draws)
+                blocks.append(block)
+                start.append(start[-1] + len(block[1]))
+        extra_bit = np.full(LAST + 1, -1, dtype=ints)
+        extra_bit[list(pool)] = np.arange(len(pool))
+        clauses = self.clauses
+        return [
+            np.array([s.sprints for s in slots], dtype=ints),
+            np.array([s.draws for s in slots], dtype=ints).reshape(n, 3),
+            np.array([-1 if s.value is None else s.value for s in slots], dtype=ints),
+            stack_known,
+            stack_piles,
+            stack_fp,
+            allowed,
+            np.array(self.free, dtype=ints),
+            np.array(self._piles, dtype=ints),
+            _SLACK_WEIGHTS[self.slack_base],
+            np.array([sum(1 << n for n in c.numbers) for c in clauses], dtype=ints),
+            np.array([len(c.numbers) for c in clauses], dtype=ints),
+            np.array([c.placed for c in clauses], dtype=ints),
+            extra_bit,
+            len(pool),
+            np.array(start, dtype=ints),
+            np.concatenate([b[0] for b in blocks]) if blocks else np.zeros((0, TYPES), ints),
+            np.concatenate([b[1] for b in blocks]) if blocks else np.zeros(0, ints),
+            np.concatenate([b[2] for b in blocks]) if blocks else np.zeros(0, ints),
+            _PILE_ARRAY,
+            _TYPE_ARRAY,
+            self.track_identities,
+        ]
 
     # --- results ----------------------------------------------------------------------------
 
@@ -412,6 +560,21 @@ class ExactBelief:
     def counts(self) -> Counts:
         """Exact counts per face-down position and value (E1, E3), with E2 and E4 helpers."""
         total = self._require_worlds()
+        run = self._compiled()
+        if run is not None:
+            return Counts(
+                total,
+                {
+                    slot.position: {v: n // self.divisor for v, n in sorted(found.items())}
+                    for slot, found in zip(self.timeline.slots, run.by_index, strict=True)
+                    if slot.value is None
+                },
+                {
+                    slot.position: footprints
+                    for slot, footprints in zip(self.timeline.slots, run.footprints, strict=True)
+                    if slot.stack is None
+                },
+            )
         layer: dict[Key, int] = {self._start(): 1}
         by_position: dict[int, dict[int, int]] = {}
         sprint_totals: dict[int, list[int]] = {}
@@ -479,6 +642,9 @@ class ExactBelief:
     def _pool_hits(self, pool: tuple[int, ...]) -> dict[int, int]:
         """Weighted world counts by the bitset of ``pool`` numbers that are face-down
         hideouts (bit j for ``pool[j]``)."""
+        run = self._compiled(pool)
+        if run is not None:
+            return run.by_mask
         saved = self._tables
         self._extra, self._tables = pool, _Tables(len(self.timeline.slots))
         try:
@@ -604,6 +770,21 @@ def _composition(counts: tuple[int, ...]) -> tuple[int, int, tuple[int, int, int
             footprints += n * (t % 2 + 1)
     per_pile = (counts[2] + counts[3], counts[4] + counts[5], counts[6] + counts[7])
     return weight, footprints, per_pile
+
+
+@cache
+def _composition_arrays(
+    sprints: int, free: tuple[int, ...], draws: tuple[int, int, int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every stack composition of ``sprints`` cards within ``free`` and the draws, as arrays
+    for the compiled programme: cards per type, orderings (:func:`_composition`), footprints."""
+    rows = _type_counts(sprints, list(free), [sprints, *draws])
+    facts = [_composition(counts)[:2] for counts in rows]
+    return (
+        np.array(rows, dtype=np.int64).reshape(len(rows), TYPES),
+        np.array([w for w, _ in facts], dtype=np.int64),
+        np.array([fp for _, fp in facts], dtype=np.int64),
+    )
 
 
 def _type_counts(total: int, room: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:

@@ -1,0 +1,553 @@
+"""The exact belief's dynamic programme, compiled (Numba when installed, plain Python otherwise).
+
+:func:`count_worlds` runs the programme of :class:`~sleuth.games.fugitive.belief.ExactBelief`
+(the same states, steps and weights; see that module) forward over the positions, then
+backward, and returns every count the belief reports: the weighted total, the counts per
+position and hideout value, the sprint totals, and the counts by which ``extra`` numbers are
+face-down hideouts.
+
+Counts are exact integers too large for a machine word, so the kernel computes them modulo
+several primes below 2**31 (a product of two residues fits an int64) and the caller recombines
+them (:func:`recombine`, the Chinese remainder theorem).  A float64 copy of every count runs
+alongside: it decides which counts are zero (exactly, as sums and products of positive terms
+are never rounded to zero) and bounds their size, so the caller can tell whether the primes
+were enough (the caller picks how many from a first, floating-point run).
+
+This module imports no rule constant from Sleuth, as Numba caches kernels by their file
+(:mod:`sleuth.core.compiled`); the caller passes the cards' piles and types as arrays.
+
+Packed states (three int64 words):
+
+* ``a``: the last hideout (6 bits), then 3 bits per sprint type for the sprint cards used
+  (bit 6), then 3 bits per type for the face-down hideouts (bit 30);
+* ``b``: 4 bits per pile 1-3 for the route cards taken from it, then 4 bits per missed
+  multi-number guess for how many of its numbers the route has so far (bit 12);
+* ``c``: the bitset of ``extra`` numbers that are face-down hideouts (bit j for number j), and
+  for a state whose stack is chosen, the reach from bit 16.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from sleuth.core.compiled import kernel
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+TYPES = 8
+TOP = 42
+"""The last card: the highest hideout value and the cap of a reach."""
+MAX_CLAUSES = 12
+"""Missed multi-number guesses a packed state can track (4 bits each)."""
+MAX_CLAUSE_SIZE = 15
+MAX_EXTRA = 16
+"""Numbers whose membership a packed state can track."""
+TOO_MANY_STATES = -1
+""":func:`count_worlds`'s state count when it stopped at ``max_states``."""
+
+
+def _is_prime(n: int) -> bool:
+    """Deterministic Miller-Rabin for n below 4,759,123,141 (bases 2, 7, 61)."""
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for base in (2, 7, 61):
+        x = pow(base, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+@cache
+def primes(count: int) -> Ints:
+    """The ``count`` largest primes below 2**31."""
+    found: list[int] = []
+    n = 2**31 - 1
+    while len(found) < count:
+        if _is_prime(n):
+            found.append(n)
+        n -= 2
+    return np.array(found, dtype=np.int64)
+
+
+class Recombination:
+    """The Chinese remainder theorem for fixed moduli: an instance maps residues to the integer
+    in [0, prod(moduli)) that has them."""
+
+    def __init__(self, moduli: Ints) -> None:
+        self.modulus = 1
+        for p in moduli.tolist():
+            self.modulus *= p
+        self.basis = [self.modulus // p * pow(self.modulus // p, -1, p) for p in moduli.tolist()]
+
+    def __call__(self, residues: Ints) -> int:
+        total = sum(r * b for r, b in zip(residues.tolist(), self.basis, strict=True))
+        return int(total % self.modulus)
+
+
+@kernel
+def _falling(n: int, k: int, p: int) -> int:
+    """n (n-1) ... (n-k+1) modulo p; 0 when k > n."""
+    if k > n:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) % p
+    return out
+
+
+@kernel
+def _falling_float(n: int, k: int) -> float:
+    if k > n:
+        return 0.0
+    out = 1.0
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+HASH = 0x5BD1E995
+"""The odd multiplier of the layer's hash table (an int64 for Numba, whose products wrap)."""
+
+
+@kernel
+def _slot(
+    table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], a: int, b: int, c: int
+) -> int:
+    """Where state (a, b, c) is, or would go, in a layer's open-addressing ``table`` (entries
+    are 1 + the state's index in ``keys_*``, 0 when free; linear probing)."""
+    mask = table.shape[0] - 1
+    h = a ^ (a >> 27)  # fold the high bits down: a product's low bits see only low bits
+    h = (h * HASH + b) ^ (h >> 31)
+    h = h * HASH + c
+    h = (h ^ (h >> 29)) * HASH
+    slot = (h ^ (h >> 32)) & mask
+    while table[slot]:
+        j = table[slot] - 1
+        if keys_a[j] == a and keys_b[j] == b and keys_c[j] == c:
+            return int(slot)
+        slot = (slot + 1) & mask
+    return int(slot)
+
+
+@kernel
+def _index(
+    table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], a: int, b: int, c: int
+) -> int:
+    """The index of state (a, b, c) in ``keys_*``, appended (and put in ``table``) if new.  The
+    caller keeps the table at most half full (:func:`_room`)."""
+    slot = _slot(table, keys_a, keys_b, keys_c, a, b, c)
+    if table[slot]:
+        return int(table[slot] - 1)
+    table[slot] = len(keys_a) + 1
+    keys_a.append(a)
+    keys_b.append(b)
+    keys_c.append(c)
+    return len(keys_a) - 1
+
+
+@kernel
+def _room(table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], first: int) -> Ints:
+    """``table`` (the layer of states ``first:``), or a table twice as large if it is half
+    full."""
+    if 2 * (len(keys_a) - first + 1) <= table.shape[0]:
+        return table
+    bigger = np.zeros(2 * table.shape[0], np.int64)
+    for j in range(first, len(keys_a)):
+        bigger[_slot(bigger, keys_a, keys_b, keys_c, keys_a[j], keys_b[j], keys_c[j])] = j + 1
+    return bigger
+
+
+@kernel
+def _ints() -> list[int]:
+    """An empty list of int64 (typed for Numba)."""
+    out = [0]
+    out.pop()
+    return out
+
+
+@kernel
+def _floats() -> list[float]:
+    """An empty list of float64 (typed for Numba)."""
+    out = [0.0]
+    out.pop()
+    return out
+
+
+@kernel
+def _stopped(residues: Ints) -> tuple[int, Ints, float, Ints, Floats, Ints, Ints, Floats]:
+    """:func:`count_worlds`'s result when it needs more than ``max_states`` states."""
+    return (
+        TOO_MANY_STATES,
+        residues,
+        0.0,
+        np.zeros((0, 0, 0), np.int64),
+        np.zeros((0, 0)),
+        np.zeros(0, np.int64),
+        np.zeros((0, 0), np.int64),
+        np.zeros(0),
+    )
+
+
+@kernel
+def _stack_choices(
+    a: int,
+    taken1: int,
+    taken2: int,
+    taken3: int,
+    draws: Ints,
+    free: Ints,
+    identities: bool,
+    moduli: Ints,
+    comps: Ints,
+    comp_mult: Ints,
+    comp_fp: Ints,
+    ch_da: list[int],
+    ch_db: list[int],
+    ch_fp: list[int],
+    ch_f: list[float],
+    ch_w: list[int],
+) -> None:
+    """Append every stack choice of a state with packed word ``a`` and route cards ``taken*``
+    per pile: the change to ``a`` (sprint cards used) and to ``b`` (cards taken), footprints,
+    weight (float, and residues per modulus, flat)."""
+    for k in range(comps.shape[0]):
+        fits = True
+        if identities:
+            for t in range(TYPES):
+                room = free[t] - ((a >> (6 + 3 * t)) & 7) - ((a >> (30 + 3 * t)) & 7)
+                if comps[k, t] > room:
+                    fits = False
+                    break
+        if not fits:
+            continue
+        pile1 = comps[k, 2] + comps[k, 3]
+        pile2 = comps[k, 4] + comps[k, 5]
+        pile3 = comps[k, 6] + comps[k, 7]
+        weight = comp_mult[k] * _falling_float(draws[0] - taken1, pile1)
+        weight *= _falling_float(draws[1] - taken2, pile2)
+        weight *= _falling_float(draws[2] - taken3, pile3)
+        if not identities:
+            for t in range(TYPES):
+                weight *= _falling_float(free[t], comps[k, t])
+        if weight == 0.0:
+            continue
+        for r in range(moduli.shape[0]):
+            p = moduli[r]
+            w = comp_mult[k] % p * _falling(draws[0] - taken1, pile1, p) % p
+            w = w * _falling(draws[1] - taken2, pile2, p) % p
+            w = w * _falling(draws[2] - taken3, pile3, p) % p
+            if not identities:
+                for t in range(TYPES):
+                    w = w * _falling(free[t], comps[k, t], p) % p
+            ch_w.append(w)
+        delta_a = 0
+        if identities:
+            for t in range(TYPES):
+                delta_a += comps[k, t] << (6 + 3 * t)
+        ch_da.append(delta_a)
+        ch_db.append(pile1 + (pile2 << 4) + (pile3 << 8))
+        ch_fp.append(comp_fp[k])
+        ch_f.append(weight)
+
+
+@kernel
+def count_worlds(
+    sprints: Ints,
+    draws: Ints,
+    known_value: Ints,
+    stack_known: Ints,
+    stack_piles: Ints,
+    stack_fp: Ints,
+    allowed: Ints,
+    free: Ints,
+    final_piles: Ints,
+    slack_weight: Ints,
+    clause_mask: Ints,
+    clause_len: Ints,
+    clause_placed: Ints,
+    extra_bit: Ints,
+    extra_count: int,
+    comp_start: Ints,
+    comps: Ints,
+    comp_mult: Ints,
+    comp_fp: Ints,
+    pile_of: Ints,
+    type_of: Ints,
+    identities: bool,
+    moduli: Ints,
+    max_states: int,
+) -> tuple[int, Ints, float, Ints, Floats, Ints, Ints, Floats]:
+    """Run the programme; see the module docstring for the state packing.
+
+    Inputs per position index i: ``sprints[i]``; ``draws[i, p]`` the Fugitive's draws from pile
+    p + 1 when it was placed; ``known_value[i]`` (-1 if face down); ``stack_known[i]`` with
+    ``stack_piles[i, p]`` (its cards from pile p + 1) and ``stack_fp[i]``; ``allowed[i, h]``
+    (1 if the hideout may be h, ignoring the route); its stack compositions are rows
+    ``comp_start[i]:comp_start[i + 1]`` of ``comps`` (cards per type) with ``comp_mult`` (their
+    orderings up to the order within a type) and ``comp_fp`` (footprints).  Globals: ``free[t]``
+    unblocked cards per type, ``final_piles[p]`` = (draws, pool) of pile p + 1,
+    ``slack_weight[s]`` the weight of a hideout s footprints short of its reach, the missed
+    multi-number guesses (bitset of numbers, size, positions placed), ``extra_bit[h]`` (the bit
+    of number h in ``c``, or -1).
+
+    Returns (states, total residues, total float, counts residues [i, h, r], counts float
+    [i, h], footprint bitsets per i, extra residues [mask, r], extra float [mask]); states is
+    :data:`TOO_MANY_STATES` when more than ``max_states`` were needed.
+    """
+    n = sprints.shape[0]
+    primes_used = moduli.shape[0]
+    clauses = clause_len.shape[0]
+    # states (all layers) and their layer bounds: layer i is st_start[i]:st_start[i + 1]
+    st_a, st_b, st_c = _ints(), _ints(), _ints()
+    st_a.append(0)
+    st_b.append(0)
+    st_c.append(0)
+    st_start = np.zeros(n + 2, np.int64)
+    st_start[1] = 1
+    md_a, md_b, md_c = _ints(), _ints(), _ints()
+    md_start = np.zeros(n + 1, np.int64)
+    # edges: stack edges state -> mid, hideout edges mid -> state; weights per prime, flat
+    se_from, se_to, se_fp, se_w, se_f = _ints(), _ints(), _ints(), _ints(), _floats()
+    he_from, he_to, he_h, he_w, he_f = _ints(), _ints(), _ints(), _ints(), _floats()
+    se_start = np.zeros(n + 1, np.int64)
+    he_start = np.zeros(n + 1, np.int64)
+    states = 1
+    residues = np.zeros(primes_used, np.int64)
+    for i in range(n):
+        # --- the stack step -------------------------------------------------------------
+        se_start[i] = len(se_from)
+        md_start[i] = len(md_a)
+        mids = np.zeros(64, np.int64)
+        groups = np.zeros(64, np.int64)
+        g_a, g_b, g_c, g_first, g_last = _ints(), _ints(), _ints(), _ints(), _ints()
+        ch_da, ch_db, ch_fp, ch_w, ch_f = _ints(), _ints(), _ints(), _ints(), _floats()
+        for s in range(st_start[i], st_start[i + 1]):
+            a, b, c = st_a[s], st_b[s], st_c[s]
+            last = a & 63
+            taken1, taken2, taken3 = b & 15, (b >> 4) & 15, (b >> 8) & 15
+            if stack_known[i]:
+                weight = _falling_float(draws[i, 0] - taken1, stack_piles[i, 0])
+                weight *= _falling_float(draws[i, 1] - taken2, stack_piles[i, 1])
+                weight *= _falling_float(draws[i, 2] - taken3, stack_piles[i, 2])
+                if weight == 0.0:
+                    continue
+                for r in range(primes_used):
+                    p = moduli[r]
+                    w = _falling(draws[i, 0] - taken1, stack_piles[i, 0], p)
+                    w = w * _falling(draws[i, 1] - taken2, stack_piles[i, 1], p) % p
+                    residues[r] = w * _falling(draws[i, 2] - taken3, stack_piles[i, 2], p) % p
+                new_b = b + stack_piles[i, 0] + (stack_piles[i, 1] << 4) + (stack_piles[i, 2] << 8)
+                reach = min(last + 3 + stack_fp[i], TOP)
+                mids = _room(mids, md_a, md_b, md_c, md_start[i])
+                m = _index(mids, md_a, md_b, md_c, a, new_b, c | (reach << 16))
+                se_from.append(s)
+                se_to.append(m)
+                se_fp.append(stack_fp[i])
+                se_f.append(weight)
+                for r in range(primes_used):
+                    se_w.append(residues[r])
+                continue
+            # the stack choices depend on (used, hidden, taken) only: computed once per group
+            groups = _room(groups, g_a, g_b, g_c, 0)
+            group_key = a & ~63
+            slot = _slot(groups, g_a, g_b, g_c, group_key, b & 0xFFF, 0)
+            if groups[slot]:
+                g = groups[slot] - 1
+            else:
+                g = _index(groups, g_a, g_b, g_c, group_key, b & 0xFFF, 0)
+                g_first.append(len(ch_da))
+                _stack_choices(
+                    a, taken1, taken2, taken3, draws[i], free, identities, moduli,
+                    comps[comp_start[i] : comp_start[i + 1]],
+                    comp_mult[comp_start[i] : comp_start[i + 1]],
+                    comp_fp[comp_start[i] : comp_start[i + 1]],
+                    ch_da, ch_db, ch_fp, ch_f, ch_w,
+                )  # fmt: skip
+                g_last.append(len(ch_da))
+            for x in range(g_first[g], g_last[g]):
+                reach = min(last + 3 + ch_fp[x], TOP)
+                mids = _room(mids, md_a, md_b, md_c, md_start[i])
+                m = _index(mids, md_a, md_b, md_c, a + ch_da[x], b + ch_db[x], c | (reach << 16))
+                se_from.append(s)
+                se_to.append(m)
+                se_fp.append(ch_fp[x])
+                se_f.append(ch_f[x])
+                for r in range(primes_used):
+                    se_w.append(ch_w[x * primes_used + r])
+        states += len(md_a) - md_start[i]
+        if states > max_states:
+            return _stopped(residues)
+        # --- the hideout step -----------------------------------------------------------
+        he_start[i] = len(he_from)
+        following = np.zeros(64, np.int64)
+        first = len(st_a)
+        face_down = known_value[i] < 0
+        for m in range(md_start[i], len(md_a)):
+            a, b, c = md_a[m], md_b[m], md_c[m]
+            last = a & 63
+            reach = c >> 16
+            extra = c & 0xFFFF
+            for h in range(last + 1, reach + 1):
+                if not allowed[i, h]:
+                    continue
+                pile = pile_of[h]
+                room = 1
+                if pile > 0:
+                    room = draws[i, pile - 1] - ((b >> (4 * (pile - 1))) & 15)
+                if room <= 0:
+                    continue
+                weight = room * slack_weight[reach - h]
+                new_b = b
+                if pile > 0:
+                    new_b += 1 << (4 * (pile - 1))
+                broken = False
+                for q in range(clauses):
+                    shift = 12 + 4 * q
+                    progress = (new_b >> shift) & 15
+                    if i < clause_placed[q] and (clause_mask[q] >> h) & 1:
+                        progress += 1
+                        new_b += 1 << shift
+                    if clause_placed[q] == i + 1 and progress >= clause_len[q]:
+                        broken = True  # every number of a missed guess would be a hideout
+                        break
+                if broken:
+                    continue
+                new_a = (a & ~63) | h
+                new_c = extra
+                if face_down:
+                    if identities:
+                        new_a += 1 << (30 + 3 * type_of[h])
+                    if extra_bit[h] >= 0:
+                        new_c |= 1 << extra_bit[h]
+                following = _room(following, st_a, st_b, st_c, first)
+                he_from.append(m)
+                he_to.append(_index(following, st_a, st_b, st_c, new_a, new_b, new_c))
+                he_h.append(h)
+                he_f.append(float(weight))
+                for r in range(primes_used):
+                    he_w.append(weight % moduli[r])
+        st_start[i + 2] = len(st_a)
+        states += len(st_a) - first
+        if states > max_states:
+            return _stopped(residues)
+    se_start[n] = len(se_from)
+    he_start[n] = len(he_from)
+    md_start[n] = len(md_a)
+    total_states = len(st_a)
+    total_mids = len(md_a)
+    # --- backward: completions from every state and mid -----------------------------------
+    ahead = np.zeros((total_states, primes_used), np.int64)
+    ahead_f = np.zeros(total_states)
+    final = np.zeros((total_states, primes_used), np.int64)
+    final_f = np.zeros(total_states)
+    for s in range(st_start[n], st_start[n + 1]):
+        a, b = st_a[s], st_b[s]
+        value = 1.0
+        for r in range(primes_used):
+            final[s, r] = 1
+        for t in range(TYPES):
+            if identities:
+                used = (a >> (6 + 3 * t)) & 7
+                hidden = (a >> (30 + 3 * t)) & 7
+                value *= _falling_float(free[t] - hidden, used)
+                for r in range(primes_used):
+                    final[s, r] = (
+                        final[s, r] * _falling(free[t] - hidden, used, moduli[r]) % moduli[r]
+                    )
+        for p in range(3):
+            taken = (b >> (4 * p)) & 15
+            drawn, pool = final_piles[p, 0], final_piles[p, 1]
+            if taken > drawn or drawn > pool:
+                value = 0.0
+            value *= _falling_float(pool - taken, drawn - taken)
+            for r in range(primes_used):
+                final[s, r] = (
+                    final[s, r] * _falling(pool - taken, drawn - taken, moduli[r]) % moduli[r]
+                )
+        if value == 0.0:
+            for r in range(primes_used):
+                final[s, r] = 0
+        final_f[s] = value
+        ahead_f[s] = value
+        for r in range(primes_used):
+            ahead[s, r] = final[s, r]
+    mid = np.zeros((total_mids, primes_used), np.int64)
+    mid_f = np.zeros(total_mids)
+    for i in range(n - 1, -1, -1):
+        for e in range(he_start[i], he_start[i + 1]):
+            m, s = he_from[e], he_to[e]
+            if ahead_f[s] == 0.0:
+                continue
+            mid_f[m] += he_f[e] * ahead_f[s]
+            for r in range(primes_used):
+                mid[m, r] = (mid[m, r] + he_w[e * primes_used + r] * ahead[s, r]) % moduli[r]
+        for e in range(se_start[i], se_start[i + 1]):
+            s, m = se_from[e], se_to[e]
+            if mid_f[m] == 0.0:
+                continue
+            ahead_f[s] += se_f[e] * mid_f[m]
+            for r in range(primes_used):
+                ahead[s, r] = (ahead[s, r] + se_w[e * primes_used + r] * mid[m, r]) % moduli[r]
+    # --- forward: flows, and the counts per position and value ----------------------------
+    flow = np.zeros((total_states, primes_used), np.int64)
+    flow_f = np.zeros(total_states)
+    flow_f[0] = 1.0
+    for r in range(primes_used):
+        flow[0, r] = 1
+    mflow = np.zeros((total_mids, primes_used), np.int64)
+    mflow_f = np.zeros(total_mids)
+    counts = np.zeros((n, TOP + 1, primes_used), np.int64)
+    counts_f = np.zeros((n, TOP + 1))
+    footprints = np.zeros(n, np.int64)
+    for i in range(n):
+        for e in range(se_start[i], se_start[i + 1]):
+            s, m = se_from[e], se_to[e]
+            if flow_f[s] == 0.0 or mid_f[m] == 0.0:
+                continue
+            footprints[i] |= 1 << se_fp[e]
+            mflow_f[m] += flow_f[s] * se_f[e]
+            for r in range(primes_used):
+                mflow[m, r] = (mflow[m, r] + flow[s, r] * se_w[e * primes_used + r]) % moduli[r]
+        for e in range(he_start[i], he_start[i + 1]):
+            m, s = he_from[e], he_to[e]
+            if mflow_f[m] == 0.0 or ahead_f[s] == 0.0:
+                continue
+            h = he_h[e]
+            flow_f[s] += mflow_f[m] * he_f[e]
+            counts_f[i, h] += mflow_f[m] * he_f[e] * ahead_f[s]
+            for r in range(primes_used):
+                through = mflow[m, r] * he_w[e * primes_used + r] % moduli[r]
+                flow[s, r] = (flow[s, r] + through) % moduli[r]
+                counts[i, h, r] = (counts[i, h, r] + through * ahead[s, r]) % moduli[r]
+    by_extra = np.zeros((1 << extra_count, primes_used), np.int64)
+    by_extra_f = np.zeros(1 << extra_count)
+    for s in range(st_start[n], st_start[n + 1]):
+        if flow_f[s] == 0.0 or final_f[s] == 0.0:
+            continue
+        mask = st_c[s]
+        by_extra_f[mask] += flow_f[s] * final_f[s]
+        for r in range(primes_used):
+            by_extra[mask, r] = (by_extra[mask, r] + flow[s, r] * final[s, r]) % moduli[r]
+    for r in range(primes_used):
+        residues[r] = ahead[0, r]
+    return (
+        states,
+        residues,
+        ahead_f[0],
+        counts,
+        counts_f,
+        footprints,
+        by_extra,
+        by_extra_f,
+    )
