@@ -143,3 +143,23 @@ def test_a_loser_card_hedges_a_winner_card_on_the_same_camel() -> None:
     mean = odds.leg.ticket_ev(white, 5)
     variance = first * 25 + (1 - first) - mean * mean
     assert fresh.with_ticket(white, 5) == pytest.approx(math.sqrt(variance))
+
+
+@pytest.mark.parametrize("lead", [20, -20])
+def test_risk_locks_in_a_lead_and_chases_when_trailing_unless_lock_is_off(lead: int) -> None:
+    state = position_m()
+    state.money[state.seat] += lead
+    advice = advise(state)
+    neutral = strong_values(state, advice, {}, Weights(risk=0.0))
+    averse = strong_values(state, advice, {}, Weights(risk=1.0))
+    chasing_only = strong_values(state, advice, {}, Weights(risk=1.0, lock=0.0))
+    ticket = LegBet(state.game.racers[0])
+    risk = PayoutRisk(state, state.seat, advice.odds, {})
+    spread = risk.with_ticket(0, state.game.tickets[state.taken[0]])
+    assert spread > 0
+    if lead > 0:  # leading: a risky ticket costs, unless lock is off
+        assert averse[ticket] < neutral[ticket]
+        assert chasing_only == neutral
+    else:  # trailing: the spread is worth something either way
+        assert averse[ticket] > neutral[ticket]
+        assert chasing_only == averse

@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from sleuth.arena.tournament import run_tournament
+from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import View
 from sleuth.games.fugitive.actions import PASS, Place, parse_action
 from sleuth.games.fugitive.advice import Deduction
@@ -65,6 +66,15 @@ def test_guess_modes() -> None:
     for pair in itertools.combinations([n for n, p in probabilities.items() if p], 2):
         assert 2 * loose.belief.joint(pair) <= value
     assert reveal.probability == loose.belief.joint(reveal.numbers)
+
+
+def test_reveal_falls_back_to_the_gamble_when_the_joint_pass_is_over_budget() -> None:
+    loose = deduction(two_hideouts({6}))
+    gamble = loose.advice("gamble")
+    loose.belief.max_states = 1  # the counts are known; the joint pass now cannot fit
+    with pytest.raises(SolverLimitError):
+        loose.belief.joints((4, 5))
+    assert loose.advice("reveal") == gamble
 
 
 def test_a_marshal_not_aiming_for_the_manhunt_names_high_numbers() -> None:

@@ -143,7 +143,8 @@ class Deduction:
         - ``argmax``: the single most likely number;
         - ``gamble``: every certain hideout plus the most likely other number;
         - ``reveal``: the set with the most hideouts revealed on average (size times the
-          joint probability): certain hideouts plus up to two of the most likely others.
+          joint probability): certain hideouts plus up to two of the most likely others
+          (the ``gamble`` choice when the joint pass would exceed the belief's state budget).
 
         ``gamble`` and ``reveal`` also weigh the *whole route*: naming every face-down hideout
         at once wins when it hits and costs only the turn when it misses.  They name the most
@@ -215,14 +216,20 @@ class Deduction:
             if not top:
                 return Advice((), Fraction(0), "no likely number below the threshold")
             return Advice((top[0],), probabilities[top[0]], "most likely")
-        if mode == "gamble":
-            numbers = tuple(sorted([*sure, others[0]]))
-            reason = "certain plus the most likely" if sure else "most likely"
-            return Advice(numbers, probabilities[others[0]], reason)  # the rest is certain
-        if mode != "reveal":
+        if mode not in ("gamble", "reveal"):
             raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
+        gamble = Advice(
+            tuple(sorted([*sure, others[0]])),
+            probabilities[others[0]],  # the rest is certain
+            "certain plus the most likely" if sure else "most likely",
+        )
+        if mode == "gamble":
+            return gamble
         pool = others[:GAMBLE_POOL]
-        joints = self.belief.joints(pool)  # certain numbers never change a joint probability
+        try:
+            joints = self.belief.joints(pool)  # certain numbers never change a joint
+        except SolverLimitError:
+            return gamble  # the joint pass is over budget: the single-number odds are known
         options = [(a,) for a in pool] + [(a, b) for a, b in combinations(pool, 2)]
         best_value, best = Fraction(-1), Advice((), Fraction(0), "")
         for extra in options:
