@@ -38,7 +38,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from math import factorial
 from typing import Any, TypeVar
@@ -90,6 +90,8 @@ _SLACK_WEIGHTS = {
     for base in MODELS.values()
 }
 """Per model base, the weight of a hideout ``s`` footprints short of its reach."""
+_NO_EXTRA = np.full(LAST + 1, -1, dtype=np.int64)
+"""The compiled programme's ``extra_bit`` when no extra numbers are tracked."""
 
 
 class ContradictionError(SleuthError):
@@ -215,11 +217,11 @@ class ExactBelief:
             known.update(slot.stack or ())
         self.blocked = timeline.marshal_cards | known | {0, LAST}
         """Cards no unknown part of the route can be (they are elsewhere or face up)."""
+        unblocked = [h for h in range(1, LAST) if h not in self.blocked]
         self.free = [0] * TYPES
         """Unblocked cards of each sprint type."""
-        for card in range(1, LAST):
-            if card not in self.blocked:
-                self.free[_TYPE[card]] += 1
+        for card in unblocked:
+            self.free[_TYPE[card]] += 1
         self.singles: list[set[int]] = [set() for _ in slots]
         self.clauses: list[Miss] = []
         for miss in timeline.misses:
@@ -239,9 +241,7 @@ class ExactBelief:
             if slot.value is not None:
                 self._allowed.append([slot.value])
             else:
-                self._allowed.append(
-                    [h for h in range(1, LAST) if h not in self.blocked and h not in excluded]
-                )
+                self._allowed.append([h for h in unblocked if h not in excluded])
         self._extra: tuple[int, ...] = ()
         self._choice_memo: list[dict[tuple[tuple[int, ...], ...], list[Any]]] = [{} for _ in slots]
         """Stack choices per position and (taken, used, hidden): shared by every count."""
@@ -498,14 +498,21 @@ class ExactBelief:
         n = len(slots)
         ints = np.int64
         allowed = np.zeros((n, LAST + 1), dtype=ints)
+        open_row = np.zeros(LAST + 1, dtype=ints)
+        open_row[[h for h in range(1, LAST) if h not in self.blocked]] = 1
         stack_known = np.zeros(n, dtype=ints)
         stack_piles = np.zeros((n, 3), dtype=ints)
         stack_fp = np.zeros(n, dtype=ints)
-        blocks = []
+        hidden_stacks = []
         start = [0]
         free = tuple(self.free)
         for i, slot in enumerate(slots):
-            allowed[i, self._allowed[i]] = 1
+            if slot.value is not None:
+                allowed[i, slot.value] = 1
+            else:  # the unblocked cards but the single-number misses (as in ``_allowed``)
+                allowed[i] = open_row
+                if self.singles[i]:
+                    allowed[i, list(self.singles[i])] = 0
             if slot.stack is not None:
                 stack_known[i] = 1
                 for c in slot.stack:
@@ -514,11 +521,14 @@ class ExactBelief:
                 stack_fp[i] = sum(SPRINT[c] for c in slot.stack)
                 start.append(start[-1])
             else:
-                block = _composition_arrays(slot.sprints, free, slot.draws)
-                blocks.append(block)
-                start.append(start[-1] + len(block[1]))
-        extra_bit = np.full(LAST + 1, -1, dtype=ints)
-        extra_bit[list(pool)] = np.arange(len(pool))
+                hidden_stacks.append((slot.sprints, slot.draws))
+                choices = _composition_arrays(slot.sprints, free, slot.draws)[1]
+                start.append(start[-1] + len(choices))
+        comps, comp_mult, comp_fp = _route_compositions(tuple(hidden_stacks), free)
+        extra_bit = _NO_EXTRA
+        if pool:
+            extra_bit = np.full(LAST + 1, -1, dtype=ints)
+            extra_bit[list(pool)] = np.arange(len(pool))
         clauses = self.clauses
         return [
             np.array([s.sprints for s in slots], dtype=ints),
@@ -537,9 +547,9 @@ class ExactBelief:
             extra_bit,
             len(pool),
             np.array(start, dtype=ints),
-            np.concatenate([b[0] for b in blocks]) if blocks else np.zeros((0, TYPES), ints),
-            np.concatenate([b[1] for b in blocks]) if blocks else np.zeros(0, ints),
-            np.concatenate([b[2] for b in blocks]) if blocks else np.zeros(0, ints),
+            comps,
+            comp_mult,
+            comp_fp,
             _PILE_ARRAY,
             _TYPE_ARRAY,
             self.track_identities,
@@ -785,6 +795,18 @@ def _composition_arrays(
         np.array([w for w, _ in facts], dtype=np.int64),
         np.array([fp for _, fp in facts], dtype=np.int64),
     )
+
+
+@lru_cache(maxsize=4096)
+def _route_compositions(
+    stacks: tuple[tuple[int, tuple[int, int, int]], ...], free: tuple[int, ...]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`_composition_arrays` of every face-down stack (sprint cards, draws), in route
+    order, concatenated."""
+    if not stacks:
+        return np.zeros((0, TYPES), np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    blocks = [_composition_arrays(sprints, free, draws) for sprints, draws in stacks]
+    return tuple(np.concatenate([b[k] for b in blocks]) for k in range(3))  # type: ignore[return-value]
 
 
 def _type_counts(total: int, room: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:

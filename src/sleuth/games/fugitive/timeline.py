@@ -69,7 +69,7 @@ class Timeline:
 
     def pool(self, pile: int) -> int:
         """How many cards of ``pile`` the Fugitive could have drawn (not the Marshal's)."""
-        return sum(1 for c in PILES[pile - 1] if c not in self.marshal_cards)
+        return len(PILES[pile - 1]) - sum(1 for c in self.marshal_cards if PILE_OF[c] == pile)
 
     def apply(self, event: Event) -> None:
         """Record one event of the Marshal's view (unknown kinds are ignored)."""
