@@ -20,6 +20,7 @@ from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_floa
 from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess, Place
 from sleuth.games.fugitive.advice import GUESS_MODES
 from sleuth.games.fugitive.belief import MODELS
+from sleuth.games.fugitive.elusive import ElusiveFugitive
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
@@ -79,6 +80,32 @@ BOTS = (
                 0.25,
                 "chance of paying one sprint card more than needed",
                 parse_float(0.0, 1.0),
+            ),
+        ),
+    ),
+    BotSpec(
+        "elusive",
+        ("fugitive",),
+        ElusiveFugitive,
+        "the heuristic Fugitive, choosing placements the belief Marshal finds hardest to guess",
+        (
+            OptionSpec(
+                "bluff",
+                0.0,
+                "chance of paying one sprint card more than needed (before the exposure check)",
+                parse_float(0.0, 1.0),
+            ),
+            OptionSpec(
+                "caution",
+                1.0,
+                "distance given up per hideout the Marshal's next guess reveals on average",
+                parse_float(0.0),
+            ),
+            OptionSpec(
+                "candidates",
+                4,
+                "best heuristic placements weighed (each cheapest and with a one-card bluff)",
+                parse_int(1),
             ),
         ),
     ),

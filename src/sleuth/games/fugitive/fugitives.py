@@ -92,8 +92,7 @@ class HeuristicFugitive(Bot):
         best_score, best = float("-inf"), None
         for h in hideouts:
             place = payment(hand, last, h, bluff=False)
-            cost = sum(DEAD_COST if c < h else LIVE_COST for c in place.sprints)
-            score = (h - last) - cost
+            score = placement_score(place, last)
             if score > best_score:
                 best_score, best = score, place
         assert best is not None
@@ -103,6 +102,13 @@ class HeuristicFugitive(Bot):
         if self.rng.random() < self.bluff:
             return payment(hand, last, best.hideout, bluff=True)
         return best
+
+
+def placement_score(place: Place, last: int) -> float:
+    """The heuristic Fugitive's value of a placement after ``last``: the distance it covers
+    minus its sprint cards' cost (cheap below the hideout, dear above it)."""
+    cost = sum(DEAD_COST if c < place.hideout else LIVE_COST for c in place.sprints)
+    return (place.hideout - last) - cost
 
 
 def payment(hand: Iterable[int], last: int, hideout: int, bluff: bool) -> Place:
