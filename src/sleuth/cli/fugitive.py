@@ -24,7 +24,8 @@ Model = Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore
 MODEL_OPTION = typer.Option(
     "--model",
     help="What the odds assume of the Fugitive: uniform (every consistent world equally "
-    "likely) or thrifty (little wasted reach). The possible values do not depend on it.",
+    "likely), thrifty or frugal (little wasted reach: each wasted footprint halves or quarters "
+    "a world's weight). The possible values do not depend on it.",
 )
 
 

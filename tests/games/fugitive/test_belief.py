@@ -170,10 +170,13 @@ def test_exact_counts_equal_brute_force_on_small_games(
     assert counts.by_position == {p: v for p, v in by_position.items()}
     assert counts.sprint_totals == {p: sorted(v) for p, v in sprint_totals.items()}  # E4
     assert belief.face_down_sets(counts) == {s: Fraction(n, total) for s, n in sets.items()}
-    weighted_total, weighted = brute_counts(timeline, slack_weight=lambda s: 2 ** (8 - min(s, 8)))
-    thrifty = ExactBelief(timeline, model="thrifty").counts()
-    assert thrifty.total == weighted_total and thrifty.by_position == weighted
-    assert thrifty.candidates() == counts.candidates()  # the model changes odds, not sets
+    for model, base in (("thrifty", 2), ("frugal", 4)):
+        weighted_total, weighted = brute_counts(
+            timeline, slack_weight=lambda s, base=base: base ** (8 - min(s, 8))
+        )
+        modelled = ExactBelief(timeline, model=model).counts()
+        assert modelled.total == weighted_total and modelled.by_position == weighted
+        assert modelled.candidates() == counts.candidates()  # the model changes odds, not sets
     truth = {i: h.value for i, h in enumerate(state.route) if i and not h.face_up}
     for position, value in truth.items():
         assert value in counts.by_position[position]

@@ -15,7 +15,7 @@ from sleuth.core.events import Event
 from sleuth.core.match import run_match
 from sleuth.games.fugitive import SPEC, _counting
 from sleuth.games.fugitive import belief as belief_module
-from sleuth.games.fugitive.belief import Counts, ExactBelief, RelaxedBelief
+from sleuth.games.fugitive.belief import MODELS, Counts, ExactBelief, RelaxedBelief
 from sleuth.games.fugitive.rules import MARSHAL
 from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
 
@@ -81,7 +81,7 @@ def test_the_compiled_programme_equals_the_plain_one_on_real_games() -> None:
     checked = 0
     for view in marshal_views(range(2026, 2032)):
         timeline = read_view(view)
-        for model in ("uniform", "thrifty"):
+        for model in MODELS:
             for make in (ExactBelief, RelaxedBelief):
                 compiled = make(timeline, model=model)
                 assert compiled._compiled() is not None
@@ -90,17 +90,17 @@ def test_the_compiled_programme_equals_the_plain_one_on_real_games() -> None:
                 assert (counts, compiled._pool_hits(pool)) == plain(make, timeline, model, pool)
                 large += compiled._weighted_total() >= 2**52  # beyond exact floats: residues
                 checked += 1
-    assert checked > 40 and large > 0
+    assert checked > 60 and large > 0
 
 
 @needs_numba
 def test_counts_beyond_the_first_moduli_are_still_exact() -> None:
-    """A long thrifty route whose weighted total needs more than two primes."""
-    beliefs = [ExactBelief(read_view(v), model="thrifty") for v in marshal_views(range(2026, 2032))]
+    """A long frugal route whose weighted total needs more than two primes."""
+    beliefs = [ExactBelief(read_view(v), model="frugal") for v in marshal_views(range(2026, 2032))]
     compiled = max(beliefs, key=lambda belief: belief._weighted_total())
     timeline = compiled.timeline
     assert compiled._weighted_total() >= 2**62
-    assert compiled.counts() == plain(ExactBelief, timeline, "thrifty")[0]
+    assert compiled.counts() == plain(ExactBelief, timeline, "frugal")[0]
 
 
 def _timeline_with_misses(clauses: int) -> Timeline:

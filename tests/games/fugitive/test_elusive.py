@@ -12,7 +12,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.belief import ExactBelief
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief
 from sleuth.games.fugitive.cards import LAST, PILE_OF, SPRINT
 from sleuth.games.fugitive.elusive import (
     ROUTE_WEIGHT,
@@ -86,7 +86,7 @@ def test_exposure_counts_the_marshals_next_guess_only_when_it_would_hit() -> Non
             after = copy.deepcopy(timeline)
             draws = tuple(after.fugitive_draws)
             after.slots.append(Slot(len(after.slots) + 1, len(place.sprints), draws))  # type: ignore[arg-type]
-            belief = ExactBelief(after, model="thrifty")
+            belief = ExactBelief(after, model=DEFAULT_MODEL)
             deduction = Deduction(belief, belief.counts(), 30)
             advice = deduction.advice("gamble")
             assert advice is not None

@@ -26,6 +26,8 @@ ASSUMPTIONS = {
     "uniform": "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)",
     "thrifty": "a thrifty Fugitive: each footprint a hideout falls short of its sprint cards' "
     "reach halves a world's weight (uniform shuffle)",
+    "frugal": "a frugal Fugitive: each footprint a hideout falls short of its sprint cards' "
+    "reach quarters a world's weight (uniform shuffle)",
 }
 """What the odds assume, by Fugitive model (:data:`~sleuth.games.fugitive.belief.MODELS`)."""
 

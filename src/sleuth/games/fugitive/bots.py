@@ -19,7 +19,7 @@ from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
 from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess, Place
 from sleuth.games.fugitive.advice import GUESS_MODES
-from sleuth.games.fugitive.belief import MODELS
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS
 from sleuth.games.fugitive.elusive import ElusiveFugitive
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
@@ -107,6 +107,12 @@ BOTS = (
                 "best heuristic placements weighed (each cheapest and with a one-card bluff)",
                 parse_int(1),
             ),
+            OptionSpec(
+                "model",
+                DEFAULT_MODEL,
+                "the Fugitive model of the belief Marshal it imitates",
+                parse_choice(tuple(MODELS)),
+            ),
         ),
     ),
     BotSpec(
@@ -149,8 +155,8 @@ BOTS = (
             ),
             OptionSpec(
                 "model",
-                "thrifty",
-                "Fugitive model for the odds: thrifty (little wasted reach) or uniform",
+                DEFAULT_MODEL,
+                "Fugitive model for the odds: frugal or thrifty (little wasted reach), uniform",
                 parse_choice(tuple(MODELS)),
             ),
         ),

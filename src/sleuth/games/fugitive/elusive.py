@@ -31,7 +31,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.actions import Pass, Place
 from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.belief import ExactBelief
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief
 from sleuth.games.fugitive.cards import LAST, PILES
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, payment, placement_score
 from sleuth.games.fugitive.rules import MARSHAL
@@ -54,10 +54,13 @@ class ElusiveFugitive(HeuristicFugitive):
         bluff: float,
         caution: float,
         candidates: int,
+        model: str = DEFAULT_MODEL,
     ) -> None:
         super().__init__(game, seat, seed, bluff)
         self.caution = caution
         self.candidates = candidates
+        self.model = model
+        """The Fugitive model of the Marshal he imitates (her odds)."""
         self.threshold: int = game.manhunt_threshold  # type: ignore[attr-defined]
         self._view: View | None = None
 
@@ -100,7 +103,7 @@ class ElusiveFugitive(HeuristicFugitive):
         position = len(after.slots) + 1
         after.slots.append(Slot(position, len(place.sprints), tuple(after.fugitive_draws)))  # type: ignore[arg-type]
         try:
-            belief = ExactBelief(after, EXPOSURE_STATES, model="thrifty")
+            belief = ExactBelief(after, EXPOSURE_STATES, model=self.model)
             deduction = Deduction(belief, belief.counts(), self.threshold)
             advice = deduction.advice("gamble")
         except SolverLimitError:

@@ -22,6 +22,7 @@ from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.actions import SKIP, Draw, Guess
 from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.belief import DEFAULT_MODEL
 from sleuth.games.fugitive.cards import LAST, PILE_OF
 from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.rules import MARSHAL
@@ -93,7 +94,7 @@ class BeliefMarshal(_Marshal):
         guess: str,
         draw: str,
         manhunt: bool = True,
-        model: str = "thrifty",
+        model: str = DEFAULT_MODEL,
     ) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
