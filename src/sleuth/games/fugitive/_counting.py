@@ -157,12 +157,17 @@ def _index(
 
 
 @kernel
-def _room(table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], first: int) -> Ints:
-    """``table`` (the layer of states ``first:``), or a table twice as large if it is half
-    full."""
-    if 2 * (len(keys_a) - first + 1) <= table.shape[0]:
+def _room(
+    table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], first: int, more: int
+) -> Ints:
+    """``table`` (the layer of states ``first:``) if it stays at most half full with ``more``
+    states added, or a table large enough for that."""
+    size = table.shape[0]
+    while 2 * (len(keys_a) - first + more) > size:
+        size *= 2
+    if size == table.shape[0]:
         return table
-    bigger = np.zeros(2 * table.shape[0], np.int64)
+    bigger = np.zeros(size, np.int64)
     for j in range(first, len(keys_a)):
         bigger[_slot(bigger, keys_a, keys_b, keys_c, keys_a[j], keys_b[j], keys_c[j])] = j + 1
     return bigger
@@ -199,9 +204,56 @@ def _stopped(residues: Ints) -> tuple[int, Ints, float, Ints, Floats, Ints, Ints
     )
 
 
+FIELD = 5
+"""Bits per sprint type in a packed room or composition word (4 for the count, 1 guard)."""
+GUARDS = sum(16 << (FIELD * t) for t in range(TYPES))
+"""The guard bit of every field: ``(room | GUARDS) - composition`` keeps them all exactly when
+the composition fits the room type by type (no field borrows from the next)."""
+ANY_ROOM = (1 << (FIELD * TYPES)) - 1
+"""A packed room that every composition fits (when sprint cards are not told apart)."""
+
+
+@kernel
+def _compositions(
+    comps: Ints, comp_mult: Ints, free: Ints, identities: bool
+) -> tuple[Ints, Ints, Ints, Floats]:
+    """Per stack composition of one position: its cards per type packed in ``FIELD``-bit
+    fields, its change to a state's ``a`` (sprint cards used) and ``b`` (route cards per pile),
+    and its weight before the draws (orderings, and without identities the choice of cards)."""
+    count = comps.shape[0]
+    packed = np.zeros(count, np.int64)
+    delta_a = np.zeros(count, np.int64)
+    delta_b = np.zeros(count, np.int64)
+    base = np.zeros(count)
+    for k in range(count):
+        weight = float(comp_mult[k])
+        for t in range(TYPES):
+            packed[k] |= comps[k, t] << (FIELD * t)
+            if identities:
+                delta_a[k] += comps[k, t] << (6 + 3 * t)
+            else:
+                weight *= _falling_float(free[t], comps[k, t])
+        delta_b[k] = comps[k, 2] + comps[k, 3] + ((comps[k, 4] + comps[k, 5]) << 4)
+        delta_b[k] += (comps[k, 6] + comps[k, 7]) << 8
+        base[k] = weight
+    return packed, delta_a, delta_b, base
+
+
+@kernel
+def _room_word(a: int, free: Ints) -> int:
+    """The cards of each type still free after state word ``a`` (its sprint cards used and
+    face-down hideouts), packed like :func:`_compositions`, with every guard bit set.  Never
+    negative: a stack takes only cards that are free, and a hideout step makes no state whose
+    hideouts and sprint cards of a type outnumber its free cards."""
+    word = GUARDS
+    for t in range(TYPES):
+        word |= (free[t] - ((a >> (6 + 3 * t)) & 7) - ((a >> (30 + 3 * t)) & 7)) << (FIELD * t)
+    return word
+
+
 @kernel
 def _stack_choices(
-    a: int,
+    room: int,
     taken1: int,
     taken2: int,
     taken3: int,
@@ -212,34 +264,28 @@ def _stack_choices(
     comps: Ints,
     comp_mult: Ints,
     comp_fp: Ints,
+    packed: Ints,
+    delta_a: Ints,
+    delta_b: Ints,
+    base: Floats,
     ch_da: list[int],
     ch_db: list[int],
     ch_fp: list[int],
     ch_f: list[float],
     ch_w: list[int],
 ) -> None:
-    """Append every stack choice of a state with packed word ``a`` and route cards ``taken*``
-    per pile: the change to ``a`` (sprint cards used) and to ``b`` (cards taken), footprints,
-    weight (float, and residues per modulus, flat)."""
+    """Append every stack choice of a state with packed ``room`` (:func:`_room_word`) and
+    route cards ``taken*`` per pile: the change to ``a`` and ``b``, footprints, weight (float,
+    and residues per modulus, flat)."""
     for k in range(comps.shape[0]):
-        fits = True
-        if identities:
-            for t in range(TYPES):
-                room = free[t] - ((a >> (6 + 3 * t)) & 7) - ((a >> (30 + 3 * t)) & 7)
-                if comps[k, t] > room:
-                    fits = False
-                    break
-        if not fits:
-            continue
-        pile1 = comps[k, 2] + comps[k, 3]
-        pile2 = comps[k, 4] + comps[k, 5]
-        pile3 = comps[k, 6] + comps[k, 7]
-        weight = comp_mult[k] * _falling_float(draws[0] - taken1, pile1)
+        if (room - packed[k]) & GUARDS != GUARDS:
+            continue  # more cards of some type than are free
+        pile1 = delta_b[k] & 15
+        pile2 = (delta_b[k] >> 4) & 15
+        pile3 = delta_b[k] >> 8
+        weight = base[k] * _falling_float(draws[0] - taken1, pile1)
         weight *= _falling_float(draws[1] - taken2, pile2)
         weight *= _falling_float(draws[2] - taken3, pile3)
-        if not identities:
-            for t in range(TYPES):
-                weight *= _falling_float(free[t], comps[k, t])
         if weight == 0.0:
             continue
         for r in range(moduli.shape[0]):
@@ -251,12 +297,8 @@ def _stack_choices(
                 for t in range(TYPES):
                     w = w * _falling(free[t], comps[k, t], p) % p
             ch_w.append(w)
-        delta_a = 0
-        if identities:
-            for t in range(TYPES):
-                delta_a += comps[k, t] << (6 + 3 * t)
-        ch_da.append(delta_a)
-        ch_db.append(pile1 + (pile2 << 4) + (pile3 << 8))
+        ch_da.append(delta_a[k])
+        ch_db.append(delta_b[k])
         ch_fp.append(comp_fp[k])
         ch_f.append(weight)
 
@@ -332,6 +374,10 @@ def count_worlds(
         groups = np.zeros(64, np.int64)
         g_a, g_b, g_c, g_first, g_last = _ints(), _ints(), _ints(), _ints(), _ints()
         ch_da, ch_db, ch_fp, ch_w, ch_f = _ints(), _ints(), _ints(), _ints(), _floats()
+        k0, k1 = comp_start[i], comp_start[i + 1]
+        packed, delta_a, delta_b, base = _compositions(
+            comps[k0:k1], comp_mult[k0:k1], free, identities
+        )
         for s in range(st_start[i], st_start[i + 1]):
             a, b, c = st_a[s], st_b[s], st_c[s]
             last = a & 63
@@ -349,7 +395,7 @@ def count_worlds(
                     residues[r] = w * _falling(draws[i, 2] - taken3, stack_piles[i, 2], p) % p
                 new_b = b + stack_piles[i, 0] + (stack_piles[i, 1] << 4) + (stack_piles[i, 2] << 8)
                 reach = min(last + 3 + stack_fp[i], TOP)
-                mids = _room(mids, md_a, md_b, md_c, md_start[i])
+                mids = _room(mids, md_a, md_b, md_c, md_start[i], 1)
                 m = _index(mids, md_a, md_b, md_c, a, new_b, c | (reach << 16))
                 se_from.append(s)
                 se_to.append(m)
@@ -358,26 +404,24 @@ def count_worlds(
                 for r in range(primes_used):
                     se_w.append(residues[r])
                 continue
-            # the stack choices depend on (used, hidden, taken) only: computed once per group
-            groups = _room(groups, g_a, g_b, g_c, 0)
-            group_key = a & ~63
-            slot = _slot(groups, g_a, g_b, g_c, group_key, b & 0xFFF, 0)
+            # the stack choices depend on (room, taken) only: computed once per group
+            room = _room_word(a, free) if identities else ANY_ROOM
+            groups = _room(groups, g_a, g_b, g_c, 0, 1)
+            slot = _slot(groups, g_a, g_b, g_c, room, b & 0xFFF, 0)
             if groups[slot]:
                 g = groups[slot] - 1
             else:
-                g = _index(groups, g_a, g_b, g_c, group_key, b & 0xFFF, 0)
+                g = _index(groups, g_a, g_b, g_c, room, b & 0xFFF, 0)
                 g_first.append(len(ch_da))
                 _stack_choices(
-                    a, taken1, taken2, taken3, draws[i], free, identities, moduli,
-                    comps[comp_start[i] : comp_start[i + 1]],
-                    comp_mult[comp_start[i] : comp_start[i + 1]],
-                    comp_fp[comp_start[i] : comp_start[i + 1]],
-                    ch_da, ch_db, ch_fp, ch_f, ch_w,
+                    room, taken1, taken2, taken3, draws[i], free, identities, moduli,
+                    comps[k0:k1], comp_mult[k0:k1], comp_fp[k0:k1],
+                    packed, delta_a, delta_b, base, ch_da, ch_db, ch_fp, ch_f, ch_w,
                 )  # fmt: skip
                 g_last.append(len(ch_da))
+            mids = _room(mids, md_a, md_b, md_c, md_start[i], g_last[g] - g_first[g])
             for x in range(g_first[g], g_last[g]):
                 reach = min(last + 3 + ch_fp[x], TOP)
-                mids = _room(mids, md_a, md_b, md_c, md_start[i])
                 m = _index(mids, md_a, md_b, md_c, a + ch_da[x], b + ch_db[x], c | (reach << 16))
                 se_from.append(s)
                 se_to.append(m)
@@ -398,9 +442,14 @@ def count_worlds(
             last = a & 63
             reach = c >> 16
             extra = c & 0xFFFF
+            following = _room(following, st_a, st_b, st_c, first, reach - last)
             for h in range(last + 1, reach + 1):
                 if not allowed[i, h]:
                     continue
+                if face_down and identities:
+                    t = type_of[h]
+                    if ((a >> (6 + 3 * t)) & 7) + ((a >> (30 + 3 * t)) & 7) >= free[t]:
+                        continue  # every free card of its type is already on the route
                 pile = pile_of[h]
                 room = 1
                 if pile > 0:
@@ -430,7 +479,6 @@ def count_worlds(
                         new_a += 1 << (30 + 3 * type_of[h])
                     if extra_bit[h] >= 0:
                         new_c |= 1 << extra_bit[h]
-                following = _room(following, st_a, st_b, st_c, first)
                 he_from.append(m)
                 he_to.append(_index(following, st_a, st_b, st_c, new_a, new_b, new_c))
                 he_h.append(h)
