@@ -121,11 +121,9 @@ HASH = 0x5BD1E995
 
 
 @kernel
-def _slot(
-    table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], a: int, b: int, c: int
-) -> int:
-    """Where state (a, b, c) is, or would go, in a layer's open-addressing ``table`` (entries
-    are 1 + the state's index in ``keys_*``, 0 when free; linear probing)."""
+def _slot(table: Ints, keys: Ints, a: int, b: int, c: int) -> int:
+    """Where key (a, b, c) is, or would go, in the open-addressing ``table`` over the rows of
+    ``keys`` (entries are 1 + the key's row, 0 when free; linear probing)."""
     mask = table.shape[0] - 1
     h = a ^ (a >> 27)  # fold the high bits down: a product's low bits see only low bits
     h = (h * HASH + b) ^ (h >> 31)
@@ -134,59 +132,53 @@ def _slot(
     slot = (h ^ (h >> 32)) & mask
     while table[slot]:
         j = table[slot] - 1
-        if keys_a[j] == a and keys_b[j] == b and keys_c[j] == c:
+        if keys[j, 0] == a and keys[j, 1] == b and keys[j, 2] == c:
             return int(slot)
         slot = (slot + 1) & mask
     return int(slot)
 
 
 @kernel
-def _index(
-    table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], a: int, b: int, c: int
-) -> int:
-    """The index of state (a, b, c) in ``keys_*``, appended (and put in ``table``) if new.  The
-    caller keeps the table at most half full (:func:`_room`)."""
-    slot = _slot(table, keys_a, keys_b, keys_c, a, b, c)
-    if table[slot]:
-        return int(table[slot] - 1)
-    table[slot] = len(keys_a) + 1
-    keys_a.append(a)
-    keys_b.append(b)
-    keys_c.append(c)
-    return len(keys_a) - 1
+def _insert(table: Ints, keys: Ints, count: int, a: int, b: int, c: int) -> int:
+    """The row of key (a, b, c) in ``keys``, written at row ``count`` (and put in ``table``)
+    if new: the caller's count grows by one exactly when the answer is ``count``.  The caller
+    keeps a free row and the table at most half full (:func:`_table_for`, :func:`_grown`)."""
+    slot = _slot(table, keys, a, b, c)
+    if not table[slot]:
+        keys[count, 0] = a
+        keys[count, 1] = b
+        keys[count, 2] = c
+        table[slot] = count + 1
+    return int(table[slot] - 1)
 
 
 @kernel
-def _room(
-    table: Ints, keys_a: list[int], keys_b: list[int], keys_c: list[int], first: int, more: int
-) -> Ints:
-    """``table`` (the layer of states ``first:``) if it stays at most half full with ``more``
-    states added, or a table large enough for that."""
-    size = table.shape[0]
-    while 2 * (len(keys_a) - first + more) > size:
+def _table_for(keys: Ints, first: int, count: int, more: int) -> Ints:
+    """A hash table for rows ``first:count`` of ``keys`` with room for ``more`` keys: at most
+    half full then."""
+    size = 64
+    while size < 2 * (count - first + more):
         size *= 2
-    if size == table.shape[0]:
-        return table
-    bigger = np.zeros(size, np.int64)
-    for j in range(first, len(keys_a)):
-        bigger[_slot(bigger, keys_a, keys_b, keys_c, keys_a[j], keys_b[j], keys_c[j])] = j + 1
+    table = np.zeros(size, np.int64)
+    for j in range(first, count):
+        table[_slot(table, keys, keys[j, 0], keys[j, 1], keys[j, 2])] = j + 1
+    return table
+
+
+@kernel
+def _grown(rows: Ints, needed: int) -> Ints:
+    """``rows`` copied into an array of at least ``needed`` rows (and twice as many)."""
+    bigger = np.empty((max(needed, 2 * rows.shape[0]), rows.shape[1]), np.int64)
+    bigger[: rows.shape[0]] = rows
     return bigger
 
 
 @kernel
-def _ints() -> list[int]:
-    """An empty list of int64 (typed for Numba)."""
-    out = [0]
-    out.pop()
-    return out
-
-
-@kernel
-def _floats() -> list[float]:
-    """An empty list of float64 (typed for Numba)."""
-    out = [0.0]
-    out.pop()
-    return out
+def _grown_floats(values: Floats, needed: int) -> Floats:
+    """``values`` copied into an array of at least ``needed`` (and twice as many)."""
+    bigger = np.empty(max(needed, 2 * values.shape[0]))
+    bigger[: values.shape[0]] = values
+    return bigger
 
 
 @kernel
@@ -268,15 +260,14 @@ def _stack_choices(
     delta_a: Ints,
     delta_b: Ints,
     base: Floats,
-    ch_da: list[int],
-    ch_db: list[int],
-    ch_fp: list[int],
-    ch_f: list[float],
-    ch_w: list[int],
-) -> None:
-    """Append every stack choice of a state with packed ``room`` (:func:`_room_word`) and
-    route cards ``taken*`` per pile: the change to ``a`` and ``b``, footprints, weight (float,
-    and residues per modulus, flat)."""
+    choices: Ints,
+    choice_weights: Floats,
+    count: int,
+) -> int:
+    """Write every stack choice of a state with packed ``room`` (:func:`_room_word`) and route
+    cards ``taken*`` per pile from row ``count`` of ``choices`` (the change to ``a`` and to
+    ``b``, footprints, then the weight's residues per modulus) and ``choice_weights`` (the
+    weight); return the new count.  The caller leaves a row per composition."""
     for k in range(comps.shape[0]):
         if (room - packed[k]) & GUARDS != GUARDS:
             continue  # more cards of some type than are free
@@ -296,11 +287,13 @@ def _stack_choices(
             if not identities:
                 for t in range(TYPES):
                     w = w * _falling(free[t], comps[k, t], p) % p
-            ch_w.append(w)
-        ch_da.append(delta_a[k])
-        ch_db.append(delta_b[k])
-        ch_fp.append(comp_fp[k])
-        ch_f.append(weight)
+            choices[count, 3 + r] = w
+        choices[count, 0] = delta_a[k]
+        choices[count, 1] = delta_b[k]
+        choices[count, 2] = comp_fp[k]
+        choice_weights[count] = weight
+        count += 1
+    return count
 
 
 @kernel
@@ -350,99 +343,129 @@ def count_worlds(
     n = sprints.shape[0]
     primes_used = moduli.shape[0]
     clauses = clause_len.shape[0]
-    # states (all layers) and their layer bounds: layer i is st_start[i]:st_start[i + 1]
-    st_a, st_b, st_c = _ints(), _ints(), _ints()
-    st_a.append(0)
-    st_b.append(0)
-    st_c.append(0)
+    # keys (a, b, c) of the states (all layers, layer i is rows st_start[i]:st_start[i + 1])
+    # and of the mids (layer i is rows md_start[i]:md_start[i + 1])
+    st = np.zeros((64, 3), np.int64)
+    n_st = 1  # the start: (0, 0, 0)
     st_start = np.zeros(n + 2, np.int64)
     st_start[1] = 1
-    md_a, md_b, md_c = _ints(), _ints(), _ints()
+    md = np.zeros((64, 3), np.int64)
+    n_md = 0
     md_start = np.zeros(n + 1, np.int64)
-    # edges: stack edges state -> mid, hideout edges mid -> state; weights per prime, flat
-    se_from, se_to, se_fp, se_w, se_f = _ints(), _ints(), _ints(), _ints(), _floats()
-    he_from, he_to, he_h, he_w, he_f = _ints(), _ints(), _ints(), _ints(), _floats()
+    # edges: stack edges (state, mid, footprints) and hideout edges (mid, state, hideout),
+    # then the weight's residues per modulus; the float weights alongside
+    se = np.zeros((64, 3 + primes_used), np.int64)
+    se_f = np.zeros(64)
+    n_se = 0
+    he = np.zeros((64, 3 + primes_used), np.int64)
+    he_f = np.zeros(64)
+    n_he = 0
     se_start = np.zeros(n + 1, np.int64)
     he_start = np.zeros(n + 1, np.int64)
-    states = 1
     residues = np.zeros(primes_used, np.int64)
     for i in range(n):
         # --- the stack step -------------------------------------------------------------
-        se_start[i] = len(se_from)
-        md_start[i] = len(md_a)
-        mids = np.zeros(64, np.int64)
-        groups = np.zeros(64, np.int64)
-        g_a, g_b, g_c, g_first, g_last = _ints(), _ints(), _ints(), _ints(), _ints()
-        ch_da, ch_db, ch_fp, ch_w, ch_f = _ints(), _ints(), _ints(), _ints(), _floats()
+        se_start[i] = n_se
+        md_start[i] = n_md
+        mids = _table_for(md, n_md, n_md, 0)
+        # stack choices per group of states with the same (room, taken): rows of ``choices``
+        groups = np.zeros((64, 3), np.int64)
+        group_rows = np.zeros((64, 2), np.int64)
+        n_groups = 0
+        group_table = _table_for(groups, 0, 0, 0)
+        choices = np.zeros((64, 3 + primes_used), np.int64)
+        choice_f = np.zeros(64)
+        n_choices = 0
         k0, k1 = comp_start[i], comp_start[i + 1]
         packed, delta_a, delta_b, base = _compositions(
             comps[k0:k1], comp_mult[k0:k1], free, identities
         )
         for s in range(st_start[i], st_start[i + 1]):
-            a, b, c = st_a[s], st_b[s], st_c[s]
+            a, b, c = st[s, 0], st[s, 1], st[s, 2]
             last = a & 63
             taken1, taken2, taken3 = b & 15, (b >> 4) & 15, (b >> 8) & 15
             if stack_known[i]:
-                weight = _falling_float(draws[i, 0] - taken1, stack_piles[i, 0])
-                weight *= _falling_float(draws[i, 1] - taken2, stack_piles[i, 1])
-                weight *= _falling_float(draws[i, 2] - taken3, stack_piles[i, 2])
-                if weight == 0.0:
-                    continue
-                for r in range(primes_used):
-                    p = moduli[r]
-                    w = _falling(draws[i, 0] - taken1, stack_piles[i, 0], p)
-                    w = w * _falling(draws[i, 1] - taken2, stack_piles[i, 1], p) % p
-                    residues[r] = w * _falling(draws[i, 2] - taken3, stack_piles[i, 2], p) % p
-                new_b = b + stack_piles[i, 0] + (stack_piles[i, 1] << 4) + (stack_piles[i, 2] << 8)
-                reach = min(last + 3 + stack_fp[i], TOP)
-                mids = _room(mids, md_a, md_b, md_c, md_start[i], 1)
-                m = _index(mids, md_a, md_b, md_c, a, new_b, c | (reach << 16))
-                se_from.append(s)
-                se_to.append(m)
-                se_fp.append(stack_fp[i])
-                se_f.append(weight)
-                for r in range(primes_used):
-                    se_w.append(residues[r])
-                continue
-            # the stack choices depend on (room, taken) only: computed once per group
-            room = _room_word(a, free) if identities else ANY_ROOM
-            groups = _room(groups, g_a, g_b, g_c, 0, 1)
-            slot = _slot(groups, g_a, g_b, g_c, room, b & 0xFFF, 0)
-            if groups[slot]:
-                g = groups[slot] - 1
-            else:
-                g = _index(groups, g_a, g_b, g_c, room, b & 0xFFF, 0)
-                g_first.append(len(ch_da))
-                _stack_choices(
-                    room, taken1, taken2, taken3, draws[i], free, identities, moduli,
-                    comps[k0:k1], comp_mult[k0:k1], comp_fp[k0:k1],
-                    packed, delta_a, delta_b, base, ch_da, ch_db, ch_fp, ch_f, ch_w,
-                )  # fmt: skip
-                g_last.append(len(ch_da))
-            mids = _room(mids, md_a, md_b, md_c, md_start[i], g_last[g] - g_first[g])
-            for x in range(g_first[g], g_last[g]):
-                reach = min(last + 3 + ch_fp[x], TOP)
-                m = _index(mids, md_a, md_b, md_c, a + ch_da[x], b + ch_db[x], c | (reach << 16))
-                se_from.append(s)
-                se_to.append(m)
-                se_fp.append(ch_fp[x])
-                se_f.append(ch_f[x])
-                for r in range(primes_used):
-                    se_w.append(ch_w[x * primes_used + r])
-        states += len(md_a) - md_start[i]
-        if states > max_states:
+                first_choice, end_choice = 0, 1
+            else:  # the choices depend on (room, taken) only: computed once per group
+                room = _room_word(a, free) if identities else ANY_ROOM
+                if 2 * (n_groups + 1) > group_table.shape[0]:
+                    group_table = _table_for(groups, 0, n_groups, 1)
+                if n_groups == groups.shape[0]:
+                    groups = _grown(groups, n_groups + 1)
+                    group_rows = _grown(group_rows, n_groups + 1)
+                g = _insert(group_table, groups, n_groups, room, b & 0xFFF, 0)
+                if g == n_groups:
+                    n_groups += 1
+                    if n_choices + k1 - k0 > choices.shape[0]:
+                        choices = _grown(choices, n_choices + k1 - k0)
+                        choice_f = _grown_floats(choice_f, n_choices + k1 - k0)
+                    group_rows[g, 0] = n_choices
+                    n_choices = _stack_choices(
+                        room, taken1, taken2, taken3, draws[i], free, identities, moduli,
+                        comps[k0:k1], comp_mult[k0:k1], comp_fp[k0:k1],
+                        packed, delta_a, delta_b, base, choices, choice_f, n_choices,
+                    )  # fmt: skip
+                    group_rows[g, 1] = n_choices
+                first_choice, end_choice = group_rows[g, 0], group_rows[g, 1]
+            more = end_choice - first_choice
+            if 2 * (n_md - md_start[i] + more) > mids.shape[0]:
+                mids = _table_for(md, md_start[i], n_md, more)
+            if n_md + more > md.shape[0]:
+                md = _grown(md, n_md + more)
+            if n_se + more > se.shape[0]:
+                se = _grown(se, n_se + more)
+                se_f = _grown_floats(se_f, n_se + more)
+            for x in range(first_choice, end_choice):
+                if stack_known[i]:  # the stack's cards: only their draw slots to count
+                    weight = _falling_float(draws[i, 0] - taken1, stack_piles[i, 0])
+                    weight *= _falling_float(draws[i, 1] - taken2, stack_piles[i, 1])
+                    weight *= _falling_float(draws[i, 2] - taken3, stack_piles[i, 2])
+                    if weight == 0.0:
+                        continue
+                    for r in range(primes_used):
+                        p = moduli[r]
+                        w = _falling(draws[i, 0] - taken1, stack_piles[i, 0], p)
+                        w = w * _falling(draws[i, 1] - taken2, stack_piles[i, 1], p) % p
+                        w = w * _falling(draws[i, 2] - taken3, stack_piles[i, 2], p) % p
+                        se[n_se, 3 + r] = w
+                    new_a = a
+                    new_b = b + stack_piles[i, 0] + (stack_piles[i, 1] << 4)
+                    new_b += stack_piles[i, 2] << 8
+                    fp = stack_fp[i]
+                else:
+                    weight = choice_f[x]
+                    for r in range(primes_used):
+                        se[n_se, 3 + r] = choices[x, 3 + r]
+                    new_a, new_b, fp = a + choices[x, 0], b + choices[x, 1], choices[x, 2]
+                reach = min(last + 3 + fp, TOP)
+                m = _insert(mids, md, n_md, new_a, new_b, c | (reach << 16))
+                if m == n_md:
+                    n_md += 1
+                se[n_se, 0] = s
+                se[n_se, 1] = m
+                se[n_se, 2] = fp
+                se_f[n_se] = weight
+                n_se += 1
+        if n_st + n_md > max_states:
             return _stopped(residues)
         # --- the hideout step -----------------------------------------------------------
-        he_start[i] = len(he_from)
-        following = np.zeros(64, np.int64)
-        first = len(st_a)
+        he_start[i] = n_he
+        first = n_st
+        following = _table_for(st, first, first, 0)
         face_down = known_value[i] < 0
-        for m in range(md_start[i], len(md_a)):
-            a, b, c = md_a[m], md_b[m], md_c[m]
+        for m in range(md_start[i], n_md):
+            a, b, c = md[m, 0], md[m, 1], md[m, 2]
             last = a & 63
             reach = c >> 16
             extra = c & 0xFFFF
-            following = _room(following, st_a, st_b, st_c, first, reach - last)
+            more = reach - last
+            if 2 * (n_st - first + more) > following.shape[0]:
+                following = _table_for(st, first, n_st, more)
+            if n_st + more > st.shape[0]:
+                st = _grown(st, n_st + more)
+            if n_he + more > he.shape[0]:
+                he = _grown(he, n_he + more)
+                he_f = _grown_floats(he_f, n_he + more)
             for h in range(last + 1, reach + 1):
                 if not allowed[i, h]:
                     continue
@@ -456,7 +479,7 @@ def count_worlds(
                     room = draws[i, pile - 1] - ((b >> (4 * (pile - 1))) & 15)
                 if room <= 0:
                     continue
-                weight = room * slack_weight[reach - h]
+                place_weight = room * slack_weight[reach - h]
                 new_b = b
                 if pile > 0:
                     new_b += 1 << (4 * (pile - 1))
@@ -479,28 +502,31 @@ def count_worlds(
                         new_a += 1 << (30 + 3 * type_of[h])
                     if extra_bit[h] >= 0:
                         new_c |= 1 << extra_bit[h]
-                he_from.append(m)
-                he_to.append(_index(following, st_a, st_b, st_c, new_a, new_b, new_c))
-                he_h.append(h)
-                he_f.append(float(weight))
+                s = _insert(following, st, n_st, new_a, new_b, new_c)
+                if s == n_st:
+                    n_st += 1
+                he[n_he, 0] = m
+                he[n_he, 1] = s
+                he[n_he, 2] = h
+                he_f[n_he] = place_weight
                 for r in range(primes_used):
-                    he_w.append(weight % moduli[r])
-        st_start[i + 2] = len(st_a)
-        states += len(st_a) - first
-        if states > max_states:
+                    he[n_he, 3 + r] = place_weight % moduli[r]
+                n_he += 1
+        st_start[i + 2] = n_st
+        if n_st + n_md > max_states:
             return _stopped(residues)
-    se_start[n] = len(se_from)
-    he_start[n] = len(he_from)
-    md_start[n] = len(md_a)
-    total_states = len(st_a)
-    total_mids = len(md_a)
+    se_start[n] = n_se
+    he_start[n] = n_he
+    md_start[n] = n_md
+    total_states = n_st
+    total_mids = n_md
     # --- backward: completions from every state and mid -----------------------------------
     ahead = np.zeros((total_states, primes_used), np.int64)
     ahead_f = np.zeros(total_states)
     final = np.zeros((total_states, primes_used), np.int64)
     final_f = np.zeros(total_states)
     for s in range(st_start[n], st_start[n + 1]):
-        a, b = st_a[s], st_b[s]
+        a, b = st[s, 0], st[s, 1]
         value = 1.0
         for r in range(primes_used):
             final[s, r] = 1
@@ -534,19 +560,19 @@ def count_worlds(
     mid_f = np.zeros(total_mids)
     for i in range(n - 1, -1, -1):
         for e in range(he_start[i], he_start[i + 1]):
-            m, s = he_from[e], he_to[e]
+            m, s = he[e, 0], he[e, 1]
             if ahead_f[s] == 0.0:
                 continue
             mid_f[m] += he_f[e] * ahead_f[s]
             for r in range(primes_used):
-                mid[m, r] = (mid[m, r] + he_w[e * primes_used + r] * ahead[s, r]) % moduli[r]
+                mid[m, r] = (mid[m, r] + he[e, 3 + r] * ahead[s, r]) % moduli[r]
         for e in range(se_start[i], se_start[i + 1]):
-            s, m = se_from[e], se_to[e]
+            s, m = se[e, 0], se[e, 1]
             if mid_f[m] == 0.0:
                 continue
             ahead_f[s] += se_f[e] * mid_f[m]
             for r in range(primes_used):
-                ahead[s, r] = (ahead[s, r] + se_w[e * primes_used + r] * mid[m, r]) % moduli[r]
+                ahead[s, r] = (ahead[s, r] + se[e, 3 + r] * mid[m, r]) % moduli[r]
     # --- forward: flows, and the counts per position and value ----------------------------
     flow = np.zeros((total_states, primes_used), np.int64)
     flow_f = np.zeros(total_states)
@@ -560,22 +586,22 @@ def count_worlds(
     footprints = np.zeros(n, np.int64)
     for i in range(n):
         for e in range(se_start[i], se_start[i + 1]):
-            s, m = se_from[e], se_to[e]
+            s, m = se[e, 0], se[e, 1]
             if flow_f[s] == 0.0 or mid_f[m] == 0.0:
                 continue
-            footprints[i] |= 1 << se_fp[e]
+            footprints[i] |= 1 << se[e, 2]
             mflow_f[m] += flow_f[s] * se_f[e]
             for r in range(primes_used):
-                mflow[m, r] = (mflow[m, r] + flow[s, r] * se_w[e * primes_used + r]) % moduli[r]
+                mflow[m, r] = (mflow[m, r] + flow[s, r] * se[e, 3 + r]) % moduli[r]
         for e in range(he_start[i], he_start[i + 1]):
-            m, s = he_from[e], he_to[e]
+            m, s = he[e, 0], he[e, 1]
             if mflow_f[m] == 0.0 or ahead_f[s] == 0.0:
                 continue
-            h = he_h[e]
+            h = he[e, 2]
             flow_f[s] += mflow_f[m] * he_f[e]
             counts_f[i, h] += mflow_f[m] * he_f[e] * ahead_f[s]
             for r in range(primes_used):
-                through = mflow[m, r] * he_w[e * primes_used + r] % moduli[r]
+                through = mflow[m, r] * he[e, 3 + r] % moduli[r]
                 flow[s, r] = (flow[s, r] + through) % moduli[r]
                 counts[i, h, r] = (counts[i, h, r] + through * ahead[s, r]) % moduli[r]
     by_extra = np.zeros((1 << extra_count, primes_used), np.int64)
@@ -583,14 +609,14 @@ def count_worlds(
     for s in range(st_start[n], st_start[n + 1]):
         if flow_f[s] == 0.0 or final_f[s] == 0.0:
             continue
-        mask = st_c[s]
+        mask = st[s, 2]
         by_extra_f[mask] += flow_f[s] * final_f[s]
         for r in range(primes_used):
             by_extra[mask, r] = (by_extra[mask, r] + flow[s, r] * final[s, r]) % moduli[r]
     for r in range(primes_used):
         residues[r] = ahead[0, r]
     return (
-        states,
+        n_st + n_md,
         residues,
         ahead_f[0],
         counts,
