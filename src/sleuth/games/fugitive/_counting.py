@@ -121,28 +121,37 @@ HASH = 0x5BD1E995
 
 
 @kernel
-def _slot(table: Ints, keys: Ints, a: int, b: int, c: int) -> int:
-    """Where key (a, b, c) is, or would go, in the open-addressing ``table`` over the rows of
-    ``keys`` (entries are 1 + the key's row, 0 when free; linear probing)."""
-    mask = table.shape[0] - 1
+def _home(a: int, b: int, c: int, mask: int) -> int:
+    """The first slot to probe for key (a, b, c) in a hash table of ``mask + 1`` slots."""
     h = a ^ (a >> 27)  # fold the high bits down: a product's low bits see only low bits
     h = (h * HASH + b) ^ (h >> 31)
     h = h * HASH + c
     h = (h ^ (h >> 29)) * HASH
-    slot = (h ^ (h >> 32)) & mask
+    return int((h ^ (h >> 32)) & mask)
+
+
+@kernel
+def _slot(table: Ints, keys: Ints, a: int, b: int, c: int) -> int:
+    """Where key (a, b, c) is, or would go, in the open-addressing ``table`` over the rows of
+    ``keys`` (entries are 1 + the key's row, 0 when free; linear probing)."""
+    mask = table.shape[0] - 1
+    slot = _home(a, b, c, mask)
     while table[slot]:
         j = table[slot] - 1
         if keys[j, 0] == a and keys[j, 1] == b and keys[j, 2] == c:
-            return int(slot)
+            return slot
         slot = (slot + 1) & mask
-    return int(slot)
+    return slot
 
 
 @kernel
 def _insert(table: Ints, keys: Ints, count: int, a: int, b: int, c: int) -> int:
     """The row of key (a, b, c) in ``keys``, written at row ``count`` (and put in ``table``)
     if new: the caller's count grows by one exactly when the answer is ``count``.  The caller
-    keeps a free row and the table at most half full (:func:`_table_for`, :func:`_grown`)."""
+    keeps a free row and the table at most half full (:func:`_table_for`, :func:`_grown`).
+
+    The two steps inline this for every edge: a call with array arguments updates each one's
+    reference count twice (atomically), which took 40% of the programme's time."""
     slot = _slot(table, keys, a, b, c)
     if not table[slot]:
         keys[count, 0] = a
@@ -297,6 +306,229 @@ def _stack_choices(
 
 
 @kernel
+def _stack_step(
+    i: int,
+    state: int,
+    stop: int,
+    st: Ints,
+    md: Ints,
+    mids: Ints,
+    first_mid: int,
+    n_md: int,
+    se: Ints,
+    se_f: Floats,
+    n_se: int,
+    groups: Ints,
+    group_rows: Ints,
+    group_table: Ints,
+    n_groups: int,
+    choices: Ints,
+    choice_f: Floats,
+    n_choices: int,
+    draws: Ints,
+    stack_known: Ints,
+    stack_piles: Ints,
+    stack_fp: Ints,
+    free: Ints,
+    identities: bool,
+    moduli: Ints,
+    comps: Ints,
+    comp_mult: Ints,
+    comp_fp: Ints,
+    packed: Ints,
+    delta_a: Ints,
+    delta_b: Ints,
+    base: Floats,
+) -> tuple[int, int, int, int, int]:
+    """The stack step of position index ``i`` for the states ``state:stop``: their mids (keys
+    in ``md`` from row ``n_md``, the layer's from row ``first_mid`` in the hash table ``mids``)
+    and stack edges (``se``, ``se_f`` from row ``n_se``).  A stack whose cards are unknown may
+    be any composition that the state's room allows (:func:`_stack_choices`, computed once per
+    group of states with the same room and route cards taken: ``groups``, ``group_rows`` rows
+    of ``choices``).
+
+    Returns (the next state, n_md, n_se, n_groups, n_choices): the next state is below
+    ``stop`` when an array is too small for it (the caller grows them and calls again from
+    there).  The arrays are never replaced here, which keeps reference counting out of the
+    loop."""
+    primes_used = moduli.shape[0]
+    for s in range(state, stop):
+        a, b, c = st[s, 0], st[s, 1], st[s, 2]
+        last = a & 63
+        taken1, taken2, taken3 = b & 15, (b >> 4) & 15, (b >> 8) & 15
+        first_choice, end_choice = 0, 1
+        if not stack_known[i]:  # the choices depend on (room, taken) only
+            room = _room_word(a, free) if identities else ANY_ROOM
+            if (
+                n_groups == groups.shape[0]
+                or 2 * (n_groups + 1) > group_table.shape[0]
+                or n_choices + comps.shape[0] > choices.shape[0]
+            ):
+                return s, n_md, n_se, n_groups, n_choices
+            g = _insert(group_table, groups, n_groups, room, b & 0xFFF, 0)
+            if g == n_groups:
+                n_groups += 1
+                group_rows[g, 0] = n_choices
+                n_choices = _stack_choices(
+                    room, taken1, taken2, taken3, draws[i], free, identities, moduli,
+                    comps, comp_mult, comp_fp, packed, delta_a, delta_b, base,
+                    choices, choice_f, n_choices,
+                )  # fmt: skip
+                group_rows[g, 1] = n_choices
+            first_choice, end_choice = group_rows[g, 0], group_rows[g, 1]
+        more = end_choice - first_choice
+        if (
+            n_md + more > md.shape[0]
+            or 2 * (n_md - first_mid + more) > mids.shape[0]
+            or n_se + more > se.shape[0]
+        ):
+            return s, n_md, n_se, n_groups, n_choices
+        for x in range(first_choice, end_choice):
+            if stack_known[i]:  # the stack's cards: only their draw slots to count
+                weight = _falling_float(draws[i, 0] - taken1, stack_piles[i, 0])
+                weight *= _falling_float(draws[i, 1] - taken2, stack_piles[i, 1])
+                weight *= _falling_float(draws[i, 2] - taken3, stack_piles[i, 2])
+                if weight == 0.0:
+                    continue
+                for r in range(primes_used):
+                    p = moduli[r]
+                    w = _falling(draws[i, 0] - taken1, stack_piles[i, 0], p)
+                    w = w * _falling(draws[i, 1] - taken2, stack_piles[i, 1], p) % p
+                    w = w * _falling(draws[i, 2] - taken3, stack_piles[i, 2], p) % p
+                    se[n_se, 3 + r] = w
+                new_a = a
+                new_b = b + stack_piles[i, 0] + (stack_piles[i, 1] << 4) + (stack_piles[i, 2] << 8)
+                fp = stack_fp[i]
+            else:
+                weight = choice_f[x]
+                for r in range(primes_used):
+                    se[n_se, 3 + r] = choices[x, 3 + r]
+                new_a, new_b, fp = a + choices[x, 0], b + choices[x, 1], choices[x, 2]
+            reach = min(last + 3 + fp, TOP)
+            new_c = c | (reach << 16)
+            mask = mids.shape[0] - 1  # _insert(mids, md, n_md, ...), inlined
+            slot = _home(new_a, new_b, new_c, mask)
+            while mids[slot]:
+                j = mids[slot] - 1
+                if md[j, 0] == new_a and md[j, 1] == new_b and md[j, 2] == new_c:
+                    break
+                slot = (slot + 1) & mask
+            if not mids[slot]:
+                md[n_md] = (new_a, new_b, new_c)
+                mids[slot] = n_md + 1
+                n_md += 1
+            m = mids[slot] - 1
+            se[n_se, 0] = s
+            se[n_se, 1] = m
+            se[n_se, 2] = fp
+            se_f[n_se] = weight
+            n_se += 1
+    return stop, n_md, n_se, n_groups, n_choices
+
+
+@kernel
+def _hideout_step(
+    i: int,
+    mid: int,
+    stop: int,
+    md: Ints,
+    st: Ints,
+    following: Ints,
+    first_state: int,
+    n_st: int,
+    he: Ints,
+    he_f: Floats,
+    n_he: int,
+    face_down: bool,
+    allowed: Ints,
+    draws: Ints,
+    free: Ints,
+    slack_weight: Ints,
+    clause_mask: Ints,
+    clause_len: Ints,
+    clause_placed: Ints,
+    extra_bit: Ints,
+    pile_of: Ints,
+    type_of: Ints,
+    identities: bool,
+    moduli: Ints,
+) -> tuple[int, int, int]:
+    """The hideout step of position index ``i`` for the mids ``mid:stop``: the next layer's
+    states (keys in ``st`` from row ``n_st``, the layer's from row ``first_state`` in the hash
+    table ``following``) and hideout edges (``he``, ``he_f`` from row ``n_he``).
+
+    Returns (the next mid, n_st, n_he), like :func:`_stack_step`."""
+    for m in range(mid, stop):
+        a, b, c = md[m, 0], md[m, 1], md[m, 2]
+        last = a & 63
+        reach = c >> 16
+        extra = c & 0xFFFF
+        more = reach - last
+        if (
+            n_st + more > st.shape[0]
+            or 2 * (n_st - first_state + more) > following.shape[0]
+            or n_he + more > he.shape[0]
+        ):
+            return m, n_st, n_he
+        for h in range(last + 1, reach + 1):
+            if not allowed[i, h]:
+                continue
+            if face_down and identities:
+                t = type_of[h]
+                if ((a >> (6 + 3 * t)) & 7) + ((a >> (30 + 3 * t)) & 7) >= free[t]:
+                    continue  # every free card of its type is already on the route
+            pile = pile_of[h]
+            room = 1
+            if pile > 0:
+                room = draws[i, pile - 1] - ((b >> (4 * (pile - 1))) & 15)
+            if room <= 0:
+                continue
+            weight = room * slack_weight[reach - h]
+            new_b = b
+            if pile > 0:
+                new_b += 1 << (4 * (pile - 1))
+            broken = False
+            for q in range(clause_len.shape[0]):
+                shift = 12 + 4 * q
+                progress = (new_b >> shift) & 15
+                if i < clause_placed[q] and (clause_mask[q] >> h) & 1:
+                    progress += 1
+                    new_b += 1 << shift
+                if clause_placed[q] == i + 1 and progress >= clause_len[q]:
+                    broken = True  # every number of a missed guess would be a hideout
+                    break
+            if broken:
+                continue
+            new_a = (a & ~63) | h
+            new_c = extra
+            if face_down:
+                if identities:
+                    new_a += 1 << (30 + 3 * type_of[h])
+                if extra_bit[h] >= 0:
+                    new_c |= 1 << extra_bit[h]
+            mask = following.shape[0] - 1  # _insert(following, st, n_st, ...), inlined
+            slot = _home(new_a, new_b, new_c, mask)
+            while following[slot]:
+                j = following[slot] - 1
+                if st[j, 0] == new_a and st[j, 1] == new_b and st[j, 2] == new_c:
+                    break
+                slot = (slot + 1) & mask
+            if not following[slot]:
+                st[n_st] = (new_a, new_b, new_c)
+                following[slot] = n_st + 1
+                n_st += 1
+            s = following[slot] - 1
+            he[n_he, 0] = m
+            he[n_he, 1] = s
+            he[n_he, 2] = h
+            he_f[n_he] = weight
+            for r in range(moduli.shape[0]):
+                he[n_he, 3 + r] = weight % moduli[r]
+            n_he += 1
+    return stop, n_st, n_he
+
+
+@kernel
 def count_worlds(
     sprints: Ints,
     draws: Ints,
@@ -342,7 +574,6 @@ def count_worlds(
     """
     n = sprints.shape[0]
     primes_used = moduli.shape[0]
-    clauses = clause_len.shape[0]
     # keys (a, b, c) of the states (all layers, layer i is rows st_start[i]:st_start[i + 1])
     # and of the mids (layer i is rows md_start[i]:md_start[i + 1])
     st = np.zeros((64, 3), np.int64)
@@ -368,150 +599,54 @@ def count_worlds(
         se_start[i] = n_se
         md_start[i] = n_md
         mids = _table_for(md, n_md, n_md, 0)
-        # stack choices per group of states with the same (room, taken): rows of ``choices``
-        groups = np.zeros((64, 3), np.int64)
-        group_rows = np.zeros((64, 2), np.int64)
-        n_groups = 0
-        group_table = _table_for(groups, 0, 0, 0)
-        choices = np.zeros((64, 3 + primes_used), np.int64)
-        choice_f = np.zeros(64)
-        n_choices = 0
         k0, k1 = comp_start[i], comp_start[i + 1]
         packed, delta_a, delta_b, base = _compositions(
             comps[k0:k1], comp_mult[k0:k1], free, identities
         )
-        for s in range(st_start[i], st_start[i + 1]):
-            a, b, c = st[s, 0], st[s, 1], st[s, 2]
-            last = a & 63
-            taken1, taken2, taken3 = b & 15, (b >> 4) & 15, (b >> 8) & 15
-            if stack_known[i]:
-                first_choice, end_choice = 0, 1
-            else:  # the choices depend on (room, taken) only: computed once per group
-                room = _room_word(a, free) if identities else ANY_ROOM
-                if 2 * (n_groups + 1) > group_table.shape[0]:
-                    group_table = _table_for(groups, 0, n_groups, 1)
-                if n_groups == groups.shape[0]:
-                    groups = _grown(groups, n_groups + 1)
-                    group_rows = _grown(group_rows, n_groups + 1)
-                g = _insert(group_table, groups, n_groups, room, b & 0xFFF, 0)
-                if g == n_groups:
-                    n_groups += 1
-                    if n_choices + k1 - k0 > choices.shape[0]:
-                        choices = _grown(choices, n_choices + k1 - k0)
-                        choice_f = _grown_floats(choice_f, n_choices + k1 - k0)
-                    group_rows[g, 0] = n_choices
-                    n_choices = _stack_choices(
-                        room, taken1, taken2, taken3, draws[i], free, identities, moduli,
-                        comps[k0:k1], comp_mult[k0:k1], comp_fp[k0:k1],
-                        packed, delta_a, delta_b, base, choices, choice_f, n_choices,
-                    )  # fmt: skip
-                    group_rows[g, 1] = n_choices
-                first_choice, end_choice = group_rows[g, 0], group_rows[g, 1]
-            more = end_choice - first_choice
-            if 2 * (n_md - md_start[i] + more) > mids.shape[0]:
-                mids = _table_for(md, md_start[i], n_md, more)
-            if n_md + more > md.shape[0]:
-                md = _grown(md, n_md + more)
-            if n_se + more > se.shape[0]:
-                se = _grown(se, n_se + more)
-                se_f = _grown_floats(se_f, n_se + more)
-            for x in range(first_choice, end_choice):
-                if stack_known[i]:  # the stack's cards: only their draw slots to count
-                    weight = _falling_float(draws[i, 0] - taken1, stack_piles[i, 0])
-                    weight *= _falling_float(draws[i, 1] - taken2, stack_piles[i, 1])
-                    weight *= _falling_float(draws[i, 2] - taken3, stack_piles[i, 2])
-                    if weight == 0.0:
-                        continue
-                    for r in range(primes_used):
-                        p = moduli[r]
-                        w = _falling(draws[i, 0] - taken1, stack_piles[i, 0], p)
-                        w = w * _falling(draws[i, 1] - taken2, stack_piles[i, 1], p) % p
-                        w = w * _falling(draws[i, 2] - taken3, stack_piles[i, 2], p) % p
-                        se[n_se, 3 + r] = w
-                    new_a = a
-                    new_b = b + stack_piles[i, 0] + (stack_piles[i, 1] << 4)
-                    new_b += stack_piles[i, 2] << 8
-                    fp = stack_fp[i]
-                else:
-                    weight = choice_f[x]
-                    for r in range(primes_used):
-                        se[n_se, 3 + r] = choices[x, 3 + r]
-                    new_a, new_b, fp = a + choices[x, 0], b + choices[x, 1], choices[x, 2]
-                reach = min(last + 3 + fp, TOP)
-                m = _insert(mids, md, n_md, new_a, new_b, c | (reach << 16))
-                if m == n_md:
-                    n_md += 1
-                se[n_se, 0] = s
-                se[n_se, 1] = m
-                se[n_se, 2] = fp
-                se_f[n_se] = weight
-                n_se += 1
+        groups = np.zeros((64, 3), np.int64)
+        group_rows = np.zeros((64, 2), np.int64)
+        group_table = _table_for(groups, 0, 0, 0)
+        n_groups = 0
+        choices = np.zeros((max(64, k1 - k0), 3 + primes_used), np.int64)
+        choice_f = np.zeros(choices.shape[0])
+        n_choices = 0
+        state = st_start[i]
+        while True:
+            state, n_md, n_se, n_groups, n_choices = _stack_step(
+                i, state, st_start[i + 1], st, md, mids, md_start[i], n_md, se, se_f, n_se,
+                groups, group_rows, group_table, n_groups, choices, choice_f, n_choices,
+                draws, stack_known, stack_piles, stack_fp, free, identities, moduli,
+                comps[k0:k1], comp_mult[k0:k1], comp_fp[k0:k1], packed, delta_a, delta_b, base,
+            )  # fmt: skip
+            if state == st_start[i + 1]:
+                break
+            more = k1 - k0 + 1  # room for one state's stacks (and its group's choices)
+            md, se = _grown(md, n_md + more), _grown(se, n_se + more)
+            se_f = _grown_floats(se_f, n_se + more)
+            mids = _table_for(md, md_start[i], n_md, md.shape[0] - md_start[i])
+            groups, group_rows = _grown(groups, n_groups + 1), _grown(group_rows, n_groups + 1)
+            group_table = _table_for(groups, 0, n_groups, groups.shape[0])
+            choices = _grown(choices, n_choices + more)
+            choice_f = _grown_floats(choice_f, n_choices + more)
         if n_st + n_md > max_states:
             return _stopped(residues)
         # --- the hideout step -----------------------------------------------------------
         he_start[i] = n_he
         first = n_st
         following = _table_for(st, first, first, 0)
-        face_down = known_value[i] < 0
-        for m in range(md_start[i], n_md):
-            a, b, c = md[m, 0], md[m, 1], md[m, 2]
-            last = a & 63
-            reach = c >> 16
-            extra = c & 0xFFFF
-            more = reach - last
-            if 2 * (n_st - first + more) > following.shape[0]:
-                following = _table_for(st, first, n_st, more)
-            if n_st + more > st.shape[0]:
-                st = _grown(st, n_st + more)
-            if n_he + more > he.shape[0]:
-                he = _grown(he, n_he + more)
-                he_f = _grown_floats(he_f, n_he + more)
-            for h in range(last + 1, reach + 1):
-                if not allowed[i, h]:
-                    continue
-                if face_down and identities:
-                    t = type_of[h]
-                    if ((a >> (6 + 3 * t)) & 7) + ((a >> (30 + 3 * t)) & 7) >= free[t]:
-                        continue  # every free card of its type is already on the route
-                pile = pile_of[h]
-                room = 1
-                if pile > 0:
-                    room = draws[i, pile - 1] - ((b >> (4 * (pile - 1))) & 15)
-                if room <= 0:
-                    continue
-                place_weight = room * slack_weight[reach - h]
-                new_b = b
-                if pile > 0:
-                    new_b += 1 << (4 * (pile - 1))
-                broken = False
-                for q in range(clauses):
-                    shift = 12 + 4 * q
-                    progress = (new_b >> shift) & 15
-                    if i < clause_placed[q] and (clause_mask[q] >> h) & 1:
-                        progress += 1
-                        new_b += 1 << shift
-                    if clause_placed[q] == i + 1 and progress >= clause_len[q]:
-                        broken = True  # every number of a missed guess would be a hideout
-                        break
-                if broken:
-                    continue
-                new_a = (a & ~63) | h
-                new_c = extra
-                if face_down:
-                    if identities:
-                        new_a += 1 << (30 + 3 * type_of[h])
-                    if extra_bit[h] >= 0:
-                        new_c |= 1 << extra_bit[h]
-                s = _insert(following, st, n_st, new_a, new_b, new_c)
-                if s == n_st:
-                    n_st += 1
-                he[n_he, 0] = m
-                he[n_he, 1] = s
-                he[n_he, 2] = h
-                he_f[n_he] = place_weight
-                for r in range(primes_used):
-                    he[n_he, 3 + r] = place_weight % moduli[r]
-                n_he += 1
+        mid = md_start[i]
+        while True:
+            mid, n_st, n_he = _hideout_step(
+                i, mid, n_md, md, st, following, first, n_st, he, he_f, n_he,
+                known_value[i] < 0, allowed, draws, free, slack_weight, clause_mask,
+                clause_len, clause_placed, extra_bit, pile_of, type_of, identities, moduli,
+            )  # fmt: skip
+            if mid == n_md:
+                break
+            more = TOP + 1  # room for one mid's hideouts
+            st, he = _grown(st, n_st + more), _grown(he, n_he + more)
+            he_f = _grown_floats(he_f, n_he + more)
+            following = _table_for(st, first, n_st, st.shape[0] - first)
         st_start[i + 2] = n_st
         if n_st + n_md > max_states:
             return _stopped(residues)
