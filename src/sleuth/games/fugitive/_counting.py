@@ -253,59 +253,6 @@ def _room_word(a: int, free: Ints) -> int:
 
 
 @kernel
-def _stack_choices(
-    room: int,
-    taken1: int,
-    taken2: int,
-    taken3: int,
-    draws: Ints,
-    free: Ints,
-    identities: bool,
-    moduli: Ints,
-    comps: Ints,
-    comp_mult: Ints,
-    comp_fp: Ints,
-    packed: Ints,
-    delta_a: Ints,
-    delta_b: Ints,
-    base: Floats,
-    choices: Ints,
-    choice_weights: Floats,
-    count: int,
-) -> int:
-    """Write every stack choice of a state with packed ``room`` (:func:`_room_word`) and route
-    cards ``taken*`` per pile from row ``count`` of ``choices`` (the change to ``a`` and to
-    ``b``, footprints, then the weight's residues per modulus) and ``choice_weights`` (the
-    weight); return the new count.  The caller leaves a row per composition."""
-    for k in range(comps.shape[0]):
-        if (room - packed[k]) & GUARDS != GUARDS:
-            continue  # more cards of some type than are free
-        pile1 = delta_b[k] & 15
-        pile2 = (delta_b[k] >> 4) & 15
-        pile3 = delta_b[k] >> 8
-        weight = base[k] * _falling_float(draws[0] - taken1, pile1)
-        weight *= _falling_float(draws[1] - taken2, pile2)
-        weight *= _falling_float(draws[2] - taken3, pile3)
-        if weight == 0.0:
-            continue
-        for r in range(moduli.shape[0]):
-            p = moduli[r]
-            w = comp_mult[k] % p * _falling(draws[0] - taken1, pile1, p) % p
-            w = w * _falling(draws[1] - taken2, pile2, p) % p
-            w = w * _falling(draws[2] - taken3, pile3, p) % p
-            if not identities:
-                for t in range(TYPES):
-                    w = w * _falling(free[t], comps[k, t], p) % p
-            choices[count, 3 + r] = w
-        choices[count, 0] = delta_a[k]
-        choices[count, 1] = delta_b[k]
-        choices[count, 2] = comp_fp[k]
-        choice_weights[count] = weight
-        count += 1
-    return count
-
-
-@kernel
 def _stack_step(
     i: int,
     state: int,
@@ -343,9 +290,10 @@ def _stack_step(
     """The stack step of position index ``i`` for the states ``state:stop``: their mids (keys
     in ``md`` from row ``n_md``, the layer's from row ``first_mid`` in the hash table ``mids``)
     and stack edges (``se``, ``se_f`` from row ``n_se``).  A stack whose cards are unknown may
-    be any composition that the state's room allows (:func:`_stack_choices`, computed once per
-    group of states with the same room and route cards taken: ``groups``, ``group_rows`` rows
-    of ``choices``).
+    be any composition that the state's room allows (``packed``: its cards per type; the
+    changes ``delta_a`` and ``delta_b``; ``base`` its weight before the draws), computed once
+    per group of states with the same room and route cards taken (``groups``; ``group_rows``
+    are their rows of ``choices``: the change to ``a`` and ``b``, footprints, then residues).
 
     Returns (the next state, n_md, n_se, n_groups, n_choices): the next state is below
     ``stop`` when an array is too small for it (the caller grows them and calls again from
@@ -369,11 +317,31 @@ def _stack_step(
             if g == n_groups:
                 n_groups += 1
                 group_rows[g, 0] = n_choices
-                n_choices = _stack_choices(
-                    room, taken1, taken2, taken3, draws[i], free, identities, moduli,
-                    comps, comp_mult, comp_fp, packed, delta_a, delta_b, base,
-                    choices, choice_f, n_choices,
-                )  # fmt: skip
+                for k in range(comps.shape[0]):  # the group's choices (in the loop: no call)
+                    if (room - packed[k]) & GUARDS != GUARDS:
+                        continue  # more cards of some type than are free
+                    pile1 = delta_b[k] & 15
+                    pile2 = (delta_b[k] >> 4) & 15
+                    pile3 = delta_b[k] >> 8
+                    weight = base[k] * _falling_float(draws[i, 0] - taken1, pile1)
+                    weight *= _falling_float(draws[i, 1] - taken2, pile2)
+                    weight *= _falling_float(draws[i, 2] - taken3, pile3)
+                    if weight == 0.0:
+                        continue
+                    for r in range(primes_used):
+                        p = moduli[r]
+                        w = comp_mult[k] % p * _falling(draws[i, 0] - taken1, pile1, p) % p
+                        w = w * _falling(draws[i, 1] - taken2, pile2, p) % p
+                        w = w * _falling(draws[i, 2] - taken3, pile3, p) % p
+                        if not identities:
+                            for t in range(TYPES):
+                                w = w * _falling(free[t], comps[k, t], p) % p
+                        choices[n_choices, 3 + r] = w
+                    choices[n_choices, 0] = delta_a[k]
+                    choices[n_choices, 1] = delta_b[k]
+                    choices[n_choices, 2] = comp_fp[k]
+                    choice_f[n_choices] = weight
+                    n_choices += 1
                 group_rows[g, 1] = n_choices
             first_choice, end_choice = group_rows[g, 0], group_rows[g, 1]
         more = end_choice - first_choice
@@ -598,7 +566,7 @@ def count_worlds(
         # --- the stack step -------------------------------------------------------------
         se_start[i] = n_se
         md_start[i] = n_md
-        mids = _table_for(md, n_md, n_md, 0)
+        mids = _table_for(md, n_md, n_md, st_start[i + 1] - st_start[i])  # about one each
         k0, k1 = comp_start[i], comp_start[i + 1]
         packed, delta_a, delta_b, base = _compositions(
             comps[k0:k1], comp_mult[k0:k1], free, identities
@@ -621,19 +589,25 @@ def count_worlds(
             if state == st_start[i + 1]:
                 break
             more = k1 - k0 + 1  # room for one state's stacks (and its group's choices)
-            md, se = _grown(md, n_md + more), _grown(se, n_se + more)
-            se_f = _grown_floats(se_f, n_se + more)
-            mids = _table_for(md, md_start[i], n_md, md.shape[0] - md_start[i])
-            groups, group_rows = _grown(groups, n_groups + 1), _grown(group_rows, n_groups + 1)
-            group_table = _table_for(groups, 0, n_groups, groups.shape[0])
-            choices = _grown(choices, n_choices + more)
-            choice_f = _grown_floats(choice_f, n_choices + more)
+            if n_md + more > md.shape[0]:
+                md = _grown(md, n_md + more)
+            if 2 * (n_md - md_start[i] + more) > mids.shape[0]:
+                mids = _table_for(md, md_start[i], n_md, n_md - md_start[i] + more)
+            if n_se + more > se.shape[0]:
+                se, se_f = _grown(se, n_se + more), _grown_floats(se_f, n_se + more)
+            if n_groups == groups.shape[0]:
+                groups, group_rows = _grown(groups, n_groups + 1), _grown(group_rows, n_groups + 1)
+            if 2 * (n_groups + 1) > group_table.shape[0]:
+                group_table = _table_for(groups, 0, n_groups, n_groups + 1)
+            if n_choices + more > choices.shape[0]:
+                choices = _grown(choices, n_choices + more)
+                choice_f = _grown_floats(choice_f, n_choices + more)
         if n_st + n_md > max_states:
             return _stopped(residues)
         # --- the hideout step -----------------------------------------------------------
         he_start[i] = n_he
         first = n_st
-        following = _table_for(st, first, first, 0)
+        following = _table_for(st, first, first, n_md - md_start[i])
         mid = md_start[i]
         while True:
             mid, n_st, n_he = _hideout_step(
@@ -644,9 +618,12 @@ def count_worlds(
             if mid == n_md:
                 break
             more = TOP + 1  # room for one mid's hideouts
-            st, he = _grown(st, n_st + more), _grown(he, n_he + more)
-            he_f = _grown_floats(he_f, n_he + more)
-            following = _table_for(st, first, n_st, st.shape[0] - first)
+            if n_st + more > st.shape[0]:
+                st = _grown(st, n_st + more)
+            if 2 * (n_st - first + more) > following.shape[0]:
+                following = _table_for(st, first, n_st, n_st - first + more)
+            if n_he + more > he.shape[0]:
+                he, he_f = _grown(he, n_he + more), _grown_floats(he_f, n_he + more)
         st_start[i + 2] = n_st
         if n_st + n_md > max_states:
             return _stopped(residues)

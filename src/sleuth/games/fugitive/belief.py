@@ -38,7 +38,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import combinations
 from math import factorial
 from typing import Any, TypeVar
@@ -154,7 +154,8 @@ class _Run:
 
     total: int
     by_index: list[dict[int, int]]
-    """Per position index, the weighted count of each hideout value with any."""
+    """Per position index, the weighted count of each hideout value with any, in increasing
+    order of value."""
     footprints: list[list[int]]
     """Per position index, the footprint totals of its stack in consistent worlds."""
     by_mask: dict[int, int]
@@ -238,13 +239,7 @@ class ExactBelief:
         for slot in slots:
             if slot.stack is None:
                 self.divisor *= factorial(slot.sprints)
-        self._allowed: list[list[int]] = []
-        """Per position index, the values its hideout may take, ignoring the route."""
-        for slot, excluded in zip(slots, self.singles, strict=True):
-            if slot.value is not None:
-                self._allowed.append([slot.value])
-            else:
-                self._allowed.append([h for h in unblocked if h not in excluded])
+        self._unblocked = unblocked
         self._extra: tuple[int, ...] = ()
         self._choice_memo: list[dict[tuple[tuple[int, ...], ...], list[Any]]] = [{} for _ in slots]
         """Stack choices per position and (taken, used, hidden): shared by every count."""
@@ -264,6 +259,16 @@ class ExactBelief:
         return cls(read_view(events), max_states, events, model)
 
     # --- the two steps of one position ------------------------------------------------------
+
+    @cached_property
+    def _allowed(self) -> list[list[int]]:
+        """Per position index, the values its hideout may take, ignoring the route."""
+        return [
+            [slot.value]
+            if slot.value is not None
+            else [h for h in self._unblocked if h not in excluded]
+            for slot, excluded in zip(self.timeline.slots, self.singles, strict=True)
+        ]
 
     def _stacks(self, i: int, key: Key) -> list[tuple[int, Mid, int]]:
         """(weight, mid, footprints) for every stack at position index ``i`` after ``key``."""
@@ -459,21 +464,22 @@ class ExactBelief:
             if exact_floats or total_float < 2.0 ** (31 * len(moduli) - 8):
                 break  # every count is below the moduli's product
             moduli = _counting.primes(math.ceil((math.log2(total_float) + 16) / 31))
+        by_index: list[dict[int, int]] = [{} for _ in self.timeline.slots]
+        rows, values = np.nonzero(counts_float)  # row by row, values in increasing order
+        masks = np.flatnonzero(mask_float)
         if exact_floats:
             exact_total = int(total_float)
-            by_index = [
-                {h: int(counts_float[i, h]) for h in np.flatnonzero(counts_float[i]).tolist()}
-                for i in range(len(self.timeline.slots))
-            ]
-            by_pool = {m: int(mask_float[m]) for m in np.flatnonzero(mask_float).tolist()}
+            found = counts_float[rows, values].astype(np.int64).tolist()
+            by_pool = dict(
+                zip(masks.tolist(), mask_float[masks].astype(np.int64).tolist(), strict=True)
+            )
         else:
             crt = _counting.Recombination(moduli)
             exact_total = crt(total)
-            by_index = [
-                {h: crt(counts[i, h]) for h in np.flatnonzero(counts_float[i]).tolist()}
-                for i in range(len(self.timeline.slots))
-            ]
-            by_pool = {m: crt(by_mask[m]) for m in np.flatnonzero(mask_float).tolist()}
+            found = [crt(residues) for residues in counts[rows, values]]
+            by_pool = {m: crt(by_mask[m]) for m in masks.tolist()}
+        for i, h, n in zip(rows.tolist(), values.tolist(), found, strict=True):
+            by_index[i][h] = n
         run = _Run(
             exact_total,
             by_index,
@@ -578,7 +584,7 @@ class ExactBelief:
             return Counts(
                 total,
                 {
-                    slot.position: {v: n // self.divisor for v, n in sorted(found.items())}
+                    slot.position: {v: n // self.divisor for v, n in found.items()}
                     for slot, found in zip(self.timeline.slots, run.by_index, strict=True)
                     if slot.value is None
                 },
