@@ -18,6 +18,7 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fugitive.actions import Guess, parse_action
 from sleuth.games.fugitive.cards import SPRINT, cards_of
+from sleuth.games.fugitive.moves import Placements
 from sleuth.games.fugitive.rules import (
     FUGITIVE,
     MARSHAL,
@@ -25,6 +26,8 @@ from sleuth.games.fugitive.rules import (
     FugitiveState,
     Hideout,
     Phase,
+    _has_follow_up,
+    _with_follow_up,
 )
 
 SETUP = ["card 12", "card 13", "card 14", "card 15", "card 17"]
@@ -383,3 +386,19 @@ def test_game_logs_replay_with_every_event_checked(tmp_path: Path) -> None:
         write_log(record, path)
         replay = replay_log(path)
         assert replay.outcome == record.outcome
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 41), min_size=4, max_size=9, unique=True),
+    st.booleans(),
+)
+def test_the_opening_filter_agrees_with_f14_placement_by_placement(
+    cards: list[int], with_42: bool
+) -> None:
+    """The opening list's F14 filter (all placements at once) keeps exactly the placements
+    the single check accepts."""
+    held = sorted(cards + [42] * with_42)
+    placements = list(Placements(held, 0))
+    expected = [p for p in placements if _has_follow_up(held, p)]
+    assert _with_follow_up(held, placements) == expected

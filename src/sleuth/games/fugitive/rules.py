@@ -240,10 +240,11 @@ class FugitiveState(State[FugitiveAction]):
     def _opening_moves(self) -> tuple[FugitiveAction, ...]:
         """F13-F14: the opening placements (a small hand, so they are listed)."""
         hand = cards_of(self.hands[FUGITIVE])
-        moves: list[FugitiveAction] = list(Placements(hand, self.last_hideout))
+        placements = list(Placements(hand, self.last_hideout))
+        moves: list[FugitiveAction] = list(placements)
         if self.opening_placed == 0 and self.game.opening == "exactly_2":
             if self.game.dead_end_check:
-                moves = [m for m in moves if isinstance(m, Place) and _has_follow_up(hand, m)]
+                moves = _with_follow_up(hand, placements)
         elif self.opening_placed == 1 and (self.game.opening == "one_or_two" or not moves):
             moves.insert(0, PASS)  # without the F14 check, a dead end ends the opening early
         return tuple(moves)
@@ -496,6 +497,27 @@ def _has_follow_up(hand: list[int], first: Place) -> bool:
     rest = [c for c in hand if c not in used]
     budget = 3 + sprint_total(rest)
     return any(h > first.hideout and h - first.hideout <= budget - SPRINT[h] for h in rest)
+
+
+def _with_follow_up(hand: list[int], placements: list[Place]) -> list[FugitiveAction]:
+    """The opening placements that pass F14 (:func:`_has_follow_up`), checked together: per
+    hideout ``x`` the cards above it are ranked once by what a second placement on them costs
+    (``h - x`` plus the card's own sprint value, which it no longer adds to the budget)."""
+    total = sprint_total(hand)
+    ranked: dict[int, list[tuple[int, int]]] = {}
+    kept: list[FugitiveAction] = []
+    for first in placements:
+        x = first.hideout
+        if x not in ranked:
+            ranked[x] = sorted((h - x + SPRINT[h], h) for h in hand if h > x)
+        budget = 3 + total - SPRINT[x] - sprint_total(first.sprints)
+        for cost, h in ranked[x]:
+            if cost > budget:
+                break
+            if h not in first.sprints:
+                kept.append(first)
+                break
+    return kept
 
 
 def _placement_problem(state: FugitiveState, action: Place) -> str:
