@@ -181,9 +181,11 @@ def main() -> None:
         D: play_plain,
         E: play_random_bare,
     }
-    # Calibrate a round size per method from a short trial (seed 0, not used in the rounds).
+    # Calibrate a round size per method from a short trial (seed 0, not used in the rounds),
+    # after one untimed game that loads compiled kernels and fills caches.
     sizes = {}
     for name, play in methods.items():
+        play(game, 1, 0)
         t0 = time.perf_counter()
         play(game, trial, 0)
         rate = trial / (time.perf_counter() - t0)

@@ -37,6 +37,8 @@ from sleuth.core.compiled import kernel
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+Result = tuple[int, Ints, float, Ints, Ints, Ints, Floats, Ints, Ints, Floats]
+"""What :func:`count_worlds` returns (see there)."""
 
 TYPES = 8
 TOP = 42
@@ -48,6 +50,25 @@ MAX_EXTRA = 16
 """Numbers whose membership a packed state can track."""
 TOO_MANY_STATES = -1
 """:func:`count_worlds`'s state count when it stopped at ``max_states``."""
+START_KEYS = 2048
+START_EDGES = 8192
+"""The initial rows of the state and mid keys, and of the edges (grown when short)."""
+
+# The columns of :func:`count_worlds`'s slot table (one row per position).
+DRAWS = 0
+"""Three columns: the Fugitive's draws from piles 1, 2 and 3 when the hideout was placed."""
+VALUE = 3
+STACK_KNOWN = 4
+STACK_PILES = 5
+"""Three columns: a known stack's cards from piles 1, 2 and 3."""
+STACK_FOOTPRINTS = 8
+COMP_START = 9
+COMP_END = 10
+SLOT_COLUMNS = 11
+# The columns of its missed guesses.
+MISS_NUMBERS = 0
+MISS_SIZE = 1
+MISS_PLACED = 2
 
 
 def _is_prime(n: int) -> bool:
@@ -191,14 +212,16 @@ def _grown_floats(values: Floats, needed: int) -> Floats:
 
 
 @kernel
-def _stopped(residues: Ints) -> tuple[int, Ints, float, Ints, Floats, Ints, Ints, Floats]:
+def _stopped(residues: Ints) -> Result:
     """:func:`count_worlds`'s result when it needs more than ``max_states`` states."""
     return (
         TOO_MANY_STATES,
         residues,
         0.0,
-        np.zeros((0, 0, 0), np.int64),
-        np.zeros((0, 0)),
+        np.zeros(0, np.int64),
+        np.zeros(0, np.int64),
+        np.zeros((0, 0), np.int64),
+        np.zeros(0),
         np.zeros(0, np.int64),
         np.zeros((0, 0), np.int64),
         np.zeros(0),
@@ -497,23 +520,74 @@ def _hideout_step(
 
 
 @kernel
+def _final_factors(free: Ints, final_piles: Ints, identities: bool) -> tuple[Floats, Floats]:
+    """The factors of a last-layer state's weight: ``type_factor[t, hidden, used]`` the ways
+    to pick ``used`` sprint cards of type t among its free cards that are no face-down
+    hideout (1 without identities), and ``pile_factor[p, taken]`` the ways to pick the
+    Fugitive's other draws from pile p + 1 after ``taken`` route cards (0 if impossible)."""
+    type_factor = np.ones((TYPES, 8, 8))
+    if identities:
+        for t in range(TYPES):
+            for hidden in range(8):
+                for used in range(8):
+                    type_factor[t, hidden, used] = _falling_float(free[t] - hidden, used)
+    pile_factor = np.zeros((3, 16))
+    for p in range(3):
+        drawn, pool = final_piles[p, 0], final_piles[p, 1]
+        for taken in range(min(drawn, 15) + 1):
+            if drawn <= pool:
+                pile_factor[p, taken] = _falling_float(pool - taken, drawn - taken)
+    return type_factor, pile_factor
+
+
+@kernel
+def _final_residue(a: int, b: int, free: Ints, final_piles: Ints, identities: bool, p: int) -> int:
+    """A last-layer state's weight modulo ``p`` (see :func:`_final_factors`); the state is
+    known to have a non-zero weight."""
+    out = 1
+    if identities:
+        for t in range(TYPES):
+            out = out * _falling(free[t] - ((a >> (30 + 3 * t)) & 7), (a >> (6 + 3 * t)) & 7, p) % p
+    for q in range(3):
+        taken = (b >> (4 * q)) & 15
+        out = out * _falling(final_piles[q, 1] - taken, final_piles[q, 0] - taken, p) % p
+    return out
+
+
+@kernel
+def _allowed_values(known_value: Ints, blocked: int, misses: Ints) -> Ints:
+    """``allowed[i, h]``: 1 if the hideout at position index i may be h, ignoring the route: its
+    value when known, else every number not in ``blocked`` (a bitset) and not a missed
+    single-number guess made after it was placed."""
+    n = known_value.shape[0]
+    allowed = np.zeros((n, TOP + 1), np.int64)
+    for i in range(n):
+        if known_value[i] >= 0:
+            allowed[i, known_value[i]] = 1
+        else:
+            for h in range(1, TOP):
+                allowed[i, h] = 1 - ((blocked >> h) & 1)
+    for j in range(misses.shape[0]):
+        if misses[j, MISS_SIZE] == 1:
+            h = 0
+            while not (misses[j, MISS_NUMBERS] >> h) & 1:
+                h += 1
+            for i in range(misses[j, MISS_PLACED]):
+                if known_value[i] < 0:
+                    allowed[i, h] = 0
+    return allowed
+
+
+@kernel
 def count_worlds(
-    sprints: Ints,
-    draws: Ints,
-    known_value: Ints,
-    stack_known: Ints,
-    stack_piles: Ints,
-    stack_fp: Ints,
-    allowed: Ints,
+    slot_table: Ints,
+    misses: Ints,
+    blocked: int,
     free: Ints,
     final_piles: Ints,
     slack_weight: Ints,
-    clause_mask: Ints,
-    clause_len: Ints,
-    clause_placed: Ints,
     extra_bit: Ints,
     extra_count: int,
-    comp_start: Ints,
     comps: Ints,
     comp_mult: Ints,
     comp_fp: Ints,
@@ -522,42 +596,71 @@ def count_worlds(
     identities: bool,
     moduli: Ints,
     max_states: int,
-) -> tuple[int, Ints, float, Ints, Floats, Ints, Ints, Floats]:
+) -> Result:
     """Run the programme; see the module docstring for the state packing.
 
-    Inputs per position index i: ``sprints[i]``; ``draws[i, p]`` the Fugitive's draws from pile
-    p + 1 when it was placed; ``known_value[i]`` (-1 if face down); ``stack_known[i]`` with
-    ``stack_piles[i, p]`` (its cards from pile p + 1) and ``stack_fp[i]``; ``allowed[i, h]``
-    (1 if the hideout may be h, ignoring the route); its stack compositions are rows
-    ``comp_start[i]:comp_start[i + 1]`` of ``comps`` (cards per type) with ``comp_mult`` (their
-    orderings up to the order within a type) and ``comp_fp`` (footprints).  Globals: ``free[t]``
-    unblocked cards per type, ``final_piles[p]`` = (draws, pool) of pile p + 1,
-    ``slack_weight[s]`` the weight of a hideout s footprints short of its reach, the missed
-    multi-number guesses (bitset of numbers, size, positions placed), ``extra_bit[h]`` (the bit
-    of number h in ``c``, or -1).
+    Inputs: one row of ``slot_table`` per position index i, with the columns named by the
+    constants above: the Fugitive's draws from piles 1-3 when it was placed,
+    its value (-1 if face down), whether its stack is known with that stack's cards from piles
+    1-3 and footprints, and the rows ``[COMP_START, COMP_END)`` of ``comps`` (cards per type),
+    ``comp_mult`` (orderings up to the order within a type) and ``comp_fp`` (footprints) that
+    are its stack compositions.  One row of ``misses`` per missed guess (the bitset of its
+    numbers, their count, the positions placed then).  Globals: ``blocked`` the bitset of
+    numbers no face-down hideout can be, ``free[t]`` unblocked cards per type,
+    ``final_piles[p]`` = (draws, pool) of pile p + 1, ``slack_weight[s]`` the weight of a
+    hideout s footprints short of its reach, ``extra_bit[h]`` (the bit of number h in ``c``,
+    or -1).
 
-    Returns (states, total residues, total float, counts residues [i, h, r], counts float
-    [i, h], footprint bitsets per i, extra residues [mask, r], extra float [mask]); states is
-    :data:`TOO_MANY_STATES` when more than ``max_states`` were needed.
+    Returns (states, total residues, total float, the cells, footprint bitsets per i, extra
+    residues [mask, r], extra float [mask]); states is :data:`TOO_MANY_STATES` when more than
+    ``max_states`` were needed.  The cells are the (i, h) with a non-zero count, row by row and
+    h increasing: four arrays, the first cell of each row i (and the number of cells at
+    ``n``), each cell's h, its count's residues and its count as a float.
     """
-    n = sprints.shape[0]
+    n = slot_table.shape[0]
+    draws = slot_table[:, DRAWS : DRAWS + 3].copy()
+    known_value = slot_table[:, VALUE].copy()
+    stack_known = slot_table[:, STACK_KNOWN].copy()
+    stack_piles = slot_table[:, STACK_PILES : STACK_PILES + 3].copy()
+    stack_fp = slot_table[:, STACK_FOOTPRINTS].copy()
+    comp_start = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        comp_start[i] = slot_table[i, COMP_START]
+        comp_start[i + 1] = slot_table[i, COMP_END]
+    allowed = _allowed_values(known_value, blocked, misses)
+    clauses = 0
+    for j in range(misses.shape[0]):
+        clauses += misses[j, MISS_SIZE] > 1
+    clause_mask = np.zeros(clauses, np.int64)
+    clause_len = np.zeros(clauses, np.int64)
+    clause_placed = np.zeros(clauses, np.int64)
+    c = 0
+    for j in range(misses.shape[0]):
+        if misses[j, MISS_SIZE] > 1:
+            clause_mask[c] = misses[j, MISS_NUMBERS]
+            clause_len[c] = misses[j, MISS_SIZE]
+            clause_placed[c] = misses[j, MISS_PLACED]
+            c += 1
     primes_used = moduli.shape[0]
     # keys (a, b, c) of the states (all layers, layer i is rows st_start[i]:st_start[i + 1])
     # and of the mids (layer i is rows md_start[i]:md_start[i + 1])
-    st = np.zeros((64, 3), np.int64)
+    # (rows are written before they are read, so the arrays start uninitialised, and large
+    # enough that most games' positions never grow them)
+    st = np.empty((START_KEYS, 3), np.int64)
+    st[0] = 0
     n_st = 1  # the start: (0, 0, 0)
     st_start = np.zeros(n + 2, np.int64)
     st_start[1] = 1
-    md = np.zeros((64, 3), np.int64)
+    md = np.empty((START_KEYS, 3), np.int64)
     n_md = 0
     md_start = np.zeros(n + 1, np.int64)
     # edges: stack edges (state, mid, footprints) and hideout edges (mid, state, hideout),
     # then the weight's residues per modulus; the float weights alongside
-    se = np.zeros((64, 3 + primes_used), np.int64)
-    se_f = np.zeros(64)
+    se = np.empty((START_EDGES, 3 + primes_used), np.int64)
+    se_f = np.empty(START_EDGES)
     n_se = 0
-    he = np.zeros((64, 3 + primes_used), np.int64)
-    he_f = np.zeros(64)
+    he = np.empty((START_EDGES, 3 + primes_used), np.int64)
+    he_f = np.empty(START_EDGES)
     n_he = 0
     se_start = np.zeros(n + 1, np.int64)
     he_start = np.zeros(n + 1, np.int64)
@@ -637,36 +740,20 @@ def count_worlds(
     ahead_f = np.zeros(total_states)
     final = np.zeros((total_states, primes_used), np.int64)
     final_f = np.zeros(total_states)
+    type_factor, pile_factor = _final_factors(free, final_piles, identities)
     for s in range(st_start[n], st_start[n + 1]):
         a, b = st[s, 0], st[s, 1]
         value = 1.0
-        for r in range(primes_used):
-            final[s, r] = 1
         for t in range(TYPES):
-            if identities:
-                used = (a >> (6 + 3 * t)) & 7
-                hidden = (a >> (30 + 3 * t)) & 7
-                value *= _falling_float(free[t] - hidden, used)
-                for r in range(primes_used):
-                    final[s, r] = (
-                        final[s, r] * _falling(free[t] - hidden, used, moduli[r]) % moduli[r]
-                    )
+            value *= type_factor[t, (a >> (30 + 3 * t)) & 7, (a >> (6 + 3 * t)) & 7]
         for p in range(3):
-            taken = (b >> (4 * p)) & 15
-            drawn, pool = final_piles[p, 0], final_piles[p, 1]
-            if taken > drawn or drawn > pool:
-                value = 0.0
-            value *= _falling_float(pool - taken, drawn - taken)
-            for r in range(primes_used):
-                final[s, r] = (
-                    final[s, r] * _falling(pool - taken, drawn - taken, moduli[r]) % moduli[r]
-                )
-        if value == 0.0:
-            for r in range(primes_used):
-                final[s, r] = 0
+            value *= pile_factor[p, (b >> (4 * p)) & 15]
         final_f[s] = value
         ahead_f[s] = value
         for r in range(primes_used):
+            final[s, r] = 0
+            if value != 0.0:
+                final[s, r] = _final_residue(a, b, free, final_piles, identities, moduli[r])
             ahead[s, r] = final[s, r]
     mid = np.zeros((total_mids, primes_used), np.int64)
     mid_f = np.zeros(total_mids)
@@ -727,12 +814,30 @@ def count_worlds(
             by_extra[mask, r] = (by_extra[mask, r] + flow[s, r] * final[s, r]) % moduli[r]
     for r in range(primes_used):
         residues[r] = ahead[0, r]
+    cell_start = np.zeros(n + 1, np.int64)
+    for i in range(n):
+        cell_start[i + 1] = cell_start[i]
+        for h in range(TOP + 1):
+            cell_start[i + 1] += counts_f[i, h] != 0.0
+    cell_value = np.zeros(cell_start[n], np.int64)
+    cell_residues = np.zeros((cell_start[n], primes_used), np.int64)
+    cell_float = np.zeros(cell_start[n])
+    cell = 0
+    for i in range(n):
+        for h in range(TOP + 1):
+            if counts_f[i, h] != 0.0:
+                cell_value[cell] = h
+                cell_residues[cell] = counts[i, h]
+                cell_float[cell] = counts_f[i, h]
+                cell += 1
     return (
         n_st + n_md,
         residues,
         ahead_f[0],
-        counts,
-        counts_f,
+        cell_start,
+        cell_value,
+        cell_residues,
+        cell_float,
         footprints,
         by_extra,
         by_extra_f,

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import factorial
 from typing import Any, TypeVar
 
@@ -86,6 +86,8 @@ def _type(card: int) -> int:
 
 
 _TYPE = tuple(_type(c) if 0 < c < LAST else -1 for c in range(LAST + 1))
+_CARDS_OF_TYPE = tuple(_TYPE.count(t) for t in range(TYPES))
+"""Cards 1-41 of each sprint type."""
 _TYPE_ARRAY = np.array([max(t, 0) for t in _TYPE], dtype=np.int64)
 _PILE_ARRAY = np.array(PILE_OF, dtype=np.int64)
 _SLACK_WEIGHTS = {
@@ -221,11 +223,11 @@ class ExactBelief:
             known.update(slot.stack or ())
         self.blocked = timeline.marshal_cards | known | {0, LAST}
         """Cards no unknown part of the route can be (they are elsewhere or face up)."""
-        unblocked = [h for h in range(1, LAST) if h not in self.blocked]
-        self.free = [0] * TYPES
+        self.free = list(_CARDS_OF_TYPE)
         """Unblocked cards of each sprint type."""
-        for card in unblocked:
-            self.free[_TYPE[card]] += 1
+        for card in self.blocked:
+            if 0 < card < LAST:
+                self.free[_TYPE[card]] -= 1
         self.singles: list[set[int]] = [set() for _ in slots]
         self.clauses: list[Miss] = []
         for miss in timeline.misses:
@@ -239,15 +241,9 @@ class ExactBelief:
         for slot in slots:
             if slot.stack is None:
                 self.divisor *= factorial(slot.sprints)
-        self._unblocked = unblocked
         self._extra: tuple[int, ...] = ()
-        self._choice_memo: list[dict[tuple[tuple[int, ...], ...], list[Any]]] = [{} for _ in slots]
-        """Stack choices per position and (taken, used, hidden): shared by every count."""
-        self._tables = _Tables(len(slots))
-        self._piles = tuple((timeline.fugitive_draws[p - 1], timeline.pool(p)) for p in (1, 2, 3))
+        self._piles = tuple(zip(timeline.fugitive_draws, timeline.pools(), strict=True))
         """Per pile: the Fugitive's draws from it, and the cards he could have drawn."""
-        self._final_memo: dict[tuple[tuple[int, ...], ...], int] = {}
-        """:meth:`_final` by (taken, used, hidden): shared by every count."""
         self._run: _Run | None = None
         """The compiled programme's counts, once computed."""
 
@@ -258,6 +254,22 @@ class ExactBelief:
         events = list(events)
         return cls(read_view(events), max_states, events, model)
 
+    # --- the plain programme's memo tables (the compiled one needs none) --------------------
+
+    @cached_property
+    def _tables(self) -> _Tables:
+        return _Tables(len(self.timeline.slots))
+
+    @cached_property
+    def _choice_memo(self) -> list[dict[tuple[tuple[int, ...], ...], list[Any]]]:
+        """Stack choices per position and (taken, used, hidden): shared by every count."""
+        return [{} for _ in self.timeline.slots]
+
+    @cached_property
+    def _final_memo(self) -> dict[tuple[tuple[int, ...], ...], int]:
+        """:meth:`_final` by (taken, used, hidden): shared by every count."""
+        return {}
+
     # --- the two steps of one position ------------------------------------------------------
 
     @cached_property
@@ -266,7 +278,7 @@ class ExactBelief:
         return [
             [slot.value]
             if slot.value is not None
-            else [h for h in self._unblocked if h not in excluded]
+            else [h for h in range(1, LAST) if h not in self.blocked and h not in excluded]
             for slot, excluded in zip(self.timeline.slots, self.singles, strict=True)
         ]
 
@@ -453,9 +465,18 @@ class ExactBelief:
         arrays = self._kernel_inputs(pool)
         moduli = _counting.primes(0)
         while True:
-            states, total, total_float, counts, counts_float, footprints, by_mask, mask_float = (
-                _counting.count_worlds(*[*arrays, moduli, self.max_states])
-            )
+            (
+                states,
+                total,
+                total_float,
+                cell_start,
+                cell_value,
+                cell_residues,
+                cell_float,
+                footprints,
+                by_mask,
+                mask_float,
+            ) = _counting.count_worlds(*[*arrays, moduli, self.max_states])
             if states == _counting.TOO_MANY_STATES:
                 raise SolverLimitError(f"the exact belief needs more than {self.max_states} states")
             if not math.isfinite(total_float):
@@ -464,29 +485,26 @@ class ExactBelief:
             if exact_floats or total_float < 2.0 ** (31 * len(moduli) - 8):
                 break  # every count is below the moduli's product
             moduli = _counting.primes(math.ceil((math.log2(total_float) + 16) / 31))
-        by_index: list[dict[int, int]] = [{} for _ in self.timeline.slots]
-        rows, values = np.nonzero(counts_float)  # row by row, values in increasing order
-        masks = np.flatnonzero(mask_float)
         if exact_floats:
             exact_total = int(total_float)
-            found = counts_float[rows, values].astype(np.int64).tolist()
+            found = cell_float.astype(np.int64).tolist()
+            masks = np.flatnonzero(mask_float)
             by_pool = dict(
                 zip(masks.tolist(), mask_float[masks].astype(np.int64).tolist(), strict=True)
             )
         else:
             crt = _counting.Recombination(moduli)
             exact_total = crt(total)
-            found = [crt(residues) for residues in counts[rows, values]]
-            by_pool = {m: crt(by_mask[m]) for m in masks.tolist()}
-        for i, h, n in zip(rows.tolist(), values.tolist(), found, strict=True):
-            by_index[i][h] = n
+            found = [crt(residues) for residues in cell_residues]
+            by_pool = {m: crt(by_mask[m]) for m in np.flatnonzero(mask_float).tolist()}
+        values = cell_value.tolist()
         run = _Run(
             exact_total,
-            by_index,
             [
-                [fp for fp in range(int(mask).bit_length()) if mask >> fp & 1]
-                for mask in footprints.tolist()
+                dict(zip(values[a:b], found[a:b], strict=True))
+                for a, b in pairwise(cell_start.tolist())
             ],
+            [list(_bits(mask)) for mask in footprints.tolist()],
             by_pool,
         )
         if not pool:
@@ -502,60 +520,38 @@ class ExactBelief:
         )
 
     def _kernel_inputs(self, pool: tuple[int, ...]) -> list[Any]:
-        """The arrays :func:`~sleuth.games.fugitive._counting.count_worlds` reads, in order."""
-        slots = self.timeline.slots
-        n = len(slots)
-        ints = np.int64
-        allowed = np.zeros((n, LAST + 1), dtype=ints)
-        open_row = np.zeros(LAST + 1, dtype=ints)
-        open_row[[h for h in range(1, LAST) if h not in self.blocked]] = 1
-        stack_known = np.zeros(n, dtype=ints)
-        stack_piles = np.zeros((n, 3), dtype=ints)
-        stack_fp = np.zeros(n, dtype=ints)
-        hidden_stacks = []
-        start = [0]
+        """The arguments of :func:`~sleuth.games.fugitive._counting.count_worlds` but the
+        last two, in order."""
         free = tuple(self.free)
-        for i, slot in enumerate(slots):
-            if slot.value is not None:
-                allowed[i, slot.value] = 1
-            else:  # the unblocked cards but the single-number misses (as in ``_allowed``)
-                allowed[i] = open_row
-                if self.singles[i]:
-                    allowed[i, list(self.singles[i])] = 0
-            if slot.stack is not None:
-                stack_known[i] = 1
-                for c in slot.stack:
-                    if PILE_OF[c]:
-                        stack_piles[i, PILE_OF[c] - 1] += 1
-                stack_fp[i] = sum(SPRINT[c] for c in slot.stack)
-                start.append(start[-1])
-            else:
+        rows = []
+        hidden_stacks = []
+        start = 0
+        for slot in self.timeline.slots:
+            value = -1 if slot.value is None else slot.value
+            if slot.stack is None:
                 hidden_stacks.append((slot.sprints, slot.draws))
-                choices = _composition_arrays(slot.sprints, free, slot.draws)[1]
-                start.append(start[-1] + len(choices))
+                end = start + len(_composition_arrays(slot.sprints, free, slot.draws)[1])
+                rows.append((*slot.draws, value, 0, 0, 0, 0, 0, start, end))
+                start = end
+            else:
+                rows.append((*slot.draws, value, 1, *_stack_facts(slot.stack), start, start))
         comps, comp_mult, comp_fp = _route_compositions(tuple(hidden_stacks), free)
         extra_bit = _NO_EXTRA
         if pool:
-            extra_bit = np.full(LAST + 1, -1, dtype=ints)
+            extra_bit = np.full(LAST + 1, -1, dtype=np.int64)
             extra_bit[list(pool)] = np.arange(len(pool))
-        clauses = self.clauses
+        misses = [
+            (sum(1 << n for n in m.numbers), len(m.numbers), m.placed) for m in self.timeline.misses
+        ]
         return [
-            np.array([s.sprints for s in slots], dtype=ints),
-            np.array([s.draws for s in slots], dtype=ints).reshape(n, 3),
-            np.array([-1 if s.value is None else s.value for s in slots], dtype=ints),
-            stack_known,
-            stack_piles,
-            stack_fp,
-            allowed,
-            np.array(self.free, dtype=ints),
-            np.array(self._piles, dtype=ints),
+            np.array(rows, dtype=np.int64).reshape(len(rows), _counting.SLOT_COLUMNS),
+            np.array(misses, dtype=np.int64).reshape(len(misses), 3),
+            sum(1 << card for card in self.blocked),
+            np.array(self.free, dtype=np.int64),
+            np.array(self._piles, dtype=np.int64),
             _SLACK_WEIGHTS[self.slack_base],
-            np.array([sum(1 << n for n in c.numbers) for c in clauses], dtype=ints),
-            np.array([len(c.numbers) for c in clauses], dtype=ints),
-            np.array([c.placed for c in clauses], dtype=ints),
             extra_bit,
             len(pool),
-            np.array(start, dtype=ints),
             comps,
             comp_mult,
             comp_fp,
@@ -789,6 +785,21 @@ def _composition(counts: tuple[int, ...]) -> tuple[int, int, tuple[int, int, int
             footprints += n * (t % 2 + 1)
     per_pile = (counts[2] + counts[3], counts[4] + counts[5], counts[6] + counts[7])
     return weight, footprints, per_pile
+
+
+@cache
+def _stack_facts(stack: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """A revealed stack's cards from piles 1, 2 and 3, and its footprints."""
+    per_pile = [0, 0, 0, 0]
+    for card in stack:
+        per_pile[PILE_OF[card]] += 1
+    return per_pile[1], per_pile[2], per_pile[3], sum(SPRINT[card] for card in stack)
+
+
+@cache
+def _bits(mask: int) -> tuple[int, ...]:
+    """The positions of the set bits of ``mask``, in increasing order."""
+    return tuple(bit for bit in range(mask.bit_length()) if mask >> bit & 1)
 
 
 @cache

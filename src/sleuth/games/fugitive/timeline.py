@@ -67,9 +67,13 @@ class Timeline:
             )
         )
 
-    def pool(self, pile: int) -> int:
-        """How many cards of ``pile`` the Fugitive could have drawn (not the Marshal's)."""
-        return len(PILES[pile - 1]) - sum(1 for c in self.marshal_cards if PILE_OF[c] == pile)
+    def pools(self) -> tuple[int, int, int]:
+        """How many cards of piles 1, 2 and 3 the Fugitive could have drawn (not the
+        Marshal's)."""
+        pool = [0, *map(len, PILES)]
+        for card in self.marshal_cards:
+            pool[PILE_OF[card]] -= 1
+        return pool[1], pool[2], pool[3]
 
     def apply(self, event: Event) -> None:
         """Record one event of the Marshal's view (unknown kinds are ignored)."""
