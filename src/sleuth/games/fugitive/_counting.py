@@ -18,10 +18,12 @@ This module imports no rule constant from Sleuth, as Numba caches kernels by the
 
 Packed states (three int64 words):
 
-* ``a``: the last hideout (6 bits), then 3 bits per sprint type for the sprint cards used
-  (bit 6), then 3 bits per type for the face-down hideouts (bit 30);
+* ``a``: the last hideout (6 bits; 0 after the last position, where nothing reads it), then
+  3 bits per sprint type for the sprint cards used (bit 6), then 3 bits per type for the
+  face-down hideouts (bit 30);
 * ``b``: 4 bits per pile 1-3 for the route cards taken from it, then 4 bits per missed
-  multi-number guess for how many of its numbers the route has so far (bit 12);
+  multi-number guess for how many of its numbers the route has so far (bit 12; 0 once every
+  hideout the guess was about is placed);
 * ``c``: the bitset of ``extra`` numbers that are face-down hideouts (bit j for number j), and
   for a state whose stack is chosen, the reach from bit 16.
 """
@@ -443,10 +445,14 @@ def _hideout_step(
     type_of: Ints,
     identities: bool,
     moduli: Ints,
+    last_index: int,
 ) -> tuple[int, int, int]:
     """The hideout step of position index ``i`` for the mids ``mid:stop``: the next layer's
     states (keys in ``st`` from row ``n_st``, the layer's from row ``first_state`` in the hash
-    table ``following``) and hideout edges (``he``, ``he_f`` from row ``n_he``).
+    table ``following``) and hideout edges (``he``, ``he_f`` from row ``n_he``).  States keep
+    only what a later step reads, so that more of them merge: the progress of a missed guess
+    once every hideout it was about is placed, and the last hideout after the last position
+    (``last_index``) are dropped.
 
     Returns (the next mid, n_st, n_he), like :func:`_stack_step`."""
     for m in range(mid, stop):
@@ -485,12 +491,14 @@ def _hideout_step(
                 if i < clause_placed[q] and (clause_mask[q] >> h) & 1:
                     progress += 1
                     new_b += 1 << shift
-                if clause_placed[q] == i + 1 and progress >= clause_len[q]:
-                    broken = True  # every number of a missed guess would be a hideout
-                    break
+                if clause_placed[q] == i + 1:
+                    if progress >= clause_len[q]:
+                        broken = True  # every number of a missed guess would be a hideout
+                        break
+                    new_b &= ~(15 << shift)  # the guess is settled: its progress is moot
             if broken:
                 continue
-            new_a = (a & ~63) | h
+            new_a = a & ~63 if i == last_index else (a & ~63) | h  # no step reads the last one
             new_c = extra
             if face_down:
                 if identities:
@@ -533,7 +541,7 @@ def _final_factors(free: Ints, final_piles: Ints, identities: bool) -> tuple[Flo
                     type_factor[t, hidden, used] = _falling_float(free[t] - hidden, used)
     pile_factor = np.zeros((3, 16))
     for p in range(3):
-        drawn, pool = final_piles[p, 0], final_piles[p, 1]
+        drawn, pool = final_piles[0, p], final_piles[1, p]
         for taken in range(min(drawn, 15) + 1):
             if drawn <= pool:
                 pile_factor[p, taken] = _falling_float(pool - taken, drawn - taken)
@@ -550,7 +558,7 @@ def _final_residue(a: int, b: int, free: Ints, final_piles: Ints, identities: bo
             out = out * _falling(free[t] - ((a >> (30 + 3 * t)) & 7), (a >> (6 + 3 * t)) & 7, p) % p
     for q in range(3):
         taken = (b >> (4 * q)) & 15
-        out = out * _falling(final_piles[q, 1] - taken, final_piles[q, 0] - taken, p) % p
+        out = out * _falling(final_piles[1, q] - taken, final_piles[0, q] - taken, p) % p
     return out
 
 
@@ -607,7 +615,7 @@ def count_worlds(
     are its stack compositions.  One row of ``misses`` per missed guess (the bitset of its
     numbers, their count, the positions placed then).  Globals: ``blocked`` the bitset of
     numbers no face-down hideout can be, ``free[t]`` unblocked cards per type,
-    ``final_piles[p]`` = (draws, pool) of pile p + 1, ``slack_weight[s]`` the weight of a
+    ``final_piles[:, p]`` = (draws, pool) of pile p + 1, ``slack_weight[s]`` the weight of a
     hideout s footprints short of its reach, ``extra_bit[h]`` (the bit of number h in ``c``,
     or -1).
 
@@ -717,6 +725,7 @@ def count_worlds(
                 i, mid, n_md, md, st, following, first, n_st, he, he_f, n_he,
                 known_value[i] < 0, allowed, draws, free, slack_weight, clause_mask,
                 clause_len, clause_placed, extra_bit, pile_of, type_of, identities, moduli,
+                n - 1,
             )  # fmt: skip
             if mid == n_md:
                 break

@@ -157,7 +157,7 @@ class _Run:
     total: int
     by_index: list[dict[int, int]]
     """Per position index, the weighted count of each hideout value with any, in increasing
-    order of value."""
+    order of value, divided by the divisor (unlike the other counts)."""
     footprints: list[list[int]]
     """Per position index, the footprint totals of its stack in consistent worlds."""
     by_mask: dict[int, int]
@@ -242,8 +242,8 @@ class ExactBelief:
             if slot.stack is None:
                 self.divisor *= factorial(slot.sprints)
         self._extra: tuple[int, ...] = ()
-        self._piles = tuple(zip(timeline.fugitive_draws, timeline.pools(), strict=True))
-        """Per pile: the Fugitive's draws from it, and the cards he could have drawn."""
+        self._pools = timeline.pools()
+        """Per pile: the cards the Fugitive could have drawn from it."""
         self._run: _Run | None = None
         """The compiled programme's counts, once computed."""
 
@@ -399,7 +399,7 @@ class ExactBelief:
         if self.track_identities:
             for t in range(TYPES):
                 out *= _falling(self.free[t] - hidden[t], used[t])
-        for (drawn, pool), t in zip(self._piles, taken, strict=True):
+        for drawn, pool, t in zip(self.timeline.fugitive_draws, self._pools, taken, strict=True):
             if t > drawn or drawn > pool:
                 out = 0
                 break
@@ -457,7 +457,8 @@ class ExactBelief:
 
         The first run is in floating point only: when its total is below 2**52 every count and
         every partial sum is an integer below 2**53 (each is at most the total), so all of them
-        are exact.  Otherwise it runs again modulo enough primes."""
+        are exact, and so is their division by :attr:`divisor`, which divides them all.
+        Otherwise it runs again modulo enough primes."""
         if not pool and self._run is not None:
             return self._run
         if not COMPILED or not self._packs(pool):
@@ -487,15 +488,18 @@ class ExactBelief:
             moduli = _counting.primes(math.ceil((math.log2(total_float) + 16) / 31))
         if exact_floats:
             exact_total = int(total_float)
-            found = cell_float.astype(np.int64).tolist()
-            masks = np.flatnonzero(mask_float)
-            by_pool = dict(
-                zip(masks.tolist(), mask_float[masks].astype(np.int64).tolist(), strict=True)
-            )
+            found = (cell_float / self.divisor).astype(np.int64).tolist()  # exact: see above
+            if not pool:  # every world has no pool number: mask 0 holds the total
+                by_pool = {0: exact_total} if exact_total else {}
+            else:
+                masks = np.flatnonzero(mask_float)
+                by_pool = dict(
+                    zip(masks.tolist(), mask_float[masks].astype(np.int64).tolist(), strict=True)
+                )
         else:
             crt = _counting.Recombination(moduli)
             exact_total = crt(total)
-            found = [crt(residues) for residues in cell_residues]
+            found = [crt(residues) // self.divisor for residues in cell_residues]
             by_pool = {m: crt(by_mask[m]) for m in np.flatnonzero(mask_float).tolist()}
         values = cell_value.tolist()
         run = _Run(
@@ -523,32 +527,32 @@ class ExactBelief:
         """The arguments of :func:`~sleuth.games.fugitive._counting.count_worlds` but the
         last two, in order."""
         free = tuple(self.free)
-        rows = []
-        hidden_stacks = []
+        hidden_stacks = tuple(
+            (slot.sprints, slot.draws) for slot in self.timeline.slots if slot.stack is None
+        )
+        comps, comp_mult, comp_fp, sizes = _route_compositions(hidden_stacks, free)
+        rows: list[int] = []
         start = 0
+        hidden = iter(sizes)
         for slot in self.timeline.slots:
             value = -1 if slot.value is None else slot.value
             if slot.stack is None:
-                hidden_stacks.append((slot.sprints, slot.draws))
-                end = start + len(_composition_arrays(slot.sprints, free, slot.draws)[1])
-                rows.append((*slot.draws, value, 0, 0, 0, 0, 0, start, end))
+                end = start + next(hidden)
+                rows += (*slot.draws, value, 0, 0, 0, 0, 0, start, end)
                 start = end
             else:
-                rows.append((*slot.draws, value, 1, *_stack_facts(slot.stack), start, start))
-        comps, comp_mult, comp_fp = _route_compositions(tuple(hidden_stacks), free)
+                rows += (*slot.draws, value, 1, *_stack_facts(slot.stack), start, start)
         extra_bit = _NO_EXTRA
         if pool:
             extra_bit = np.full(LAST + 1, -1, dtype=np.int64)
             extra_bit[list(pool)] = np.arange(len(pool))
-        misses = [
-            (sum(1 << n for n in m.numbers), len(m.numbers), m.placed) for m in self.timeline.misses
-        ]
+        misses = [number for miss in self.timeline.misses for number in _miss_row(miss)]
         return [
-            np.array(rows, dtype=np.int64).reshape(len(rows), _counting.SLOT_COLUMNS),
-            np.array(misses, dtype=np.int64).reshape(len(misses), 3),
-            sum(1 << card for card in self.blocked),
+            np.array(rows, dtype=np.int64).reshape(-1, _counting.SLOT_COLUMNS),
+            np.array(misses, dtype=np.int64).reshape(-1, 3),
+            sum(map((1).__lshift__, self.blocked)),
             np.array(self.free, dtype=np.int64),
-            np.array(self._piles, dtype=np.int64),
+            np.array((self.timeline.fugitive_draws, self._pools), dtype=np.int64),
             _SLACK_WEIGHTS[self.slack_base],
             extra_bit,
             len(pool),
@@ -580,7 +584,7 @@ class ExactBelief:
             return Counts(
                 total,
                 {
-                    slot.position: {v: n // self.divisor for v, n in found.items()}
+                    slot.position: dict(found)
                     for slot, found in zip(self.timeline.slots, run.by_index, strict=True)
                     if slot.value is None
                 },
@@ -820,13 +824,25 @@ def _composition_arrays(
 @lru_cache(maxsize=4096)
 def _route_compositions(
     stacks: tuple[tuple[int, tuple[int, int, int]], ...], free: tuple[int, ...]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], tuple[int, ...]]:
     """:func:`_composition_arrays` of every face-down stack (sprint cards, draws), in route
-    order, concatenated."""
-    if not stacks:
-        return np.zeros((0, TYPES), np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order, concatenated; and how many compositions each stack has."""
     blocks = [_composition_arrays(sprints, free, draws) for sprints, draws in stacks]
-    return tuple(np.concatenate([b[k] for b in blocks]) for k in range(3))  # type: ignore[return-value]
+    if not blocks:
+        return (np.zeros((0, TYPES), np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), ())
+    return (
+        np.concatenate([b[0] for b in blocks]),
+        np.concatenate([b[1] for b in blocks]),
+        np.concatenate([b[2] for b in blocks]),
+        tuple(len(b[1]) for b in blocks),
+    )
+
+
+@cache
+def _miss_row(miss: Miss) -> tuple[int, int, int]:
+    """A missed guess as the compiled programme reads it: the bitset of its numbers, how many
+    they are, and the positions placed then."""
+    return sum(1 << n for n in miss.numbers), len(miss.numbers), miss.placed
 
 
 def _type_counts(total: int, room: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:
