@@ -39,8 +39,9 @@ from sleuth.core.compiled import kernel
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
-Result = tuple[int, Ints, float, Ints, Ints, Ints, Floats, Ints, Ints, Floats]
-"""What :func:`count_worlds` returns (see there)."""
+Result = tuple[int, float, Ints, Floats, Ints]
+"""What :func:`count_worlds` returns (see there): few arrays, as returning each costs about a
+microsecond."""
 
 TYPES = 8
 TOP = 42
@@ -214,19 +215,14 @@ def _grown_floats(values: Floats, needed: int) -> Floats:
 
 
 @kernel
-def _stopped(residues: Ints) -> Result:
+def _stopped(primes_used: int) -> Result:
     """:func:`count_worlds`'s result when it needs more than ``max_states`` states."""
     return (
         TOO_MANY_STATES,
-        residues,
         0.0,
         np.zeros(0, np.int64),
-        np.zeros(0, np.int64),
-        np.zeros((0, 0), np.int64),
         np.zeros(0),
-        np.zeros(0, np.int64),
-        np.zeros((0, 0), np.int64),
-        np.zeros(0),
+        np.zeros((0, primes_used), np.int64),
     )
 
 
@@ -619,11 +615,13 @@ def count_worlds(
     hideout s footprints short of its reach, ``extra_bit[h]`` (the bit of number h in ``c``,
     or -1).
 
-    Returns (states, total residues, total float, the cells, footprint bitsets per i, extra
-    residues [mask, r], extra float [mask]); states is :data:`TOO_MANY_STATES` when more than
-    ``max_states`` were needed.  The cells are the (i, h) with a non-zero count, row by row and
-    h increasing: four arrays, the first cell of each row i (and the number of cells at
-    ``n``), each cell's h, its count's residues and its count as a float.
+    Returns (states, total, layout, floats, residues); states is :data:`TOO_MANY_STATES` when
+    more than ``max_states`` were needed.  The cells are the (i, h) with a non-zero count, row
+    by row and h increasing; there are k of them.  ``layout`` holds the first cell of each row i
+    and k (n + 1 entries), each cell's h (k), and the footprint bitset of each position (n).
+    ``floats`` holds the cells' counts (k), then the counts by extra mask (1 << extra_count).
+    ``residues`` has a row per modulus' residues: the total's, the k cells', then the extra
+    masks'.  The total and every float are exact when the total is below 2**52.
     """
     n = slot_table.shape[0]
     draws = slot_table[:, DRAWS : DRAWS + 3].copy()
@@ -672,7 +670,6 @@ def count_worlds(
     n_he = 0
     se_start = np.zeros(n + 1, np.int64)
     he_start = np.zeros(n + 1, np.int64)
-    residues = np.zeros(primes_used, np.int64)
     for i in range(n):
         # --- the stack step -------------------------------------------------------------
         se_start[i] = n_se
@@ -714,7 +711,7 @@ def count_worlds(
                 choices = _grown(choices, n_choices + more)
                 choice_f = _grown_floats(choice_f, n_choices + more)
         if n_st + n_md > max_states:
-            return _stopped(residues)
+            return _stopped(primes_used)
         # --- the hideout step -----------------------------------------------------------
         he_start[i] = n_he
         first = n_st
@@ -738,7 +735,7 @@ def count_worlds(
                 he, he_f = _grown(he, n_he + more), _grown_floats(he_f, n_he + more)
         st_start[i + 2] = n_st
         if n_st + n_md > max_states:
-            return _stopped(residues)
+            return _stopped(primes_used)
     se_start[n] = n_se
     he_start[n] = n_he
     md_start[n] = n_md
@@ -812,42 +809,33 @@ def count_worlds(
                 through = mflow[m, r] * he[e, 3 + r] % moduli[r]
                 flow[s, r] = (flow[s, r] + through) % moduli[r]
                 counts[i, h, r] = (counts[i, h, r] + through * ahead[s, r]) % moduli[r]
-    by_extra = np.zeros((1 << extra_count, primes_used), np.int64)
-    by_extra_f = np.zeros(1 << extra_count)
+    # --- the result, packed (see the docstring) ------------------------------------------
+    cells = 0
+    for i in range(n):
+        for h in range(TOP + 1):
+            cells += counts_f[i, h] != 0.0
+    masks = 1 << extra_count
+    layout = np.zeros(2 * n + 1 + cells, np.int64)
+    floats = np.zeros(cells + masks)
+    out = np.zeros((1 + cells + masks, primes_used), np.int64)
+    out[0] = ahead[0]
+    cell = 0
+    for i in range(n):
+        layout[i] = cell
+        for h in range(TOP + 1):
+            if counts_f[i, h] != 0.0:
+                layout[n + 1 + cell] = h
+                floats[cell] = counts_f[i, h]
+                out[1 + cell] = counts[i, h]
+                cell += 1
+        layout[n + 1 + cells + i] = footprints[i]
+    layout[n] = cells
     for s in range(st_start[n], st_start[n + 1]):
         if flow_f[s] == 0.0 or final_f[s] == 0.0:
             continue
         mask = st[s, 2]
-        by_extra_f[mask] += flow_f[s] * final_f[s]
+        floats[cells + mask] += flow_f[s] * final_f[s]
         for r in range(primes_used):
-            by_extra[mask, r] = (by_extra[mask, r] + flow[s, r] * final[s, r]) % moduli[r]
-    for r in range(primes_used):
-        residues[r] = ahead[0, r]
-    cell_start = np.zeros(n + 1, np.int64)
-    for i in range(n):
-        cell_start[i + 1] = cell_start[i]
-        for h in range(TOP + 1):
-            cell_start[i + 1] += counts_f[i, h] != 0.0
-    cell_value = np.zeros(cell_start[n], np.int64)
-    cell_residues = np.zeros((cell_start[n], primes_used), np.int64)
-    cell_float = np.zeros(cell_start[n])
-    cell = 0
-    for i in range(n):
-        for h in range(TOP + 1):
-            if counts_f[i, h] != 0.0:
-                cell_value[cell] = h
-                cell_residues[cell] = counts[i, h]
-                cell_float[cell] = counts_f[i, h]
-                cell += 1
-    return (
-        n_st + n_md,
-        residues,
-        ahead_f[0],
-        cell_start,
-        cell_value,
-        cell_residues,
-        cell_float,
-        footprints,
-        by_extra,
-        by_extra_f,
-    )
+            row = 1 + cells + mask
+            out[row, r] = (out[row, r] + flow[s, r] * final[s, r]) % moduli[r]
+    return n_st + n_md, ahead_f[0], layout, floats, out

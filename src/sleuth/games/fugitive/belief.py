@@ -465,19 +465,11 @@ class ExactBelief:
             return None
         arrays = self._kernel_inputs(pool)
         moduli = _counting.primes(0)
+        n = len(self.timeline.slots)
         while True:
-            (
-                states,
-                total,
-                total_float,
-                cell_start,
-                cell_value,
-                cell_residues,
-                cell_float,
-                footprints,
-                by_mask,
-                mask_float,
-            ) = _counting.count_worlds(*[*arrays, moduli, self.max_states])
+            states, total_float, layout, floats, residues = _counting.count_worlds(
+                *[*arrays, moduli, self.max_states]
+            )
             if states == _counting.TOO_MANY_STATES:
                 raise SolverLimitError(f"the exact belief needs more than {self.max_states} states")
             if not math.isfinite(total_float):
@@ -486,29 +478,29 @@ class ExactBelief:
             if exact_floats or total_float < 2.0 ** (31 * len(moduli) - 8):
                 break  # every count is below the moduli's product
             moduli = _counting.primes(math.ceil((math.log2(total_float) + 16) / 31))
+        shape = layout.tolist()  # see count_worlds for the layout
+        cells = shape[n]
+        values = shape[n + 1 : n + 1 + cells]
+        by_mask = floats[cells:]
         if exact_floats:
             exact_total = int(total_float)
-            found = (cell_float / self.divisor).astype(np.int64).tolist()  # exact: see above
+            found = (floats[:cells] / self.divisor).astype(np.int64).tolist()  # exact: see above
             if not pool:  # every world has no pool number: mask 0 holds the total
                 by_pool = {0: exact_total} if exact_total else {}
             else:
-                masks = np.flatnonzero(mask_float)
+                masks = np.flatnonzero(by_mask)
                 by_pool = dict(
-                    zip(masks.tolist(), mask_float[masks].astype(np.int64).tolist(), strict=True)
+                    zip(masks.tolist(), by_mask[masks].astype(np.int64).tolist(), strict=True)
                 )
         else:
             crt = _counting.Recombination(moduli)
-            exact_total = crt(total)
-            found = [crt(residues) // self.divisor for residues in cell_residues]
-            by_pool = {m: crt(by_mask[m]) for m in np.flatnonzero(mask_float).tolist()}
-        values = cell_value.tolist()
+            exact_total = crt(residues[0])
+            found = [crt(row) // self.divisor for row in residues[1 : 1 + cells]]
+            by_pool = {m: crt(residues[1 + cells + m]) for m in np.flatnonzero(by_mask).tolist()}
         run = _Run(
             exact_total,
-            [
-                dict(zip(values[a:b], found[a:b], strict=True))
-                for a, b in pairwise(cell_start.tolist())
-            ],
-            [list(_bits(mask)) for mask in footprints.tolist()],
+            [dict(zip(values[a:b], found[a:b], strict=True)) for a, b in pairwise(shape[: n + 1])],
+            [list(_bits(mask)) for mask in shape[n + 1 + cells :]],
             by_pool,
         )
         if not pool:
