@@ -157,7 +157,12 @@ def _home(a: int, b: int, c: int, mask: int) -> int:
 @kernel
 def _slot(table: Ints, keys: Ints, a: int, b: int, c: int) -> int:
     """Where key (a, b, c) is, or would go, in the open-addressing ``table`` over the rows of
-    ``keys`` (entries are 1 + the key's row, 0 when free; linear probing)."""
+    ``keys`` (entries are 1 + the key's row, 0 when free; linear probing).  The caller keeps a
+    free row and the table at most half full (:func:`_table_for`, :func:`_grown`).
+
+    The two steps inline this search and the insert of a new key for every edge: a call with
+    array arguments updates each one's reference count twice (atomically), which took 40% of
+    the programme's time."""
     mask = table.shape[0] - 1
     slot = _home(a, b, c, mask)
     while table[slot]:
@@ -166,23 +171,6 @@ def _slot(table: Ints, keys: Ints, a: int, b: int, c: int) -> int:
             return slot
         slot = (slot + 1) & mask
     return slot
-
-
-@kernel
-def _insert(table: Ints, keys: Ints, count: int, a: int, b: int, c: int) -> int:
-    """The row of key (a, b, c) in ``keys``, written at row ``count`` (and put in ``table``)
-    if new: the caller's count grows by one exactly when the answer is ``count``.  The caller
-    keeps a free row and the table at most half full (:func:`_table_for`, :func:`_grown`).
-
-    The two steps inline this for every edge: a call with array arguments updates each one's
-    reference count twice (atomically), which took 40% of the programme's time."""
-    slot = _slot(table, keys, a, b, c)
-    if not table[slot]:
-        keys[count, 0] = a
-        keys[count, 1] = b
-        keys[count, 2] = c
-        table[slot] = count + 1
-    return int(table[slot] - 1)
 
 
 @kernel
@@ -334,7 +322,17 @@ def _stack_step(
                 or n_choices + comps.shape[0] > choices.shape[0]
             ):
                 return s, n_md, n_se, n_groups, n_choices
-            g = _insert(group_table, groups, n_groups, room, b & 0xFFF, 0)
+            mask = group_table.shape[0] - 1  # insert the key (see _slot), inlined
+            slot = _home(room, b & 0xFFF, 0, mask)
+            while group_table[slot]:
+                j = group_table[slot] - 1
+                if groups[j, 0] == room and groups[j, 1] == b & 0xFFF:
+                    break
+                slot = (slot + 1) & mask
+            if not group_table[slot]:
+                groups[n_groups] = (room, b & 0xFFF, 0)
+                group_table[slot] = n_groups + 1
+            g = group_table[slot] - 1
             if g == n_groups:
                 n_groups += 1
                 group_rows[g, 0] = n_choices
@@ -395,7 +393,7 @@ def _stack_step(
                 new_a, new_b, fp = a + choices[x, 0], b + choices[x, 1], choices[x, 2]
             reach = min(last + 3 + fp, TOP)
             new_c = c | (reach << 16)
-            mask = mids.shape[0] - 1  # _insert(mids, md, n_md, ...), inlined
+            mask = mids.shape[0] - 1  # insert the key (see _slot), inlined
             slot = _home(new_a, new_b, new_c, mask)
             while mids[slot]:
                 j = mids[slot] - 1
@@ -501,7 +499,7 @@ def _hideout_step(
                     new_a += 1 << (30 + 3 * type_of[h])
                 if extra_bit[h] >= 0:
                     new_c |= 1 << extra_bit[h]
-            mask = following.shape[0] - 1  # _insert(following, st, n_st, ...), inlined
+            mask = following.shape[0] - 1  # insert the key (see _slot), inlined
             slot = _home(new_a, new_b, new_c, mask)
             while following[slot]:
                 j = following[slot] - 1
