@@ -519,8 +519,11 @@ class ExactBelief:
         """The arguments of :func:`~sleuth.games.fugitive._counting.count_worlds` but the
         last two, in order."""
         free = tuple(self.free)
+        # A stack of no card is known even face down: it is empty.
         hidden_stacks = tuple(
-            (slot.sprints, slot.draws) for slot in self.timeline.slots if slot.stack is None
+            (slot.sprints, slot.draws)
+            for slot in self.timeline.slots
+            if slot.stack is None and slot.sprints
         )
         comps, comp_mult, comp_fp, sizes = _route_compositions(hidden_stacks, free)
         rows: list[int] = []
@@ -528,12 +531,12 @@ class ExactBelief:
         hidden = iter(sizes)
         for slot in self.timeline.slots:
             value = -1 if slot.value is None else slot.value
-            if slot.stack is None:
+            if slot.stack is None and slot.sprints:
                 end = start + next(hidden)
                 rows += (*slot.draws, value, 0, 0, 0, 0, 0, start, end)
                 start = end
             else:
-                rows += (*slot.draws, value, 1, *_stack_facts(slot.stack), start, start)
+                rows += (*slot.draws, value, 1, *_stack_facts(slot.stack or ()), start, start)
         extra_bit = _NO_EXTRA
         if pool:
             extra_bit = np.full(LAST + 1, -1, dtype=np.int64)
