@@ -17,13 +17,14 @@ from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
-from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess, Place
+from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.advice import GUESS_MODES
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS
 from sleuth.games.fugitive.elusive import ElusiveFugitive
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
+from sleuth.games.fugitive.rules import OpeningPlacements
 
 
 class RandomPlayer(Bot):
@@ -35,27 +36,24 @@ class RandomPlayer(Bot):
 
 def random_move(legal: Sequence[Hashable], rng: random.Random) -> Hashable:
     """The random players' move among ``legal`` (also the search players' rollout policy)."""
+    rest = legal.rest if isinstance(legal, Choices) else legal
+    if isinstance(rest, OpeningPlacements):  # a uniform hideout, a uniform cheapest placement
+        hideouts = rest.hideouts()
+        if not hideouts or (rest is not legal and rng.random() < 0.25):
+            return PASS
+        return rng.choice(rest.fewest_sprints(rng.choice(hideouts)))
     if isinstance(legal[0], Draw | Bonus):
         return rng.choice(legal)
-    rest = legal.rest if isinstance(legal, Choices) else legal
     if isinstance(rest, Guesses):
         size = 2 if len(rest.numbers) > 1 and rng.random() < 0.1 else 1
         return Guess(tuple(rng.sample(rest.numbers, size)))
     if isinstance(legal[-1], Guess):  # the Manhunt: single numbers, listed
         return rng.choice(legal)
-    can_pass = PASS in legal
-    if isinstance(rest, Placements):
-        hideouts = rest.hideouts()
-        if not hideouts or (can_pass and rng.random() < 0.25):
-            return PASS
-        return rest.cheapest(rng.choice(hideouts), rng, extra=int(rng.random() < 0.2))
-    places = [a for a in legal if isinstance(a, Place)]  # the opening: a short list
-    if not places or (can_pass and rng.random() < 0.25):
+    assert isinstance(rest, Placements), f"unexpected legal actions {legal!r}"
+    hideouts = rest.hideouts()
+    if not hideouts or (PASS in legal and rng.random() < 0.25):
         return PASS
-    hideout = rng.choice(sorted({p.hideout for p in places}))
-    options = [p for p in places if p.hideout == hideout]
-    fewest = min(len(p.sprints) for p in options)
-    return rng.choice([p for p in options if len(p.sprints) == fewest])
+    return rest.cheapest(rng.choice(hideouts), rng, extra=int(rng.random() < 0.2))
 
 
 def _random_player(game: Game[Any], seat: int, seed: int) -> Bot:

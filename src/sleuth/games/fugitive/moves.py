@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 from math import comb
-from typing import overload
+from typing import NamedTuple, overload
 
 from sleuth.games.fugitive.actions import Guess, Place
 from sleuth.games.fugitive.cards import SPRINT, sprint_total
@@ -36,8 +35,7 @@ def unrank_combination(items: Sequence[int], size: int, index: int) -> tuple[int
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class _Block:
+class _Block(NamedTuple):
     """All placements of ``hideout`` with ``odd`` odd and ``even`` even sprint cards."""
 
     hideout: int
@@ -58,39 +56,80 @@ class Placements(Sequence[Place]):
     def __init__(self, hand: Sequence[int], last: int) -> None:
         self.hand = tuple(sorted(hand))
         self.last = last
+        self._hideout_blocks: dict[int, list[_Block]] = {}
 
     @cached_property
     def _blocks(self) -> list[_Block]:
-        blocks = []
-        for h in self.hand:
-            if h <= self.last:
-                continue
-            odd, even = self._sprint_cards(h)
-            need = h - self.last - 3
-            for a in range(len(odd) + 1):
-                for b in range(len(even) + 1):
-                    if a + 2 * b >= need:
-                        blocks.append(_Block(h, a, b, comb(len(odd), a) * comb(len(even), b)))
-        return blocks
+        return [block for h in self.hideouts() for block in self._blocks_of(h)]
+
+    def _blocks_of(self, hideout: int) -> list[_Block]:
+        """The blocks of ``hideout``, in this sequence's order (empty if it cannot be placed)."""
+        found = self._hideout_blocks.get(hideout)
+        if found is None:
+            found = []
+            if hideout in self._in_hand and hideout > self.last:
+                odd, even = self._sprint_cards(hideout)
+                need = hideout - self.last - 3
+                for a in range(len(odd) + 1):
+                    for b in range(len(even) + 1):
+                        if a + 2 * b >= need:
+                            found.append(
+                                _Block(hideout, a, b, comb(len(odd), a) * comb(len(even), b))
+                            )
+            self._hideout_blocks[hideout] = found
+        return found
+
+    @cached_property
+    def _in_hand(self) -> frozenset[int]:
+        return frozenset(self.hand)
+
+    @cached_property
+    def _sprint_hand(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The hand's cards worth 1 and worth 2 footprints as sprint cards (never 42)."""
+        return (
+            tuple(c for c in self.hand if SPRINT[c] == 1),
+            tuple(c for c in self.hand if SPRINT[c] == 2),
+        )
 
     def _sprint_cards(self, hideout: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The hand's possible sprint cards worth 1 and worth 2 footprints."""
-        usable = [c for c in self.hand if c != hideout and SPRINT[c]]
-        return tuple(c for c in usable if SPRINT[c] == 1), tuple(
-            c for c in usable if SPRINT[c] == 2
-        )
+        """The hand's possible sprint cards worth 1 and worth 2 footprints for ``hideout``."""
+        odd, even = self._sprint_hand
+        if SPRINT[hideout] == 1:
+            odd = tuple(c for c in odd if c != hideout)
+        elif SPRINT[hideout] == 2:
+            even = tuple(c for c in even if c != hideout)
+        return odd, even
 
     def __len__(self) -> int:
         return sum(b.size for b in self._blocks)
 
     def hideouts(self) -> list[int]:
         """The hideouts that can be placed (with some sprint set), in increasing order."""
-        return sorted({b.hideout for b in self._blocks})
+        found = []
+        for h in self.hand:
+            if h > self.last:
+                odd, even = self._sprint_cards(h)
+                if len(odd) + 2 * len(even) >= h - self.last - 3:  # all of them reach
+                    found.append(h)
+        return found
+
+    def sizes(self, hideout: int) -> list[int]:
+        """The numbers of sprint cards ``hideout`` can be placed with, in increasing order."""
+        return sorted({b.odd + b.even for b in self._blocks_of(hideout)})
+
+    def of(self, hideout: int, size: int) -> Iterator[Place]:
+        """The placements of ``hideout`` with ``size`` sprint cards, in this sequence's order."""
+        odd, even = self._sprint_cards(hideout)
+        for block in self._blocks_of(hideout):
+            if block.odd + block.even == size:
+                for first in combinations(odd, block.odd):
+                    for second in combinations(even, block.even):
+                        yield Place(hideout, first + second)
 
     def cheapest(self, hideout: int, rng: random.Random, extra: int = 0) -> Place:
         """A random placement of ``hideout`` with as few sprint cards as possible, plus
         ``extra`` more when the hand has them (a bluff)."""
-        blocks = [b for b in self._blocks if b.hideout == hideout]
+        blocks = self._blocks_of(hideout)
         if not blocks:
             raise ValueError(f"hideout {hideout} cannot be placed")
         fewest = min(b.odd + b.even for b in blocks)

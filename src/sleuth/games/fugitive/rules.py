@@ -25,10 +25,11 @@ turns up; ``skipped``; ``manhunt`` {highest}; ``game_over`` {reason, winner} and
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from functools import cached_property
+from typing import ClassVar, overload
 
 from sleuth.core.errors import IllegalActionError, OptionError
 from sleuth.core.events import JSON, Event
@@ -237,31 +238,28 @@ class FugitiveState(State[FugitiveAction]):
         assert pile is not None
         return self.piles[pile - 1]
 
-    def _opening_moves(self) -> tuple[FugitiveAction, ...]:
-        """F13-F14: the opening placements (a small hand, so they are listed)."""
-        hand = cards_of(self.hands[FUGITIVE])
-        placements = list(Placements(hand, self.last_hideout))
-        moves: list[FugitiveAction] = list(placements)
-        if self.opening_placed == 0 and self.game.opening == "exactly_2":
-            if self.game.dead_end_check:
-                moves = _with_follow_up(hand, placements)
-        elif self.opening_placed == 1 and (self.game.opening == "one_or_two" or not moves):
-            moves.insert(0, PASS)  # without the F14 check, a dead end ends the opening early
-        return tuple(moves)
+    def _opening_moves(self) -> Sequence[FugitiveAction]:
+        """F13-F14: the opening placements (and ``pass`` before the second, where allowed)."""
+        game = self.game
+        first = self.opening_placed == 0
+        opening = OpeningPlacements(
+            cards_of(self.hands[FUGITIVE]),
+            self.last_hideout,
+            follow_up=first and game.opening == "exactly_2" and game.dead_end_check,
+        )
+        if not first and (game.opening == "one_or_two" or not opening.hideouts()):
+            return Choices((PASS,), opening)  # type: ignore[return-value]
+        return opening  # without the F14 check, a dead end ends the opening early (above)
 
     def is_legal(self, action: object) -> bool:
-        if (
-            isinstance(action, Place)
-            and self.phase is Phase.OPENING
-            and self.current_player() == FUGITIVE
-        ):  # the same test as listing the opening moves, without listing them
-            hand = cards_of(self.hands[FUGITIVE])
-            if action not in Placements(hand, self.last_hideout):
-                return False
-            game = self.game
-            if self.opening_placed == 0 and game.opening == "exactly_2" and game.dead_end_check:
-                return _has_follow_up(hand, action)
-            return True
+        if isinstance(action, Card):  # a card of the pile being drawn, without listing them
+            card = action.card
+            return (
+                self.current_player() == CHANCE
+                and type(card) is int
+                and 0 <= card <= LAST
+                and self._chance_pile_mask() >> card & 1 == 1
+            )
         return action in self.legal_actions()
 
     # --- applying actions -------------------------------------------------------------------
@@ -518,6 +516,62 @@ def _with_follow_up(hand: list[int], placements: list[Place]) -> list[FugitiveAc
                 kept.append(first)
                 break
     return kept
+
+
+class OpeningPlacements(Sequence[Place]):
+    """The opening placements (F13) of ``hand`` after ``last``, without those that leave no
+    legal second hideout when ``follow_up`` is set (F14), in :class:`Placements` order.
+
+    ``in`` and the random policy's questions (:meth:`hideouts`, :meth:`fewest_sprints`) are answered
+    without listing them; ``len``, indexing and iteration list them once (a few hundred)."""
+
+    def __init__(self, hand: list[int], last: int, follow_up: bool) -> None:
+        self.hand = hand
+        self.follow_up = follow_up
+        self.placements = Placements(hand, last)
+        self._cheapest: dict[int, list[Place]] = {}
+
+    @cached_property
+    def _listed(self) -> list[Place]:
+        placements = list(self.placements)
+        if self.follow_up:
+            return _with_follow_up(self.hand, placements)  # type: ignore[return-value]
+        return placements
+
+    def __len__(self) -> int:
+        return len(self._listed)
+
+    @overload
+    def __getitem__(self, index: int) -> Place: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Place]: ...
+    def __getitem__(self, index: int | slice) -> Place | Sequence[Place]:
+        return self._listed[index]
+
+    def __iter__(self) -> Iterator[Place]:
+        return iter(self._listed)
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.placements and self._kept(action)  # type: ignore[arg-type]
+
+    def _kept(self, place: Place) -> bool:
+        return not self.follow_up or _has_follow_up(self.hand, place)
+
+    def hideouts(self) -> list[int]:
+        """The hideouts of these placements, in increasing order."""
+        return [h for h in self.placements.hideouts() if self.fewest_sprints(h)]
+
+    def fewest_sprints(self, hideout: int) -> list[Place]:
+        """The placements of ``hideout`` with the fewest sprint cards, in this order."""
+        found = self._cheapest.get(hideout)
+        if found is None:
+            found = []
+            for size in self.placements.sizes(hideout):
+                found = [p for p in self.placements.of(hideout, size) if self._kept(p)]
+                if found:
+                    break
+            self._cheapest[hideout] = found
+        return found
 
 
 def _placement_problem(state: FugitiveState, action: Place) -> str:
