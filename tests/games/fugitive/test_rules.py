@@ -16,7 +16,7 @@ from sleuth.core.game import CHANCE
 from sleuth.core.log import replay_log, write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
-from sleuth.games.fugitive.actions import Guess, parse_action
+from sleuth.games.fugitive.actions import Card, Guess, Place, parse_action
 from sleuth.games.fugitive.cards import SPRINT, cards_of
 from sleuth.games.fugitive.moves import Placements
 from sleuth.games.fugitive.rules import (
@@ -25,6 +25,7 @@ from sleuth.games.fugitive.rules import (
     FugitiveGame,
     FugitiveState,
     Hideout,
+    OpeningPlacements,
     Phase,
     _has_follow_up,
     _with_follow_up,
@@ -402,3 +403,42 @@ def test_the_opening_filter_agrees_with_f14_placement_by_placement(
     placements = list(Placements(held, 0))
     expected = [p for p in placements if _has_follow_up(held, p)]
     assert _with_follow_up(held, placements) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 41), min_size=4, max_size=9, unique=True),
+    st.booleans(),
+    st.integers(0, 12),
+    st.booleans(),
+)
+def test_the_lazy_opening_answers_as_its_listing_does(
+    cards: list[int], with_42: bool, last: int, follow_up: bool
+) -> None:
+    """``OpeningPlacements`` answers ``in``, its hideouts and each hideout's cheapest
+    placements without listing; every answer agrees with the listed placements."""
+    held = sorted(cards + [42] * with_42)
+    everything = list(Placements(held, last))
+    kept = [p for p in everything if not follow_up or _has_follow_up(held, p)]
+    lazy = OpeningPlacements(held, last, follow_up)
+    assert all((p in lazy) == (p in kept) for p in everything)
+    assert Place(99) not in lazy and Guess((held[0],)) not in lazy
+    hideouts = sorted({p.hideout for p in kept})
+    assert lazy.hideouts() == hideouts
+    for h in hideouts:
+        options = [p for p in kept if p.hideout == h]
+        fewest = min(len(p.sprints) for p in options)
+        assert lazy.fewest_sprints(h) == [p for p in options if len(p.sprints) == fewest]
+    assert list(lazy) == kept and len(lazy) == len(kept)
+    assert all(lazy[i] == p for i, p in enumerate(kept))
+
+
+def test_a_chance_card_is_legal_exactly_when_it_is_in_the_pile_being_drawn() -> None:
+    state = FugitiveGame().new_initial_state()
+    assert state.current_player() == CHANCE
+    pile = {a.card for a, _ in state.chance_outcomes() if isinstance(a, Card)}
+    assert all(state.is_legal(Card(c)) == (c in pile) for c in range(-1, 44))
+    assert not state.is_legal(Card("12"))  # type: ignore[arg-type]
+    state.apply(Card(min(pile)))
+    with pytest.raises(IllegalActionError, match="not in pile"):
+        state.apply(Card(max(range(1, 42), key=lambda c: c not in pile)))
