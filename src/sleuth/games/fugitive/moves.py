@@ -105,13 +105,9 @@ class Placements(Sequence[Place]):
 
     def hideouts(self) -> list[int]:
         """The hideouts that can be placed (with some sprint set), in increasing order."""
-        found = []
-        for h in self.hand:
-            if h > self.last:
-                odd, even = self._sprint_cards(h)
-                if len(odd) + 2 * len(even) >= h - self.last - 3:  # all of them reach
-                    found.append(h)
-        return found
+        odd, even = self._sprint_hand
+        total = len(odd) + 2 * len(even)  # the footprints of every sprint card in the hand
+        return [h for h in self.hand if h - self.last - 3 <= total - SPRINT[h] and h > self.last]
 
     def sizes(self, hideout: int) -> list[int]:
         """The numbers of sprint cards ``hideout`` can be placed with, in increasing order."""
@@ -171,7 +167,7 @@ class Placements(Sequence[Place]):
         if not isinstance(action, Place):
             return False
         h, sprints = action.hideout, action.sprints
-        hand = set(self.hand)
+        hand = self._in_hand
         return (
             h in hand
             and h > self.last
