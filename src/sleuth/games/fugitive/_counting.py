@@ -1,14 +1,15 @@
 """The exact belief's dynamic programme, compiled (Numba when installed, plain Python otherwise).
 
 :func:`count_worlds` runs the programme of :class:`~sleuth.games.fugitive.belief.ExactBelief`
-(the same states, steps and weights; see that module) forward over the positions, then
+(the same steps and weights, see that module; its states drop what no later step reads, so it
+may need fewer than the plain programme) forward over the positions, then
 backward, and returns every count the belief reports: the weighted total, the counts per
 position and hideout value, the sprint totals, and the counts by which ``extra`` numbers are
 face-down hideouts.
 
 Counts are exact integers too large for a machine word, so the kernel computes them modulo
 several primes below 2**31 (a product of two residues fits an int64) and the caller recombines
-them (:func:`recombine`, the Chinese remainder theorem).  A float64 copy of every count runs
+them (:class:`Recombination`, the Chinese remainder theorem).  A float64 copy of every count runs
 alongside: it decides which counts are zero (exactly, as sums and products of positive terms
 are never rounded to zero) and bounds their size, so the caller can tell whether the primes
 were enough (the caller picks how many from a first, floating-point run).
