@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import time
+from dataclasses import replace
+
 import pytest
 
 from sleuth.core.bots import BotSpec
@@ -171,3 +174,18 @@ def test_every_bot_hears_the_end_of_the_game_with_the_final_reveal() -> None:
     run_match(make_game("fox", {"days": 3}), [hunter, fox], seed=1)
     assert set(finals) == {0, 1}
     assert all(kinds[-1] == "fox_path" for kinds in finals.values())
+
+
+def test_a_bots_warm_up_runs_once_per_process_before_any_move_is_timed() -> None:
+    calls: list[float] = []
+
+    def slow_warm_up() -> None:  # like compiling kernels on a cold cache
+        calls.append(time.perf_counter())
+        time.sleep(0.3)
+
+    caller = replace(toy.SPEC.bot("caller"), warm_up=slow_warm_up)
+    game = make_game("highcard")
+    for seed in range(3):
+        record = run_match(game, [caller, caller], seed=seed, time_limit=0.1)
+        assert not record.forfeits and record.duration < 0.2
+    assert len(calls) == 1

@@ -56,6 +56,17 @@ class BotSpec:
     factory: BotFactory
     description: str
     options: tuple[OptionSpec, ...] = ()
+    warm_up: Callable[[], None] | None = None
+    """Loads what the bot's first move would otherwise wait for, such as compiled kernels
+    (Numba compiles them on a cold cache: seconds, enough to forfeit a timed move).  Run at
+    most once per process, untimed, by :meth:`warm`."""
+
+    def warm(self) -> None:
+        """Run :attr:`warm_up` unless this process already has (the match runner calls this
+        before it times any move)."""
+        if self.warm_up is not None and self.warm_up not in _WARMED:
+            self.warm_up()
+            _WARMED.add(self.warm_up)
 
     def make(self, game: Game[Any], seat: int, seed: int) -> Bot:
         if self.options:
@@ -68,6 +79,10 @@ class BotSpec:
         values = parse_options(self.options, texts, f"bot {base!r} of {game_name}")
         name = base + "".join(f":{key}={_text(values[key])}" for key in texts)
         return replace(self, name=name, factory=partial(self.factory, **values), options=())
+
+
+_WARMED: set[Callable[[], None]] = set()
+"""The warm-up functions this process has run."""
 
 
 def _text(value: object) -> str:

@@ -135,6 +135,8 @@ def run_match(
     """
     if len(bots) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} bots, got {len(bots)}")
+    for bot in bots:
+        bot.warm()  # untimed: compiled kernels load (or compile) before the game starts
     record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
     record.thinking = [[] for _ in bots]
     started = time.perf_counter()

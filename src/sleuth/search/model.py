@@ -53,6 +53,10 @@ class SearchModel(Generic[A]):
         """A sampler of the worlds consistent with ``view``."""
         raise NotImplementedError
 
+    def warm_up(self) -> None:
+        """Load the compiled kernels the model uses, before any move is timed (the search
+        bots' :attr:`~sleuth.core.bots.BotSpec.warm_up`); none by default."""
+
     def rollout_action(self, state: State[A], rng: random.Random) -> A:
         """The move of "random" play (default: uniform over the legal actions)."""
         return rng.choice(state.legal_actions())

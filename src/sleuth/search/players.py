@@ -204,7 +204,8 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             ismcts,
             "information-set MCTS: one tree over its information sets, a sampled world "
             "per simulation",
-            (
+            warm_up=model.warm_up,
+            options=(
                 *_COMMON_OPTIONS,
                 OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool),
             ),
@@ -214,6 +215,10 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             roles,
             dmcts,
             "determinized MCTS: search sampled worlds as if they were known, then vote",
-            (*_COMMON_OPTIONS, OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1))),
+            warm_up=model.warm_up,
+            options=(
+                *_COMMON_OPTIONS,
+                OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1)),
+            ),
         ),
     )

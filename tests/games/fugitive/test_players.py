@@ -12,6 +12,9 @@ import pytest
 from sleuth.arena.tournament import run_tournament
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import View
+from sleuth.games.fugitive import SPEC
+from sleuth.games.fugitive import belief as belief_module
+from sleuth.games.fugitive import search as fugitive_search
 from sleuth.games.fugitive.actions import PASS, Place, parse_action
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import ExactBelief
@@ -272,3 +275,19 @@ def test_steady_fugitive_pays_42_with_the_fewest_cards(seed: int) -> None:
     assert len(place.sprints) == min(feasible)
     assert set(place.sprints) <= hand - {LAST}
     assert LAST - last <= 3 + sum(SPRINT[c] for c in place.sprints)
+
+
+def test_the_bots_that_count_worlds_warm_the_compiled_programme_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Their first move must not compile the kernels under the clock (see BotSpec.warm_up)."""
+    for name in ("belief", "elusive"):
+        assert SPEC.bot(name).warm_up is belief_module.warm_up
+    called: list[str] = []
+    monkeypatch.setattr(fugitive_search, "warm_up", lambda: called.append("warmed"))
+    for name in ("ismcts", "dmcts"):
+        warm_up = SPEC.bot(name).warm_up
+        assert warm_up is not None
+        warm_up()
+    assert called == ["warmed", "warmed"]
+    belief_module.warm_up()  # runs the compiled programme without error

@@ -51,7 +51,7 @@ from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import Event
 from sleuth.games.fugitive import _counting
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, pile_of
-from sleuth.games.fugitive.timeline import Miss, Timeline, read_view
+from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
 
 MAX_STATES = 2_000_000
 """States the dynamic programme may visit before it gives up (SolverLimitError)."""
@@ -784,6 +784,20 @@ def _composition(counts: tuple[int, ...]) -> tuple[int, int, tuple[int, int, int
             footprints += n * (t % 2 + 1)
     per_pile = (counts[2] + counts[3], counts[4] + counts[5], counts[6] + counts[7])
     return weight, footprints, per_pile
+
+
+def warm_up() -> None:
+    """Run the compiled programme once on a small position (a hidden stack, a missed
+    multi-number guess, tracked numbers), so that Numba compiles it, or loads it from its
+    cache, now rather than in a timed move."""
+    if not COMPILED:
+        return
+    draws = (3, 2, 0)
+    timeline = Timeline(fugitive_draws=list(draws))
+    timeline.slots = [Slot(1, 0, draws), Slot(2, 1, draws)]
+    timeline.misses = [Miss((4, 5), 2)]
+    ExactBelief(timeline).joints((4, 5))
+    RelaxedBelief(timeline).counts()
 
 
 @cache

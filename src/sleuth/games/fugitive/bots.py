@@ -19,7 +19,7 @@ from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
 from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.advice import GUESS_MODES
-from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, warm_up
 from sleuth.games.fugitive.elusive import ElusiveFugitive
 from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
@@ -86,7 +86,8 @@ BOTS = (
         ("fugitive",),
         ElusiveFugitive,
         "the heuristic Fugitive, choosing placements the belief Marshal finds hardest to guess",
-        (
+        warm_up=warm_up,
+        options=(
             OptionSpec(
                 "bluff",
                 0.0,
@@ -132,7 +133,8 @@ BOTS = (
         ("marshal",),
         BeliefMarshal,
         "guesses from the exact belief (modes certain, argmax, gamble, reveal)",
-        (
+        warm_up=warm_up,
+        options=(
             OptionSpec(
                 "guess",
                 "gamble",

@@ -32,7 +32,7 @@ from typing import Any, cast
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
 from sleuth.games.fugitive.actions import PASS, SKIP, FugitiveAction, Guess, Place
-from sleuth.games.fugitive.belief import ExactBelief
+from sleuth.games.fugitive.belief import ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
 from sleuth.games.fugitive.cards import LAST, PILES, cards_of
 from sleuth.games.fugitive.fugitives import payment
@@ -104,6 +104,9 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
         if view.seat == MARSHAL:
             return MarshalSampler(game, view)
         return FugitiveSampler(game, view)
+
+    def warm_up(self) -> None:
+        warm_up()  # the samplers count worlds with the compiled exact belief
 
     def rollout_action(self, state: State[FugitiveAction], rng: random.Random) -> FugitiveAction:
         return cast(FugitiveAction, random_move(state.legal_actions(), rng))
