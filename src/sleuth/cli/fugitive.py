@@ -16,7 +16,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.registry import make_game, parse_option_texts
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.belief import MODELS
+from sleuth.games.fugitive.belief import MODELS, warm_up
 from sleuth.games.fugitive.rules import FugitiveGame
 
 Model = Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]
@@ -71,6 +71,10 @@ def assist_command(
     each entry.  'help' lists the forms; undo, save FILE and load FILE work at any time."""
     game = make_game("fugitive", parse_option_texts(option or []))
     assert isinstance(game, FugitiveGame)
+    with console.status(
+        "Loading the deduction engine (compiled on the first run after an install)"
+    ):
+        warm_up()
     session = FugitiveSession(game, model.value)
     if load is not None:
         session.load(load)
