@@ -39,7 +39,7 @@ def random_move(legal: Sequence[Hashable], rng: random.Random) -> Hashable:
     rest = legal.rest if isinstance(legal, Choices) else legal
     if isinstance(rest, OpeningPlacements):  # a uniform hideout, a uniform cheapest placement
         hideouts = rest.hideouts()
-        if not hideouts or (rest is not legal and rng.random() < 0.25):
+        if not hideouts or (PASS in legal and rng.random() < 0.25):
             return PASS
         return rng.choice(rest.fewest_sprints(rng.choice(hideouts)))
     if isinstance(legal[0], Draw | Bonus):

@@ -107,7 +107,7 @@ class Placements(Sequence[Place]):
         """The hideouts that can be placed (with some sprint set), in increasing order."""
         odd, even = self._sprint_hand
         total = len(odd) + 2 * len(even)  # the footprints of every sprint card in the hand
-        return [h for h in self.hand if h - self.last - 3 <= total - SPRINT[h] and h > self.last]
+        return [h for h in self.hand if h > self.last and h - self.last - 3 <= total - SPRINT[h]]
 
     def sizes(self, hideout: int) -> list[int]:
         """The numbers of sprint cards ``hideout`` can be placed with, in increasing order."""

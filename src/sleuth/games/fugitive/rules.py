@@ -522,8 +522,9 @@ class OpeningPlacements(Sequence[Place]):
     """The opening placements (F13) of ``hand`` after ``last``, without those that leave no
     legal second hideout when ``follow_up`` is set (F14), in :class:`Placements` order.
 
-    ``in`` and the random policy's questions (:meth:`hideouts`, :meth:`fewest_sprints`) are answered
-    without listing them; ``len``, indexing and iteration list them once (a few hundred)."""
+    ``in`` and the random policy's questions (:meth:`hideouts`, :meth:`fewest_sprints`) are
+    answered without listing them; ``len``, indexing and iteration list them once (a few
+    hundred)."""
 
     def __init__(self, hand: list[int], last: int, follow_up: bool) -> None:
         self.hand = hand
