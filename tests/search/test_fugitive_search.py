@@ -10,10 +10,18 @@ import pytest
 from sleuth.arena.tournament import run_tournament
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
-from sleuth.games.fugitive.actions import Place
+from sleuth.games.fugitive.actions import Guess, Place
 from sleuth.games.fugitive.bots import RandomPlayer
-from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame, FugitiveState
-from sleuth.games.fugitive.search import FugitiveSearchModel
+from sleuth.games.fugitive.cards import mask_of
+from sleuth.games.fugitive.rules import (
+    FUGITIVE,
+    MARSHAL,
+    FugitiveGame,
+    FugitiveState,
+    Hideout,
+    Phase,
+)
+from sleuth.games.fugitive.search import FugitiveSearchModel, quick_guess
 from sleuth.search.model import observation, replay_history, view_matches
 
 MODEL = FugitiveSearchModel()
@@ -67,6 +75,64 @@ def test_candidates_are_legal_and_the_marshals_depend_only_on_her_view(seed: int
                 assert MODEL.candidate_moves(sampler.sample_state(rng)) == candidates
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_heuristic_rollout_moves_are_legal_and_the_marshals_depend_only_on_her_view(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    for state, events in decision_points(seed, rounds=12):
+        move = MODEL.heuristic_action(state, random.Random(0))
+        if move is None:
+            continue
+        assert state.is_legal(move), move
+        if state.current_player() == MARSHAL:
+            sampler = MODEL.sampler(state.game, view_of(MARSHAL, events))
+            for _ in range(2):
+                assert MODEL.heuristic_action(sampler.sample_state(rng), rng) == move
+
+
+def test_heuristic_rollouts_play_only_legal_moves() -> None:
+    game = FugitiveGame(max_rounds=50)
+    for seed in range(300):
+        rng, state = random.Random(seed), game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                action = state.sample_chance(rng)
+            else:
+                action = MODEL.heuristic_action(state, rng) or MODEL.rollout_action(state, rng)
+                assert state.is_legal(action), (seed, action, state.route)
+            state.apply(action)
+
+
+def test_quick_guess_names_the_highest_number_in_reach_not_ruled_out() -> None:
+    state = FugitiveGame().new_initial_state()
+    state.route = [Hideout(0, (), True), Hideout(10, (), True), Hideout(12, (30,), False)]
+    state.hands[MARSHAL] = mask_of([15])
+    assert quick_guess(state) == Guess((14,))  # 10 + 3 + 2 footprints, 15 in her hand
+    state.route[2].cleared = mask_of([14, 13])
+    assert quick_guess(state) == Guess((12,))
+    state.route.append(Hideout(12, (), True))  # a later face-up hideout caps the range
+    state.route[2] = Hideout(11, (), False)
+    assert quick_guess(state) == Guess((11,))
+    state.route[2].cleared = mask_of([11])
+    assert quick_guess(state) is None
+    state.route[2] = Hideout(10, (), False)
+    state.route[1] = Hideout(9, (11,), True)  # a revealed sprint card cannot be named
+    assert quick_guess(state) == Guess((10,))
+
+
+def test_a_single_miss_clears_its_number_from_the_face_down_hideouts_only() -> None:
+    state = FugitiveGame().new_initial_state()
+    state.route = [Hideout(0, (), True), Hideout(3, (), True), Hideout(5, (), False)]
+    state.phase, state.draws_due = Phase.MARSHAL_GUESS, []
+    state.apply(Guess((4,)))
+    assert [h.cleared for h in state.route] == [0, 0, mask_of([4])]
+    state.phase, state.draws_due = Phase.MARSHAL_GUESS, []
+    state.apply(Guess((6, 7)))  # a multi-number miss says nothing about each number alone
+    assert state.route[2].cleared == mask_of([4])
+    assert state.clone().route[2].cleared == mask_of([4])
+
+
 def test_the_marshal_sees_placements_by_sprint_count_only() -> None:
     for state, _ in decision_points(4):
         if state.current_player() != FUGITIVE:
@@ -90,6 +156,7 @@ def test_the_marshal_sees_placements_by_sprint_count_only() -> None:
         ["ismcts:iterations=15", "notes"],
         ["steady", "ismcts:iterations=15"],
         ["steady", "dmcts:iterations=16:worlds=4"],
+        ["ismcts:iterations=15:policy=heuristic", "ismcts:iterations=15:policy=heuristic"],
     ],
 )
 def test_search_players_finish_games_for_either_seat(bots: list[str]) -> None:

@@ -21,7 +21,7 @@ from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.advice import GUESS_MODES
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, warm_up
 from sleuth.games.fugitive.elusive import ElusiveFugitive
-from sleuth.games.fugitive.fugitives import HeuristicFugitive, SteadyFugitive
+from sleuth.games.fugitive.fugitives import BLUFF, HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
 from sleuth.games.fugitive.rules import OpeningPlacements
@@ -75,7 +75,7 @@ BOTS = (
         (
             OptionSpec(
                 "bluff",
-                0.25,
+                BLUFF,
                 "chance of paying one sprint card more than needed",
                 parse_float(0.0, 1.0),
             ),

@@ -20,6 +20,7 @@ reads only its own view (its hand and route are in its private events) and decid
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -31,6 +32,8 @@ from sleuth.games.fugitive.cards import LAST, PILE_OF, SPRINT, START_HAND
 from sleuth.games.fugitive.moves import Choices, Placements
 from sleuth.games.fugitive.rules import FUGITIVE
 
+BLUFF = 0.25
+"""The heuristic Fugitive's default chance of paying one sprint card more than needed."""
 DEAD_COST = 0.5
 LIVE_COST = 3.0
 SHORT_HAND = 5
@@ -65,7 +68,7 @@ class HeuristicFugitive(Bot):
             return TAKE_BONUS
         hand, last = own_cards(view)
         if isinstance(legal[0], Draw):
-            return self._draw([a for a in legal if isinstance(a, Draw)], last)
+            return toward_next_hideouts([a for a in legal if isinstance(a, Draw)], last)
         rest = legal.rest if isinstance(legal, Choices) else None
         if isinstance(rest, Placements):
             return self._place_or_pass(sorted(hand), last, rest.hideouts(), can_pass=True)
@@ -78,30 +81,46 @@ class HeuristicFugitive(Bot):
             [a for a in legal if isinstance(a, Place) and a.hideout == choice.hideout]
         )
 
-    def _draw(self, piles: list[Draw], last: int) -> Draw:
-        wanted = max(PILE_OF[min(last + 2, LAST - 1)], 1)
-        return min(piles, key=lambda d: (abs(d.pile - wanted), d.pile))
-
     def _place_or_pass(
         self, hand: list[int], last: int, hideouts: Sequence[int], can_pass: bool
     ) -> Place | Pass:
-        if not hideouts:
-            return PASS
-        if LAST in hideouts:
-            return payment(hand, last, LAST, bluff=False)
-        best_score, best = float("-inf"), None
-        for h in hideouts:
-            place = payment(hand, last, h, bluff=False)
-            score = placement_score(place, last)
-            if score > best_score:
-                best_score, best = score, place
-        assert best is not None
-        pays_live = any(c > best.hideout for c in best.sprints)
-        if can_pass and pays_live and len(hand) < SHORT_HAND:
-            return PASS
-        if self.rng.random() < self.bluff:
-            return payment(hand, last, best.hideout, bluff=True)
-        return best
+        return place_or_pass(hand, last, hideouts, can_pass, self.rng, self.bluff)
+
+
+def toward_next_hideouts(piles: Sequence[Draw], last: int) -> Draw:
+    """The heuristic Fugitive's draw: the pile of ``last + 2``, else the nearest (lower first)."""
+    wanted = max(PILE_OF[min(last + 2, LAST - 1)], 1)
+    return min(piles, key=lambda d: (abs(d.pile - wanted), d.pile))
+
+
+def place_or_pass(
+    hand: list[int],
+    last: int,
+    hideouts: Sequence[int],
+    can_pass: bool,
+    rng: random.Random,
+    bluff: float,
+) -> Place | Pass:
+    """The heuristic Fugitive's placement after ``last`` among the placeable ``hideouts`` of
+    ``hand`` (sorted): 42 at once, else the best :func:`placement_score`; a pass when that
+    costs a live card and the hand is short; one card more with probability ``bluff``."""
+    if not hideouts:
+        return PASS
+    if LAST in hideouts:
+        return payment(hand, last, LAST, bluff=False)
+    best_score, best = float("-inf"), None
+    for h in hideouts:
+        place = payment(hand, last, h, bluff=False)
+        score = placement_score(place, last)
+        if score > best_score:
+            best_score, best = score, place
+    assert best is not None
+    pays_live = any(c > best.hideout for c in best.sprints)
+    if can_pass and pays_live and len(hand) < SHORT_HAND:
+        return PASS
+    if rng.random() < bluff:
+        return payment(hand, last, best.hideout, bluff=True)
+    return best
 
 
 def placement_score(place: Place, last: int) -> float:

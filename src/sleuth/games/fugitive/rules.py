@@ -142,6 +142,9 @@ class Hideout:
     value: int
     sprints: tuple[int, ...]
     face_up: bool
+    cleared: int = 0
+    """Numbers a single guess named, and missed, while this card was face down (a bitset of
+    public facts: such a number is not this hideout)."""
 
 
 class FugitiveState(State[FugitiveAction]):
@@ -390,6 +393,10 @@ class FugitiveState(State[FugitiveAction]):
         hidden = {h.value: i for i, h in enumerate(self.route) if not h.face_up}
         hit = all(n in hidden for n in numbers)
         events = [Event("guessed", {"numbers": numbers, "hit": hit})]
+        if not hit and len(numbers) == 1:
+            for hideout in self.route:
+                if not hideout.face_up:
+                    hideout.cleared |= 1 << numbers[0]
         if hit:
             for n in numbers:
                 hideout = self.route[hidden[n]]
@@ -475,7 +482,7 @@ class FugitiveState(State[FugitiveAction]):
         other.game = self.game
         other.piles = list(self.piles)
         other.hands = list(self.hands)
-        other.route = [Hideout(h.value, h.sprints, h.face_up) for h in self.route]
+        other.route = [Hideout(h.value, h.sprints, h.face_up, h.cleared) for h in self.route]
         other.phase = self.phase
         other.draws_due = list(self.draws_due)
         other.drawing = self.drawing

@@ -20,7 +20,10 @@ up to millions of placements and a guess may name any of 2^41 sets:
   hand (plus ``skip`` when allowed).  The candidates depend only on what she knows, so the tree
   learns nothing hidden from them.
 
-Rollouts play the random players' hierarchical policy (:func:`random_move`).
+Rollouts play the random players' hierarchical policy (:func:`random_move`), or with
+``policy=heuristic`` mostly :meth:`FugitiveSearchModel.heuristic_action`: the heuristic
+Fugitive's draws and placements (:func:`place_or_pass`, from the world's true hand), and for
+the Marshal a quick guess from public facts and her hand (:func:`quick_guess`).
 """
 
 from __future__ import annotations
@@ -31,11 +34,20 @@ from typing import Any, cast
 
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
-from sleuth.games.fugitive.actions import PASS, SKIP, FugitiveAction, Guess, Place
+from sleuth.games.fugitive.actions import (
+    PASS,
+    SKIP,
+    TAKE_BONUS,
+    Bonus,
+    Draw,
+    FugitiveAction,
+    Guess,
+    Place,
+)
 from sleuth.games.fugitive.belief import ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
-from sleuth.games.fugitive.cards import LAST, PILES, cards_of
-from sleuth.games.fugitive.fugitives import payment
+from sleuth.games.fugitive.cards import LAST, PILES, cards_of, mask_of
+from sleuth.games.fugitive.fugitives import BLUFF, payment, place_or_pass, toward_next_hideouts
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveState, Phase
 from sleuth.games.fugitive.worlds import fugitive_history, history
@@ -111,6 +123,26 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
     def rollout_action(self, state: State[FugitiveAction], rng: random.Random) -> FugitiveAction:
         return cast(FugitiveAction, random_move(state.legal_actions(), rng))
 
+    def heuristic_action(
+        self, state: State[FugitiveAction], rng: random.Random
+    ) -> FugitiveAction | None:
+        fugitive_state = cast(FugitiveState, state)
+        legal = state.legal_actions()
+        if isinstance(legal[0], Bonus):
+            return TAKE_BONUS
+        rest = legal.rest if isinstance(legal, Choices) else legal
+        if state.current_player() == MARSHAL:
+            if isinstance(rest, Guesses) or isinstance(legal[-1], Guess):
+                return quick_guess(fugitive_state)
+            return None  # her draw: the random policy's
+        last = fugitive_state.last_hideout
+        if isinstance(legal[0], Draw):
+            return toward_next_hideouts([a for a in legal if isinstance(a, Draw)], last)
+        if isinstance(rest, Placements):
+            can_pass = PASS in legal
+            return place_or_pass(list(rest.hand), last, rest.hideouts(), can_pass, rng, BLUFF)
+        return None  # the opening: the random policy's
+
     def candidate_moves(self, state: State[FugitiveAction]) -> Sequence[FugitiveAction] | None:
         fugitive_state = cast(FugitiveState, state)
         legal = state.legal_actions()
@@ -155,6 +187,29 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
                 label = action
             classes.setdefault(label, []).append(action)
         return classes
+
+
+def quick_guess(state: FugitiveState) -> Guess | None:
+    """The rollout Marshal's guess, from public facts and her hand only: for the first
+    face-down hideout, the highest number below the next face-up hideout and within reach of
+    its sprint cards (at two footprints each) that is not in her hand, not a revealed sprint
+    card, and that no single miss ruled out; None when there is none."""
+    route = state.route
+    first = next((i for i, h in enumerate(route) if not h.face_up), None)
+    if first is None:
+        return None
+    hideout = route[first]
+    bound = route[first - 1].value
+    ceiling = next((h.value for h in route[first:] if h.face_up), LAST)
+    reach = min(ceiling - 1, bound + 3 + 2 * len(hideout.sprints))
+    excluded = state.hands[MARSHAL] | hideout.cleared
+    for other in route:
+        if other.face_up:
+            excluded |= mask_of(other.sprints)  # revealed sprint cards
+    for number in range(reach, bound, -1):
+        if not excluded >> number & 1:
+            return Guess((number,))
+    return None
 
 
 def _plausible(state: FugitiveState, numbers: Sequence[int]) -> list[int]:
