@@ -11,6 +11,8 @@ import pytest
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
+from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.belief import RelaxedBelief
 from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.fugitives import HeuristicFugitive
 from sleuth.games.fugitive.marshals import BeliefMarshal
@@ -76,6 +78,35 @@ def test_entering_random_play_gives_exactly_the_marshals_view(seed: int, edition
     assert table.events == view
 
 
+def relaxed_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the table see only the relaxed belief, as when the exact one is too big."""
+
+    def relaxed(events: list[Event], threshold: int, _: int, model: str) -> Deduction:
+        belief = RelaxedBelief.from_events(events, 10**7, model)
+        return Deduction(belief, belief.counts(), threshold)
+
+    monkeypatch.setattr(Deduction, "within", relaxed)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_with_only_the_relaxed_belief_the_turn_order_and_round_limit_still_hold(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    relaxed_only(monkeypatch)
+    game = GAMES["round-limit"]
+    view = marshal_view(seed, game, strong=True)
+    table = MarshalTable(game, seed)
+    assert not table.deduction.exact
+    texts = entry_texts(view)
+    for text in texts:
+        with pytest.raises(SleuthError, match="not now"):
+            table.enter(
+                "skip" if text.startswith(("hideout", "42", "fugitive", "pass")) else "pass"
+            )
+        table.enter(text)
+    assert table.events == view and table.over
+
+
 def table_after(*entries: str) -> MarshalTable:
     table = MarshalTable(FugitiveGame())
     for text in entries:
@@ -89,7 +120,8 @@ def table_after(*entries: str) -> MarshalTable:
         ([], "jump 3", "'jump 3': not an entry"),
         ([], "", "empty entry"),
         ([], "draw 1 5", "'draw 1 5': not now; the Fugitive places his opening"),
-        ([], "pass", "'pass': pass: not legal now"),
+        ([], "pass", "'pass': the Fugitive must place his first hideout"),
+        (OPENING[:1], "pass", "'pass': pass: not legal now"),  # he can place a second
         (OPENING[:2], "draw 1 17", "card 17 is not in pile 1 (4-14)"),
         (OPENING[:2], "draw 4 17", "the piles are 1, 2 and 3"),
         (OPENING[:3], "draw 1 5", "you already drew 5"),

@@ -5,11 +5,12 @@ form) and the events it stands for, exactly as the rules engine would show them 
 entry is accepted only if
 
 1. it parses (:data:`ENTRY_HELP` lists the forms);
-2. it is that player's turn for it (the turn order is read from a concrete game consistent
-   with everything so far, replayed by the rules engine);
+2. it is that player's turn for it (the turn order is public: :class:`PublicTurns` follows
+   it from the entries);
 3. some complete world is still consistent with all entries (the exact belief, or the relaxed
    one when the exact one is too big); and
-4. the rules engine, replaying such a world, produces exactly the events of the entries.
+4. the rules engine, replaying such a world, produces exactly the events of the entries
+   (checked whenever the exact belief is available).
 
 Anything else raises :class:`~sleuth.core.errors.SleuthError` with a message naming the entry,
 and the table is unchanged.  :func:`entry_texts` turns a Marshal's view back into entries, so a
@@ -24,7 +25,6 @@ from dataclasses import dataclass
 
 from sleuth.core.errors import IllegalActionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event
-from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import ContradictionError
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SETUP_DRAWS
@@ -33,9 +33,9 @@ from sleuth.games.fugitive.rules import (
     FUGITIVE_ONLY,
     MARSHAL,
     FugitiveGame,
-    FugitiveState,
     Phase,
 )
+from sleuth.games.fugitive.turns import PublicTurns
 from sleuth.games.fugitive.worlds import history
 
 ENTRY_HELP = """\
@@ -60,7 +60,7 @@ REPLAY_TRIES = 20
 """Sampled worlds the engine replays before an entry is refused (see ``_replay``)."""
 MAX_STATES = 2_000_000
 """States the exact belief may use per entry before the table falls back to the relaxed one
-(then the turn order is checked only once a later entry makes the exact belief small again)."""
+(then the engine's replay waits until a later entry makes the exact belief small again)."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,7 @@ class MarshalTable:
         self.entries: list[Entry] = []
         self._rng = random.Random(seed)
         self._deduction = self._deduce(list(SETUP_EVENTS))
-        self._state: FugitiveState | None
-        self._state, _ = self._replay(list(SETUP_EVENTS), self._deduction)
+        self._turns = PublicTurns(game)
 
     @property
     def events(self) -> list[Event]:
@@ -109,12 +108,14 @@ class MarshalTable:
                 f"{entry.text!r}: no game is consistent with this and the entries before it "
                 "(check the numbers; 'undo' takes back earlier entries)"
             ) from None
-        state, extra = self._replay(events, deduction)
-        if extra:
-            entry = Entry(entry.text, (*entry.events, *extra))
-            deduction = self._deduce([*events, *extra])  # game_over changes no count
+        turns = PublicTurns(self.game, events[len(SETUP_EVENTS) :])
+        if turns.round_limit_reached:  # the engine ends the game: no entry says so
+            entry = Entry(entry.text, (*entry.events, _over("max_rounds", None)))
+            events.append(entry.events[-1])
+            deduction = self._deduce(events)  # game_over changes no count
+        self._replay(events, deduction)
         self.entries.append(entry)
-        self._deduction, self._state = deduction, state
+        self._deduction, self._turns = deduction, turns
         return entry
 
     def undo(self) -> Entry:
@@ -124,7 +125,7 @@ class MarshalTable:
         last = self.entries.pop()
         events = self.events
         self._deduction = self._deduce(events)
-        self._state, _ = self._replay(events, self._deduction)
+        self._turns = PublicTurns(self.game, events[len(SETUP_EVENTS) :])
         return last
 
     def _deduce(self, events: list[Event]) -> Deduction:
@@ -136,17 +137,15 @@ class MarshalTable:
 
     # --- checking ---------------------------------------------------------------------------
 
-    def _replay(
-        self, events: list[Event], deduction: Deduction
-    ) -> tuple[FugitiveState | None, list[Event]]:
-        """A concrete game consistent with ``events``, replayed by the rules engine, and the
-        events the engine adds at the end (a game over the entries could not know of, such as
-        the round limit); (None, []) when only the relaxed belief is available.
+    def _replay(self, events: list[Event], deduction: Deduction) -> None:
+        """Refuse the last entry unless a concrete game consistent with ``events``, replayed
+        by the rules engine, shows exactly ``events``; skipped when only the relaxed belief is
+        available (it cannot sample worlds).
 
         A sampled world may break a rule the belief does not model (F14's dead-end check on
         the first opening hideout), so several are tried before the last entry is refused."""
         if not deduction.exact:
-            return None, []
+            return
         problem = ""
         for _ in range(REPLAY_TRIES):
             world = deduction.belief.sample(self._rng)
@@ -159,9 +158,8 @@ class MarshalTable:
                 problem = str(exc)
                 continue
             seen = [e.seen_by(MARSHAL) for e in produced if e.kind != "route"]
-            extra = seen[len(events) :]
-            if seen[: len(events)] == events and all(e.kind == "game_over" for e in extra):
-                return state, extra
+            if seen == events:
+                return
             problem = f"the rules would show {[e.kind for e in seen[len(events) - 3 :]]} here"
         raise SleuthError(f"{_last_entry(events)}: {problem}")
 
@@ -184,6 +182,8 @@ class MarshalTable:
         if head in ("hideout", "h", str(LAST)):
             return self._placement(words)
         if words == ["pass"]:
+            if self._turns.phase is Phase.OPENING and self._turns.opening_placed == 0:
+                raise SleuthError("'pass': the Fugitive must place his first hideout (F13)")
             return self._single("pass", Event("passed", {}), Phase.FUGITIVE_PLACE, Phase.OPENING)
         if words == ["skip"]:
             return self._single("skip", Event("skipped", {}), Phase.MARSHAL_GUESS)
@@ -197,14 +197,10 @@ class MarshalTable:
 
     def _turn(self, text: str, seat: int, *phases: Phase, draw: bool = False) -> None:
         """Refuse ``text`` unless ``seat`` is to move in one of ``phases`` (a draw or not)."""
-        state = self._state
-        if state is None:
-            return  # only the relaxed belief: the turn order cannot be replayed now
-        mover = state.current_player()
-        drawing = bool(state.draws_due) and mover != CHANCE
-        if mover == seat and state.phase in phases and drawing == draw:
+        turns = self._turns
+        if turns.mover() == seat and turns.phase in phases and turns.expects_draw() == draw:
             return
-        raise SleuthError(f"{text!r}: not now; {_expected(state)}")
+        raise SleuthError(f"{text!r}: not now; {_expected(turns)}")
 
     def _marshal_draw(self, words: list[str]) -> Entry:
         pile, card = _numbers(words[1:], "draw PILE CARD", 2)
@@ -420,18 +416,17 @@ def _draw_entry(
     return Entry(text, (Event("chose_pile", dict(public)), drew))
 
 
-def _over(reason: str, winner: int) -> Event:
+def _over(reason: str, winner: int | None) -> Event:
     return Event("game_over", {"reason": reason, "winner": winner})
 
 
-def _expected(state: FugitiveState) -> str:
+def _expected(turns: PublicTurns) -> str:
     """What the game waits for, in the entry forms."""
-    if state.is_terminal():
+    if turns.over:
         return "the game is over"
-    mover = state.current_player()
-    if state.draws_due and mover == MARSHAL:
+    if turns.expects_draw() and turns.mover() == MARSHAL:
         return "you draw ('draw PILE CARD')"
-    if state.draws_due:
+    if turns.expects_draw():
         return "the Fugitive draws ('fugitive draw PILE')"
     return {
         Phase.OPENING: "the Fugitive places his opening hideouts ('hideout SPRINTS')",
@@ -440,7 +435,7 @@ def _expected(state: FugitiveState) -> str:
         Phase.BONUS: "the Fugitive takes the bonus draw or not ('bonus', 'no bonus')",
         Phase.MARSHAL_GUESS: "you guess ('guess NUMBERS hit|miss', 'skip')",
         Phase.MANHUNT: "you name one number ('guess NUMBER hit|miss')",
-    }.get(state.phase, state.phase.value)
+    }.get(turns.phase, turns.phase.value)
 
 
 def _last_entry(events: list[Event]) -> str:
