@@ -61,6 +61,32 @@ def test_sampled_histories_replay_to_the_view_for_both_seats(seed: int) -> None:
             assert replayed.current_player() == seat
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_sampled_states_are_the_checked_replays_of_sampled_histories(seed: int) -> None:
+    """``sample_state`` replays without the legality check, so it must give what a checked
+    replay of the same history gives."""
+    for state, events in decision_points(seed)[::3]:
+        seat = state.current_player()
+        sampler = MODEL.sampler(state.game, view_of(seat, events))
+        for draw in range(2):
+            fast = sampler.sample_state(random.Random(draw))
+            replayed, _ = replay_history(state.game, sampler.sample_history(random.Random(draw)))
+            assert fingerprint(fast) == fingerprint(replayed)  # type: ignore[arg-type]
+
+
+def fingerprint(state: FugitiveState) -> tuple[object, ...]:
+    return (
+        state.piles,
+        state.hands,
+        state.route,
+        state.phase,
+        state.draws_due,
+        state.drawing,
+        state.marshal_turns,
+        state.rounds,
+    )
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_candidates_are_legal_and_the_marshals_depend_only_on_her_view(seed: int) -> None:
     rng = random.Random(seed)

@@ -270,6 +270,12 @@ class FugitiveState(State[FugitiveAction]):
     def apply(self, action: FugitiveAction) -> list[Event]:
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_reason(action))
+        return self.apply_trusted(action)
+
+    def apply_trusted(self, action: FugitiveAction) -> list[Event]:
+        """:meth:`apply` without the legality check, which lists the legal actions: for
+        replaying a history known to be legal (the search samplers' worlds, which tests replay
+        with the check).  An illegal action here corrupts the state."""
         self._legal = None
         if isinstance(action, Card):
             return self._turn_up(action.card)
