@@ -188,6 +188,9 @@ class _Tables:
         self.hideout_edges: list[dict[Mid, list[tuple[int, int, Key]]]] = [
             {} for _ in range(positions)
         ]
+        self.draws: dict[tuple[int, Key | Mid], tuple[list[int], list[Any]]] = {}
+        """The sampler's choices after a key or a mid at a position index: the cumulative
+        weights of its options (stacks, or hideouts with their next keys), and the options."""
         self.states = 0
 
 
@@ -693,15 +696,22 @@ class ExactBelief:
         key = self._start()
         hideouts: list[int] = []
         type_counts: list[tuple[int, ...]] = []
+        draws = self._tables.draws
         for i in range(len(slots)):
             used_before = key[2]
-            options = [(w * self._after_stack(i, mid), mid) for w, mid, _ in self._stacks(i, key)]
-            mid = _pick(rng, options)
+            choice = draws.get((i, key))
+            if choice is None:
+                choice = draws[i, key] = _cumulative(
+                    (w * self._after_stack(i, mid), mid) for w, mid, _ in self._stacks(i, key)
+                )
+            mid = _pick(rng, *choice)
             type_counts.append(tuple(a - b for a, b in zip(mid[0][2], used_before, strict=True)))
-            moves = [
-                (w * self._ahead(i + 1, nxt), (h, nxt)) for h, w, nxt in self._hideouts(i, mid)
-            ]
-            h, key = _pick(rng, moves)
+            choice = draws.get((i, mid))
+            if choice is None:
+                choice = draws[i, mid] = _cumulative(
+                    (w * self._ahead(i + 1, nxt), (h, nxt)) for h, w, nxt in self._hideouts(i, mid)
+                )
+            h, key = _pick(rng, *choice)
             hideouts.append(h)
         stacks = self._sample_stacks(rng, hideouts, type_counts)
         return World(tuple(hideouts), stacks, self._sample_draws(rng, hideouts, stacks))
@@ -884,14 +894,22 @@ def _bounded_counts(
     return tuple(found)
 
 
-def _pick(rng: random.Random, options: list[tuple[int, T]]) -> T:
-    """One option, with probability proportional to its integer weight."""
-    point = rng.randrange(sum(w for w, _ in options))
+def _cumulative(options: Iterable[tuple[int, T]]) -> tuple[list[int], list[T]]:
+    """The running totals of the options' integer weights, and the options."""
+    totals: list[int] = []
+    items: list[T] = []
+    running = 0
     for weight, option in options:
-        if point < weight:
-            return option
-        point -= weight
-    raise AssertionError("weights changed while picking")
+        running += weight
+        totals.append(running)
+        items.append(option)
+    return totals, items
+
+
+def _pick(rng: random.Random, totals: list[int], items: list[T]) -> T:
+    """One option, with probability proportional to its integer weight (``totals`` are the
+    running totals, as :func:`_cumulative` gives them; zero weights are never picked)."""
+    return items[bisect_right(totals, rng.randrange(totals[-1]))]
 
 
 class RelaxedBelief(ExactBelief):
