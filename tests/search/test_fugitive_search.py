@@ -145,6 +145,9 @@ def test_quick_guess_names_the_highest_number_in_reach_not_ruled_out() -> None:
     state.route[2] = Hideout(10, (), False)
     state.route[1] = Hideout(9, (11,), True)  # a revealed sprint card cannot be named
     assert quick_guess(state) == Guess((10,))
+    state.route[1] = Hideout(8, (), True)
+    state.route[3] = Hideout(42, (11,), True)  # but 42's are face down: it could be 11
+    assert quick_guess(state) == Guess((11,))
 
 
 def test_a_single_miss_clears_its_number_from_the_face_down_hideouts_only() -> None:

@@ -204,8 +204,8 @@ def quick_guess(state: FugitiveState) -> Guess | None:
     reach = min(ceiling - 1, bound + 3 + 2 * len(hideout.sprints))
     excluded = state.hands[MARSHAL] | hideout.cleared
     for other in route:
-        if other.face_up:
-            excluded |= mask_of(other.sprints)  # revealed sprint cards
+        if other.face_up and other.value != LAST:  # 42's sprint cards stay face down (F11)
+            excluded |= mask_of(other.sprints)
     for number in range(reach, bound, -1):
         if not excluded >> number & 1:
             return Guess((number,))
