@@ -107,6 +107,21 @@ def test_with_only_the_relaxed_belief_the_turn_order_and_round_limit_still_hold(
     assert table.events == view and table.over
 
 
+@pytest.mark.parametrize("relaxed", [False, True])
+def test_the_last_round_ends_by_the_guess_or_by_the_round_limit(
+    relaxed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if relaxed:
+        relaxed_only(monkeypatch)
+    for last, reason in (("guess 1 2 hit", "marshal_uncovered_route"), ("skip", "max_rounds")):
+        table = MarshalTable(FugitiveGame(max_rounds=1))
+        for text in ["hideout", "hideout", "draw 1 5", "draw 2 20", last]:
+            table.enter(text)
+        kinds = [e.kind for e in table.events]
+        assert table.over and kinds.count("game_over") == 1
+        assert table.events[-1].public["reason"] == reason
+
+
 def table_after(*entries: str) -> MarshalTable:
     table = MarshalTable(FugitiveGame())
     for text in entries:

@@ -8,10 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.core.events import View
+from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.bots import RandomPlayer
-from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, Phase
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
 from sleuth.games.fugitive.table import SETUP_EVENTS
 from sleuth.games.fugitive.turns import PublicTurns
 
@@ -45,7 +45,33 @@ def test_the_public_turn_order_is_the_engines(
             assert turns.expects_draw() == bool(state.draws_due)
         view = View(player, "", {}, [e.seen_by(player) for e in events])
         events += state.apply(players[player].act(view, state.legal_actions()))  # type: ignore[arg-type]
-    seen = [e.seen_by(MARSHAL) for e in events if e.kind not in ("route", "game_over")]
-    turns = PublicTurns(game, seen[len(SETUP_EVENTS) :])
-    assert turns.over == (state.reason == "max_rounds") == turns.round_limit_reached
-    assert turns.mover() is None or turns.phase is not Phase.OVER
+    seen = [e.seen_by(MARSHAL) for e in events[len(SETUP_EVENTS) :] if e.kind != "route"]
+    turns = PublicTurns(game, seen)
+    assert turns.over and turns.mover() is None and not turns.round_limit_reached
+    # the table's entries hold every game_over but the round limit's, which the engine adds
+    entries = [e for e in seen if e.public.get("reason") != "max_rounds"]
+    turns = PublicTurns(game, entries)
+    assert turns.over and turns.round_limit_reached == (state.reason == "max_rounds")
+
+
+def marshal_draw(pile: int) -> list[Event]:
+    public = {"seat": MARSHAL, "pile": pile, "bonus": False}
+    return [Event("chose_pile", public), Event("drew", public)]
+
+
+def test_a_route_uncovered_in_the_last_round_ends_the_game_by_its_own_event() -> None:
+    game = FugitiveGame(max_rounds=1)
+    opening = [Event("placed", {"position": p, "sprints": 0}) for p in (1, 2)]
+    turns = PublicTurns(game, [*opening, *marshal_draw(1)])
+    assert turns.expects_draw() and turns.mover() == MARSHAL  # her second draw
+    guess = [
+        *opening,
+        *marshal_draw(1),
+        *marshal_draw(2),
+        Event("guessed", {"numbers": (1, 2), "hit": True}),
+    ]
+    uncovered = Event("game_over", {"reason": "marshal_uncovered_route", "winner": MARSHAL})
+    turns = PublicTurns(game, [*guess, uncovered])
+    assert turns.over and not turns.round_limit_reached
+    turns = PublicTurns(game, guess)  # had it missed, the round limit would end the game
+    assert turns.over and turns.round_limit_reached

@@ -41,7 +41,8 @@ class PublicTurns:
         self.marshal_turns = 0
         self.rounds = 0
         self.round_limit_reached = False
-        """The game ended at the round limit (the entries hold no event for it)."""
+        """The round limit ended the game and no ``game_over`` event has said so (a guess
+        that uncovers the route in the last round is followed by its own ``game_over``)."""
         self.feed(events)
 
     @property
@@ -67,7 +68,12 @@ class PublicTurns:
 
     def _follow(self, event: Event) -> None:
         kind, public = event.kind, event.public
-        if self.over and kind != "route":
+        if kind == "game_over":  # the game ended for the reason it gives, not at the limit
+            self.phase = Phase.OVER
+            self.draws_due = []
+            self.round_limit_reached = False
+            return
+        if self.over:
             return
         if kind == "chose_pile":
             if public["bonus"]:  # 2nd edition, after a pass: then the Marshal's turn
@@ -92,9 +98,6 @@ class PublicTurns:
             self._end_marshal_turn()
         elif kind == "manhunt":
             self.phase = Phase.MANHUNT
-        elif kind == "game_over":
-            self.phase = Phase.OVER
-            self.draws_due = []
 
     def _placed(self, is_last: bool) -> None:
         if is_last:  # a "manhunt" or "game_over" event follows (F26)
