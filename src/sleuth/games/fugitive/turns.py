@@ -25,7 +25,7 @@ FUGITIVE_PHASES = (Phase.OPENING, Phase.FUGITIVE_PLACE, Phase.BONUS)
 class PublicTurns:
     """The turn order after some public events (see the module docstring).
 
-    Invariants: ``draws_due`` lists the draws still to make this turn as (seat, bonus); the
+    Invariants: ``draws_due`` lists the seats of the draws still to make this turn; the
     setup draws are already made when the first event is fed; ``phase`` is
     :attr:`Phase.OVER` exactly when a ``game_over`` event was fed or the round limit reached.
     """
@@ -34,7 +34,7 @@ class PublicTurns:
         self.game = game
         self.piles = [len(pile) - drawn for pile, drawn in zip(PILES, SETUP_DRAWS, strict=True)]
         self.phase = Phase.OPENING
-        self.draws_due: list[tuple[int, bool]] = []
+        self.draws_due: list[int] = []
         self.drawing = False
         """A pile was chosen and its card is not yet turned up."""
         self.opening_placed = 0
@@ -54,7 +54,7 @@ class PublicTurns:
         if self.over:
             return None
         if self.draws_due:
-            return self.draws_due[0][0]
+            return self.draws_due[0]
         return FUGITIVE if self.phase in FUGITIVE_PHASES else MARSHAL
 
     def expects_draw(self) -> bool:
@@ -111,7 +111,7 @@ class PublicTurns:
 
     def _start_marshal_turn(self, skip_now: bool = True) -> None:
         self.phase = Phase.MARSHAL_DRAW
-        self.draws_due = [(MARSHAL, False)] * (2 if self.marshal_turns == 0 else 1)
+        self.draws_due = [MARSHAL] * (2 if self.marshal_turns == 0 else 1)
         if skip_now:
             self._skip_empty_draws()
 
@@ -124,7 +124,7 @@ class PublicTurns:
             self.round_limit_reached = True
             return
         self.phase = Phase.FUGITIVE_DRAW
-        self.draws_due = [(FUGITIVE, False)]
+        self.draws_due = [FUGITIVE]
         self._skip_empty_draws()
 
     def _skip_empty_draws(self) -> None:
