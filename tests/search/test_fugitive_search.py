@@ -10,9 +10,11 @@ import pytest
 from sleuth.arena.tournament import run_tournament
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
+from sleuth.games.fugitive import search
 from sleuth.games.fugitive.actions import Guess, Place
 from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.cards import mask_of
+from sleuth.games.fugitive.marshals import BeliefMarshal
 from sleuth.games.fugitive.rules import (
     FUGITIVE,
     MARSHAL,
@@ -23,6 +25,8 @@ from sleuth.games.fugitive.rules import (
 )
 from sleuth.games.fugitive.search import FugitiveSearchModel, quick_guess
 from sleuth.search.model import observation, replay_history, view_matches
+from sleuth.search.players import ISMCTSPlayer
+from sleuth.search.tree import SearchSettings
 
 MODEL = FugitiveSearchModel()
 
@@ -193,3 +197,19 @@ def test_search_players_finish_games_for_either_seat(bots: list[str]) -> None:
         "fugitive", bots, games=2, seed=5, workers=1, options={"max_rounds": 8}, time_limit=None
     )
     assert result.forfeits == 0 and len(result.rows) == 2
+
+
+def test_a_marshal_with_too_many_worlds_to_sample_plays_the_belief_marshals_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(search, "SAMPLER_STATES", 1)  # no view can be sampled
+    settings = SearchSettings(iterations=5)
+    for state, events in decision_points(1)[:40]:
+        if state.current_player() != MARSHAL or len(state.legal_actions()) < 2:
+            continue
+        view = view_of(MARSHAL, events)
+        bot = ISMCTSPlayer(state.game, MARSHAL, 0, MODEL, settings)
+        move = bot.act(view, state.legal_actions())
+        expected = BeliefMarshal(state.game, MARSHAL, 0, "gamble", "frontier")
+        assert state.is_legal(move)
+        assert move == expected.act(view, state.legal_actions())

@@ -6,11 +6,12 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from sleuth.core.errors import OptionError
+from sleuth.core.errors import OptionError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
 from sleuth.core.registry import game_spec, make_game
@@ -267,3 +268,26 @@ def test_a_single_class_edge_plays_a_move_of_its_class(
     state = game.new_initial_state()
     moves = {search._move(state, "all", {"all": members}) for _ in range(20)}
     assert moves == played
+
+
+class _TooManyWorlds(NimModel):
+    """Nim whose sampler cannot sample (as a belief over budget), with or without a move for
+    that case."""
+
+    def __init__(self, move: int | None) -> None:
+        self.move = move
+
+    def sampler(self, game: Game[int], view: View) -> Any:
+        raise SolverLimitError("too many worlds")
+
+    def unsampled_action(
+        self, game: Game[int], view: View, legal: Sequence[int], rng: random.Random
+    ) -> int | None:
+        return self.move
+
+
+@pytest.mark.parametrize("player", [ISMCTSPlayer, DeterminizedPlayer])
+def test_a_seat_that_cannot_sample_plays_the_models_move_or_raises(player: type) -> None:
+    assert _decide(player, Nim(7), _TooManyWorlds(2), [], iterations=10) == 2
+    with pytest.raises(SolverLimitError):
+        _decide(player, Nim(7), _TooManyWorlds(None), [], iterations=10)

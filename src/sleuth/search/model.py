@@ -53,6 +53,14 @@ class SearchModel(Generic[A]):
         """A sampler of the worlds consistent with ``view``."""
         raise NotImplementedError
 
+    def unsampled_action(
+        self, game: Game[A], view: View, legal: Sequence[A], rng: random.Random
+    ) -> A | None:
+        """A move for a seat whose worlds are too many to sample (the sampler raised
+        :class:`~sleuth.core.errors.SolverLimitError`), from its view alone; None (the
+        default) lets the error stand, which forfeits the move in a match."""
+        return None
+
     def warm_up(self) -> None:
         """Load the compiled kernels the model uses, before any move is timed (the search
         bots' :attr:`~sleuth.core.bots.BotSpec.warm_up`); none by default."""

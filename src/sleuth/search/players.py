@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from sleuth.core.bots import Bot, BotSpec
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
@@ -66,6 +66,19 @@ class SearchPlayer(Bot):
     def _prepare(self) -> None:
         """Set up the search from ``self.model`` and ``self.settings``."""
 
+    def _open(self, view: View, legal: Sequence[Hashable]) -> tuple[WorldSampler[Any] | None, Any]:
+        """The view's world sampler and a first world from it; or (None, a move) when there are
+        too many worlds to sample (:class:`SolverLimitError`) and the model offers a move for
+        that case (:meth:`SearchModel.unsampled_action`; otherwise the error propagates)."""
+        try:
+            sampler = self.model.sampler(self.game, view)
+            return sampler, _first_world(sampler, self)
+        except SolverLimitError:
+            move = self.model.unsampled_action(self.game, view, legal, self.rng)
+            if move is None:
+                raise
+            return None, move
+
 
 class ISMCTSPlayer(SearchPlayer):
     """Single-observer ISMCTS over the seat's information sets (see the module docstring)."""
@@ -84,8 +97,11 @@ class ISMCTSPlayer(SearchPlayer):
         if len(legal) == 1:  # nothing to decide; the next search starts afresh
             self.root = None
             return legal[0]
-        sampler = self.model.sampler(self.game, view)
-        first = [_first_world(sampler, self)]
+        sampler, world = self._open(view, legal)
+        if sampler is None:
+            self.root = None
+            return world  # type: ignore[no-any-return]
+        first = [world]
         root = self._kept_root(view)
         if root is None:
             root = Node(self.seat)
@@ -125,11 +141,14 @@ class DeterminizedPlayer(SearchPlayer):
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
             return legal[0]
-        sampler = self.model.sampler(self.game, view)
+        sampler, world = self._open(view, legal)
+        if sampler is None:
+            return world  # type: ignore[no-any-return]
         votes: Counter[Hashable] = Counter()
         visits: Counter[Hashable] = Counter()
-        for _ in range(self.worlds):
-            world = _first_world(sampler, self)
+        for n in range(self.worlds):
+            if n:
+                world = _first_world(sampler, self)
             root = Node(self.seat)
             self.search.run(root, world.clone)
             votes[best_action(root, legal)] += 1

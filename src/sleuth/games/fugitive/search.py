@@ -3,7 +3,9 @@
 World samplers:
 
 - **the Marshal's**: uniform complete worlds from the exact belief
-  (:meth:`ExactBelief.sample`), turned back into a history by :func:`history`;
+  (:meth:`ExactBelief.sample`), turned back into a history by :func:`history`; when they are
+  too many to sample, she plays the belief Marshal's move
+  (:meth:`FugitiveSearchModel.unsampled_action`);
 - **the Fugitive's**: he sees everything except the Marshal's cards.  The sampler draws them
   as a uniform ordered draw from the cards of each pile he has not seen and replays his view.
   Every such world replays exactly, but the weights are an approximation: a real Marshal
@@ -48,6 +50,7 @@ from sleuth.games.fugitive.belief import ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
 from sleuth.games.fugitive.cards import LAST, PILES, cards_of, mask_of
 from sleuth.games.fugitive.fugitives import BLUFF, payment, place_or_pass, toward_next_hideouts
+from sleuth.games.fugitive.marshals import BeliefMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveState, Phase
 from sleuth.games.fugitive.worlds import fugitive_history, history
@@ -119,6 +122,20 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
 
     def warm_up(self) -> None:
         warm_up()  # the samplers count worlds with the compiled exact belief
+
+    def unsampled_action(
+        self,
+        game: Game[FugitiveAction],
+        view: View,
+        legal: Sequence[FugitiveAction],
+        rng: random.Random,
+    ) -> FugitiveAction | None:
+        """The Marshal's worlds can be too many to sample (long routes, many sprint cards): she
+        then plays the belief Marshal's move, which falls back on the relaxed belief."""
+        if view.seat != MARSHAL:
+            return None
+        marshal = BeliefMarshal(game, MARSHAL, rng.randrange(2**32), "gamble", "frontier")
+        return cast(FugitiveAction, marshal.act(view, legal))
 
     def rollout_action(self, state: State[FugitiveAction], rng: random.Random) -> FugitiveAction:
         return cast(FugitiveAction, random_move(state.legal_actions(), rng))
