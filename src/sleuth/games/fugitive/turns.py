@@ -38,8 +38,8 @@ class PublicTurns:
         self.drawing = False
         """A pile was chosen and its card is not yet turned up."""
         self.opening_placed = 0
-        self.marshal_turns = 0
         self.rounds = 0
+        """Marshal turns ended (a round ends with hers)."""
         self.round_limit_reached = False
         """The round limit ended the game and no ``game_over`` event has said so (a guess
         that uncovers the route in the last round is followed by its own ``game_over``)."""
@@ -69,9 +69,7 @@ class PublicTurns:
     def _follow(self, event: Event) -> None:
         kind, public = event.kind, event.public
         if kind == "game_over":  # the game ended for the reason it gives, not at the limit
-            self.phase = Phase.OVER
-            self.draws_due = []
-            self.round_limit_reached = False
+            self._end(at_round_limit=False)
             return
         if self.over:
             return
@@ -111,21 +109,23 @@ class PublicTurns:
 
     def _start_marshal_turn(self, skip_now: bool = True) -> None:
         self.phase = Phase.MARSHAL_DRAW
-        self.draws_due = [MARSHAL] * (2 if self.marshal_turns == 0 else 1)
+        self.draws_due = [MARSHAL] * (2 if self.rounds == 0 else 1)
         if skip_now:
             self._skip_empty_draws()
 
     def _end_marshal_turn(self) -> None:
-        self.marshal_turns += 1
         self.rounds += 1
         if self.game.max_rounds and self.rounds >= self.game.max_rounds:
-            self.phase = Phase.OVER
-            self.draws_due = []
-            self.round_limit_reached = True
+            self._end(at_round_limit=True)
             return
         self.phase = Phase.FUGITIVE_DRAW
         self.draws_due = [FUGITIVE]
         self._skip_empty_draws()
+
+    def _end(self, at_round_limit: bool) -> None:
+        self.phase = Phase.OVER
+        self.draws_due = []
+        self.round_limit_reached = at_round_limit
 
     def _skip_empty_draws(self) -> None:
         """F28: with every pile empty, the draws due are skipped and the turn goes on."""
