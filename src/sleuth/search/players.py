@@ -36,7 +36,8 @@ class SearchError(SleuthError):
     """The search cannot run (e.g. a sampler drew a world where another seat is to move)."""
 
 
-def _first_world(sampler: WorldSampler[Any], bot: Bot) -> State[Any]:
+def _checked_world(sampler: WorldSampler[Any], bot: Bot) -> State[Any]:
+    """A sampled world, refused unless the bot's seat is to move in it."""
     world = sampler.sample_state(bot.rng)
     if world.current_player() != bot.seat:
         raise SearchError(
@@ -72,7 +73,7 @@ class SearchPlayer(Bot):
         that case (:meth:`SearchModel.unsampled_action`; otherwise the error propagates)."""
         try:
             sampler = self.model.sampler(self.game, view)
-            return sampler, _first_world(sampler, self)
+            return sampler, _checked_world(sampler, self)
         except SolverLimitError:
             move = self.model.unsampled_action(self.game, view, legal, self.rng)
             if move is None:
@@ -148,7 +149,7 @@ class DeterminizedPlayer(SearchPlayer):
         visits: Counter[Hashable] = Counter()
         for n in range(self.worlds):
             if n:
-                world = _first_world(sampler, self)
+                world = _checked_world(sampler, self)
             root = Node(self.seat)
             self.search.run(root, world.clone)
             votes[best_action(root, legal)] += 1
