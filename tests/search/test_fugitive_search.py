@@ -86,7 +86,6 @@ def fingerprint(state: FugitiveState) -> tuple[object, ...]:
         state.phase,
         state.draws_due,
         state.drawing,
-        state.marshal_turns,
         state.rounds,
     )
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.actions import Guess, Place, parse_action
@@ -278,10 +278,21 @@ def test_e5_a_contradiction_names_the_first_event_without_worlds() -> None:
     later = Event("guessed", {"numbers": [40], "hit": False})
     with pytest.raises(ContradictionError, match=f"event {len(seen) + 1} \\(revealed"):
         ExactBelief.from_events([*seen, impossible, later]).counts()
+    with pytest.raises(ContradictionError, match=f"event {len(seen) + 1} \\(revealed"):
+        # the exact belief needs more than 10 states here: the relaxed one bisects on its own
+        RelaxedBelief.from_events([*seen, impossible, later], max_states=10).counts()
     with pytest.raises(ContradictionError, match="no world"):
         ExactBelief(read_view([*seen, impossible])).total() or ExactBelief(
             read_view([*seen, impossible])
         ).joint((1,))
+
+
+def test_a_state_budget_error_names_the_belief_that_ran_out() -> None:
+    _, events = play(*SETUP, "hideout 2", "hideout 3", "draw 1", "card 5", "draw 2", "card 17")
+    seen = marshal_view(events)
+    for belief, name in ((ExactBelief, "exact"), (RelaxedBelief, "relaxed")):
+        with pytest.raises(SolverLimitError, match=f"the {name} belief needs more than 2 states"):
+            belief.from_events(seen, max_states=2).counts()
 
 
 def test_contradictions_are_errors() -> None:

@@ -55,6 +55,8 @@ def test_guess_modes() -> None:
     assert found.counts.certain() == [4, 7]
     assert found.advice("certain").numbers == (4, 7)  # type: ignore[union-attr]
     assert found.advice("gamble").reason == "uncovers the whole route"  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="unknown guess mode 'bold'"):
+        found.advice("bold")  # refused even where every mode gives the same guess
     loose = deduction(two_hideouts({6}))  # h2 in {4, 5}, h3 in {5, 7}
     probabilities = loose.hideout_probabilities()
     advice = loose.advice("argmax")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.core.errors import ActionParseError, IllegalActionError
+from sleuth.core.errors import ActionParseError, IllegalActionError, OptionError
 from sleuth.core.events import Event
 from sleuth.core.game import CHANCE
 from sleuth.core.log import replay_log, write_log
@@ -149,7 +149,7 @@ def _route_state(
     state.hands = [sum(1 << c for c in held), 0]
     state.piles = [0, 0, 0]
     state.phase = Phase.MARSHAL_GUESS
-    state.marshal_turns = 1
+    state.rounds = 1
     return state
 
 
@@ -271,11 +271,22 @@ def test_marshal_may_skip_option_and_guess_range_f20() -> None:
     state = _route_state(FugitiveGame(marshal_may_skip=False), [2], {2}, [42])
     state.route.append(Hideout(5, (), False))
     assert not state.is_legal(parse_action("skip"))
+    with pytest.raises(IllegalActionError, match="marshal_may_skip off"):
+        state.apply(parse_action("skip"))
+    with pytest.raises(IllegalActionError, match="at least one number"):
+        state.apply(Guess(()))
     with pytest.raises(IllegalActionError, match="2 already face up"):
         state.apply(parse_action("guess 2 5"))
     with pytest.raises(IllegalActionError, match="only 1-41"):
         state.apply(parse_action("guess 42"))
     assert state.is_legal(Guess((5, 40)))
+
+
+def test_options_out_of_range_are_refused() -> None:
+    with pytest.raises(OptionError, match="manhunt_threshold"):
+        FugitiveGame(manhunt_threshold=0)
+    with pytest.raises(OptionError, match="max_rounds"):
+        FugitiveGame(max_rounds=-1)
 
 
 def test_max_rounds_is_a_draw_f29() -> None:

@@ -25,8 +25,8 @@ Packed states (three int64 words):
 * ``b``: 4 bits per pile 1-3 for the route cards taken from it, then 4 bits per missed
   multi-number guess for how many of its numbers the route has so far (bit 12; 0 once every
   hideout the guess was about is placed);
-* ``c``: the bitset of ``extra`` numbers that are face-down hideouts (bit j for number j), and
-  for a state whose stack is chosen, the reach from bit 16.
+* ``c``: the bitset of ``extra`` numbers that are face-down hideouts (bit j for the j-th
+  extra number), and for a state whose stack is chosen, the reach from bit 16.
 """
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ values each face-down hideout can have and how likely each is, which numbers are
 hideouts (a sure multi-number hit, E2), which numbers cannot be hideouts, and the suggested
 guess.  ``sleuth infer fugitive``, the assistant and the belief Marshal all read it.
 
-Probabilities assume every consistent world is equally likely: a uniform shuffle and a
-Fugitive whose every legal choice is equally likely (E3).  A real Fugitive is not uniform, so
-these are the odds of an uninformed observer, labelled as such wherever they are shown.
+Probabilities weigh the consistent worlds by a Fugitive model (:data:`ASSUMPTIONS`): under
+``uniform`` every world is equally likely, a uniform shuffle and a Fugitive whose every legal
+choice is equally likely (E3); ``thrifty`` and ``frugal`` (the bots' default) favour worlds
+where his sprint cards are not wasted.  The model is labelled wherever odds are shown.  Under
+the relaxed belief (long routes) the odds are approximate; the candidate sets stay sound.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ ASSUMPTIONS = {
 GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
 """How the Marshal picks a guess (see :meth:`Deduction.advice`)."""
 
-GAMBLE_POOL = 3
+REVEAL_POOL = 3
 """The ``reveal`` mode considers adding up to two of this many most likely numbers."""
 
 ROUTE_POOL = 14
@@ -45,11 +47,12 @@ candidate values in all (beyond that a whole route is a long shot, and costly to
 
 @dataclass(frozen=True)
 class Advice:
-    """A suggested guess and the exact chance that every number in it is a hideout; no
+    """A suggested guess and the chance that every number in it is a hideout; no
     numbers means: make no guess this turn."""
 
     numbers: tuple[int, ...]
     probability: Fraction
+    """Under the deduction's model; approximate when the belief is the relaxed one."""
     reason: str
 
     def __str__(self) -> str:
@@ -155,6 +158,8 @@ class Deduction:
 
         Ties go to the lower number.
         """
+        if mode not in GUESS_MODES:
+            raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
         choice = self._advice(mode)
         if choice is None or mode not in ("gamble", "reveal") or self.belief.timeline.manhunt:
             return choice
@@ -218,8 +223,6 @@ class Deduction:
             if not top:
                 return Advice((), Fraction(0), "no likely number below the threshold")
             return Advice((top[0],), probabilities[top[0]], "most likely")
-        if mode not in ("gamble", "reveal"):
-            raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
         gamble = Advice(
             tuple(sorted([*sure, others[0]])),
             probabilities[others[0]],  # the rest is certain
@@ -227,7 +230,7 @@ class Deduction:
         )
         if mode == "gamble":
             return gamble
-        pool = others[:GAMBLE_POOL]
+        pool = others[:REVEAL_POOL]
         try:
             joints = self.belief.joints(pool)  # certain numbers never change a joint
         except SolverLimitError:

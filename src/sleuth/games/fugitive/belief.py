@@ -202,6 +202,8 @@ class ExactBelief:
 
     track_identities = True
     """Count sprint cards by type across the route, so that no card is in two places."""
+    label = "exact"
+    """How messages name this belief."""
 
     def __init__(
         self,
@@ -419,7 +421,9 @@ class ExactBelief:
     def _count_state(self) -> None:
         self._tables.states += 1
         if self._tables.states > self.max_states:
-            raise SolverLimitError(f"the exact belief needs more than {self.max_states} states")
+            raise SolverLimitError(
+                f"the {self.label} belief needs more than {self.max_states} states"
+            )
 
     def _ahead(self, i: int, key: Key) -> int:
         """Weighted number of completions of the route from position index ``i``."""
@@ -474,7 +478,9 @@ class ExactBelief:
                 *[*arrays, moduli, self.max_states]
             )
             if states == _counting.TOO_MANY_STATES:
-                raise SolverLimitError(f"the exact belief needs more than {self.max_states} states")
+                raise SolverLimitError(
+                    f"the {self.label} belief needs more than {self.max_states} states"
+                )
             if not math.isfinite(total_float):
                 return None
             exact_floats = not len(moduli) and total_float < 2.0**52
@@ -565,7 +571,8 @@ class ExactBelief:
     # --- results ----------------------------------------------------------------------------
 
     def total(self) -> int:
-        """The number of consistent worlds."""
+        """The number of consistent worlds, weighted by the model (:data:`MODELS`; each world
+        counts once under ``uniform``)."""
         return self._weighted_total() // self.divisor
 
     def _require_worlds(self) -> int:
@@ -690,7 +697,8 @@ class ExactBelief:
         return layer
 
     def sample(self, rng: random.Random) -> World:
-        """A complete world drawn uniformly from the consistent ones."""
+        """A complete world drawn from the consistent ones in proportion to their weights
+        (uniformly under the ``uniform`` model)."""
         self._require_worlds()
         slots = self.timeline.slots
         key = self._start()
@@ -771,7 +779,7 @@ class ExactBelief:
         low, high = 0, len(self.events)  # the prefix of length low has worlds, high has none
         while high - low > 1:
             middle = (low + high) // 2
-            if ExactBelief(read_view(self.events[:middle]), self.max_states).total():
+            if type(self)(read_view(self.events[:middle]), self.max_states).total():
                 low = middle
             else:
                 high = middle
@@ -926,6 +934,7 @@ class RelaxedBelief(ExactBelief):
     """
 
     track_identities = False
+    label = "relaxed"
 
     def sample(self, rng: random.Random) -> World:
         raise SleuthError("the relaxed belief cannot sample worlds; use ExactBelief")

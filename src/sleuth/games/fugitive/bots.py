@@ -123,7 +123,7 @@ BOTS = (
             OptionSpec(
                 "dead_cards",
                 1,
-                "cards below the last hideout added as sprint cards (0-2)",
+                "at most this many cards below the last hideout added as sprint cards",
                 parse_int(0),
             ),
         ),

@@ -13,9 +13,10 @@ changes whether it hits through the hideout.
 
 He cannot see the Marshal's cards, so the deduction he imitates uses one uniform draw of her
 cards from those he has not seen, made afresh at each decision; everything else in her
-:class:`~sleuth.games.fugitive.timeline.Timeline` is public.  His draws, passes, 42 and the
-opening are the heuristic Fugitive's.  A deduction that needs more than ``EXPOSURE_STATES``
-states counts as exposure 0 (a Marshal on a clock then guesses from a looser belief too).
+:class:`~sleuth.games.fugitive.timeline.Timeline` is public.  His draws, passes, 42 and his
+first hideout are the heuristic Fugitive's.  A deduction that needs more than
+``EXPOSURE_STATES`` states counts as exposure 0 (a Marshal on a clock then guesses from a
+looser belief too).
 With ``caution=0`` he plays exactly as the heuristic Fugitive.
 """
 
@@ -32,8 +33,13 @@ from sleuth.core.game import Game
 from sleuth.games.fugitive.actions import Pass, Place
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief
-from sleuth.games.fugitive.cards import LAST, PILES
-from sleuth.games.fugitive.fugitives import HeuristicFugitive, payment, placement_score
+from sleuth.games.fugitive.cards import LAST
+from sleuth.games.fugitive.fugitives import (
+    HeuristicFugitive,
+    payment,
+    placement_score,
+    unseen_cards,
+)
 from sleuth.games.fugitive.rules import MARSHAL
 from sleuth.games.fugitive.timeline import Slot, Timeline
 
@@ -77,7 +83,7 @@ class ElusiveFugitive(HeuristicFugitive):
             or not isinstance(choice, Place)
             or choice.hideout == LAST
             or self._view is None
-            or not any(e.kind == "placed" for e in self._view.events)  # the opening
+            or not any(e.kind == "placed" for e in self._view.events)  # his first hideout
         ):
             return choice
         cheapest = [payment(hand, last, h, bluff=False) for h in hideouts if h != LAST]
@@ -129,12 +135,7 @@ def face_down_hideouts(events: Sequence[Event]) -> set[int]:
 def marshal_timeline(events: Sequence[Event], rng: random.Random) -> Timeline:
     """The Marshal's :class:`Timeline` from the Fugitive's view, her cards drawn uniformly
     from the cards of each pile he has not seen."""
-    seen = {
-        int(e.private["card"])
-        for e in events
-        if e.kind == "drew" and e.public["seat"] != MARSHAL and e.private is not None
-    }
-    unseen = [[c for c in pile if c not in seen] for pile in PILES]
+    unseen = unseen_cards(events)
     for pool in unseen:
         rng.shuffle(pool)
     timeline = Timeline()

@@ -25,10 +25,10 @@ from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from sleuth.core.bots import Bot
-from sleuth.core.events import View
+from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.actions import PASS, TAKE_BONUS, Bonus, Draw, Pass, Place
-from sleuth.games.fugitive.cards import LAST, PILE_OF, SPRINT, START_HAND
+from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, START_HAND
 from sleuth.games.fugitive.moves import Choices, Placements
 from sleuth.games.fugitive.rules import FUGITIVE
 
@@ -38,6 +38,17 @@ DEAD_COST = 0.5
 LIVE_COST = 3.0
 SHORT_HAND = 5
 """Below this many cards, the Fugitive would rather pass than pay with a future hideout."""
+
+
+def unseen_cards(events: Iterable[Event]) -> list[list[int]]:
+    """Per pile, the cards the Fugitive has not seen: all but his own draws (the Marshal's
+    cards are among them)."""
+    seen = {
+        int(e.private["card"])
+        for e in events
+        if e.kind == "drew" and e.public["seat"] == FUGITIVE and e.private is not None
+    }
+    return [[c for c in pile if c not in seen] for pile in PILES]
 
 
 def own_cards(view: View) -> tuple[set[int], int]:

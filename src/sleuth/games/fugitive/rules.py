@@ -14,7 +14,7 @@ setup draws (3 cards from pile 1, 2 from pile 2).  Then:
 * 42 ends the chase (F26): the Fugitive wins at once if the highest face-up hideout is at least
   ``manhunt_threshold``, else the Manhunt starts (F27: single guesses, the first miss loses).
 
-Events (public unless stated): ``chose_pile`` {seat, pile, bonus}; ``drew`` {seat, pile} with
+Events (public unless stated): ``chose_pile`` {seat, pile, bonus}; ``drew`` {seat, pile, bonus} with
 the card private to the drawer; ``placed`` {position, sprints (count), value only for 42} with
 the hideout and sprint cards private to the Fugitive; ``passed``; ``declined_bonus``;
 ``guessed`` {numbers, hit}; ``revealed`` {position, value, sprints} for each hideout a hit
@@ -67,13 +67,6 @@ MARSHAL = 1
 FUGITIVE_ONLY = frozenset((FUGITIVE,))
 OPENINGS = ("exactly_2", "one_or_two")
 EDITIONS = ("first", "second")
-REASONS = (
-    "marshal_uncovered_route",
-    "escape_no_manhunt",
-    "manhunt_success",
-    "manhunt_failed",
-    "max_rounds",
-)
 
 
 class Phase(Enum):
@@ -108,6 +101,8 @@ class FugitiveGame(Game[FugitiveAction]):
             raise OptionError(f"opening must be one of {', '.join(OPENINGS)}")
         if self.max_rounds < 0:
             raise OptionError("max_rounds must be at least 0")
+        if self.manhunt_threshold < 1:
+            raise OptionError("manhunt_threshold must be at least 1")
 
     @property
     def pass_bonus_draw(self) -> bool:
@@ -165,8 +160,8 @@ class FugitiveState(State[FugitiveAction]):
         self.drawing: tuple[int, int, bool] | None = None
         """A pile chosen, its card not yet turned up (chance to move)."""
         self.opening_placed = 0
-        self.marshal_turns = 0
         self.rounds = 0
+        """Completed rounds (each ends with the Marshal's turn)."""
         self.reason: str | None = None
         self.winner: int | None = None
         self._legal: Sequence[FugitiveAction] | None = None
@@ -309,6 +304,8 @@ class FugitiveState(State[FugitiveAction]):
             return f"{action}: {_placement_problem(self, action)}"
         if isinstance(action, Guess) and self.phase in (Phase.MARSHAL_GUESS, Phase.MANHUNT):
             return f"{action}: {_guess_problem(self, action)}"
+        if action == SKIP and self.phase is Phase.MARSHAL_GUESS:
+            return f"{action}: the Marshal must guess (this game has marshal_may_skip off)"
         return f"{action}: not legal now ({who} to move: {self.phase.value})"
 
     def _turn_up(self, card: int) -> list[Event]:
@@ -373,7 +370,7 @@ class FugitiveState(State[FugitiveAction]):
         return events
 
     def _marshal_draws(self) -> list[tuple[int, int | None, bool]]:
-        count = 2 if self.marshal_turns == 0 else 1
+        count = 2 if self.rounds == 0 else 1  # F18
         return [(MARSHAL, None, False)] * count
 
     def _start_marshal_turn(self) -> list[Event]:
@@ -385,9 +382,7 @@ class FugitiveState(State[FugitiveAction]):
     def _skip_empty_draws(self) -> None:
         """F28: with every pile empty, draws are skipped; then the turn's next step starts."""
         if not any(self.piles):
-            self.draws_due = [
-                d for d in self.draws_due if d[1] is not None and self.piles[d[1] - 1]
-            ]
+            self.draws_due = []
         if self.draws_due or self.drawing is not None:
             return
         if self.phase is Phase.MARSHAL_DRAW:
@@ -423,7 +418,6 @@ class FugitiveState(State[FugitiveAction]):
         return events + self._end_marshal_turn()
 
     def _end_marshal_turn(self) -> list[Event]:
-        self.marshal_turns += 1
         self.rounds += 1
         if self.game.max_rounds and self.rounds >= self.game.max_rounds:
             return self._end(None, "max_rounds")
@@ -493,7 +487,6 @@ class FugitiveState(State[FugitiveAction]):
         other.draws_due = list(self.draws_due)
         other.drawing = self.drawing
         other.opening_placed = self.opening_placed
-        other.marshal_turns = self.marshal_turns
         other.rounds = self.rounds
         other.reason = self.reason
         other.winner = self.winner
@@ -607,6 +600,8 @@ def _placement_problem(state: FugitiveState, action: Place) -> str:
 
 
 def _guess_problem(state: FugitiveState, action: Guess) -> str:
+    if not action.numbers:
+        return "a guess names at least one number"
     if state.phase is Phase.MANHUNT and len(action.numbers) != 1:
         return "during the Manhunt the Marshal names one number at a time"
     if len(set(action.numbers)) != len(action.numbers):

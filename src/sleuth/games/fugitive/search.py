@@ -48,8 +48,14 @@ from sleuth.games.fugitive.actions import (
 )
 from sleuth.games.fugitive.belief import ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
-from sleuth.games.fugitive.cards import LAST, PILES, cards_of, mask_of
-from sleuth.games.fugitive.fugitives import BLUFF, payment, place_or_pass, toward_next_hideouts
+from sleuth.games.fugitive.cards import LAST, cards_of, mask_of
+from sleuth.games.fugitive.fugitives import (
+    BLUFF,
+    payment,
+    place_or_pass,
+    toward_next_hideouts,
+    unseen_cards,
+)
 from sleuth.games.fugitive.marshals import BeliefMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveState, Phase
@@ -57,8 +63,9 @@ from sleuth.games.fugitive.worlds import fugitive_history, history
 from sleuth.search.model import SearchModel
 
 SAMPLER_STATES = 100_000
-"""States the Marshal's sampler lets the exact belief use (a few seconds); beyond, the search
-Marshal cannot sample and raises SolverLimitError (a forfeit in a match)."""
+"""States the Marshal's sampler lets the exact belief use (a few seconds); beyond, the sampler
+raises SolverLimitError and the search Marshal plays the belief Marshal's move instead
+(:meth:`FugitiveSearchModel.unsampled_action`)."""
 
 
 class _Replayer:
@@ -94,16 +101,11 @@ class FugitiveSampler(_Replayer):
     def __init__(self, game: Game[Any], view: View) -> None:
         self.game = game
         self.events = list(view.events)
-        seen: set[int] = set()
         self.marshal_draws = [0, 0, 0]
         for event in self.events:
-            if event.kind != "drew":
-                continue
-            if event.public["seat"] == MARSHAL:
+            if event.kind == "drew" and event.public["seat"] == MARSHAL:
                 self.marshal_draws[int(event.public["pile"]) - 1] += 1
-            elif event.private is not None:
-                seen.add(int(event.private["card"]))
-        self.unseen = [[c for c in pile if c not in seen] for pile in PILES]
+        self.unseen = unseen_cards(self.events)
 
     def sample_history(self, rng: random.Random) -> list[FugitiveAction]:
         cards = [

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from sleuth.core.errors import IllegalActionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event
 from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.belief import ContradictionError
+from sleuth.games.fugitive.belief import MAX_STATES, ContradictionError
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SETUP_DRAWS
 from sleuth.games.fugitive.rules import (
     FUGITIVE,
@@ -58,9 +58,6 @@ SETUP_EVENTS = tuple(
 
 REPLAY_TRIES = 20
 """Sampled worlds the engine replays before an entry is refused (see ``_replay``)."""
-MAX_STATES = 2_000_000
-"""States the exact belief may use per entry before the table falls back to the relaxed one
-(then the engine's replay waits until a later entry makes the exact belief small again)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +127,8 @@ class MarshalTable:
 
     def _deduce(self, events: list[Event]) -> Deduction:
         """The exact deduction, or the relaxed one when it is too big."""
+        # beyond MAX_STATES states the table falls back on the relaxed belief, and the engine's
+        # replay waits until a later entry makes the exact belief small again
         deduction = Deduction.within(events, self.game.manhunt_threshold, MAX_STATES, self.model)
         if deduction is None:
             raise SolverLimitError("the deduction is too big even for the relaxed belief")
@@ -226,13 +225,8 @@ class MarshalTable:
 
     def _bonus(self) -> Entry:
         self._turn("bonus", FUGITIVE, Phase.BONUS)
-        timeline = self._deduction.belief.timeline
-        taken = [timeline.fugitive_draws[p] for p in range(3)]
-        for card in timeline.marshal_cards:
-            taken[PILE_OF[card] - 1] += 1
-        pile = next((p for p in (1, 2, 3) if taken[p - 1] < len(PILES[p - 1])), None)
-        if pile is None:
-            raise SleuthError("'bonus': every pile is empty")
+        # a bonus turn comes only while some pile has cards (F17)
+        pile = next(p for p in (1, 2, 3) if self._turns.piles[p - 1])
         return _draw_entry("bonus", FUGITIVE, pile, bonus=True)
 
     def _single(self, text: str, event: Event, *phases: Phase) -> Entry:
