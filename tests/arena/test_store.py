@@ -165,19 +165,28 @@ def test_the_same_run_cannot_be_stored_twice(tmp_path: Path) -> None:
         assert con.execute("SELECT count(*) FROM games").fetchone() == (2,)
 
 
-@pytest.mark.parametrize("kind", ["missing folder", "not a database", "a folder"])
-def test_unusable_files_give_a_clear_error(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize(
+    "kind", ["missing folder", "not a database", "a JSON file", "a JSONL log", "a folder"]
+)
+def test_unusable_files_give_a_clear_error_and_stay_unchanged(tmp_path: Path, kind: str) -> None:
+    content = None
     if kind == "missing folder":
         db = tmp_path / "no" / "such" / "folder" / "r.duckdb"
-    elif kind == "not a database":
-        db = tmp_path / "notes.txt"
-        db.write_text("hello\n")
-    else:
+    elif kind == "a folder":
         db = tmp_path
+    else:  # DuckDB 2 opens an existing JSON file as an empty in-memory database
+        db = tmp_path / {"not a database": "notes.txt", "a JSON file": "g.json"}.get(
+            kind, "game.jsonl"
+        )
+        content = {"not a database": "hello\n"}.get(kind, '{"format": "sleuth-log"}\n')
+        db.write_text(content)
     t = run_tournament("fox", ["solver", "quantum"], 1, workers=1)
-    with pytest.raises(SleuthError) as info:
-        store.save(db, t, STARTED, "x")
-    assert str(db) in str(info.value)
+    for attempt in (lambda: store.prepare(db), lambda: store.save(db, t, STARTED, "x")):
+        with pytest.raises(SleuthError) as info:
+            attempt()
+        assert str(db) in str(info.value)
+    if content is not None:
+        assert db.read_text() == content
 
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "file-formats.md"
