@@ -58,7 +58,7 @@ def test_infer_bad_input(view_log: Path, tmp_path: Path, cwd: Path) -> None:
     fox = tmp_path / "fox.jsonl"
     spec = game_spec("fox")
     write_log(run_match(spec.make(), [spec.bot("solver"), spec.bot("quantum")], seed=1), fox)
-    check_error(entry("infer", "fugitive", "--log", fox, cwd=cwd), "no role 'marshal'")
+    check_error(entry("infer", "fugitive", "--log", fox, cwd=cwd), "fox game log", "no marshal")
     negative = entry("infer", "fugitive", "--log", view_log, "--events", "-1", cwd=cwd)
     check_error(negative, "--events")
     view = read_view_log(view_log, "marshal")
@@ -73,6 +73,55 @@ def test_infer_bad_input(view_log: Path, tmp_path: Path, cwd: Path) -> None:
     write_view_log(ViewLog(view.game, 1, [*view.events[:cut], impossible]), bad)
     message = check_error(entry("infer", "fugitive", "--log", bad, "--json", cwd=cwd))
     assert f"event {cut + 1} (revealed" in message
+
+
+def _first(events: list[Event], kind: str) -> int:
+    return next(i for i, e in enumerate(events) if e.kind == kind)
+
+
+def test_infer_refuses_views_the_rules_could_not_show(
+    view_log: Path, tmp_path: Path, cwd: Path
+) -> None:
+    """Well-formed events that no game produces: each is named, with the reason."""
+    view = read_view_log(view_log, "marshal")
+    events = view.events
+    guess = _first(events, "guessed")
+    fugitive_draw = _first(events, "drew")
+    private_card = Event("drew", dict(events[fugitive_draw].public), {"card": 7}, frozenset({1}))
+    cases = {
+        "unknown kind": (
+            [*events[:12], Event("teleported", {})],
+            "event 13 (teleported",
+            "unknown",
+        ),
+        "number out of range": (
+            [*events[:guess], Event("guessed", {"numbers": [99], "hit": False})],
+            f"event {guess + 1} (guessed",
+            "99 is not a whole number in 1-41",
+        ),
+        "out of turn": ([Event("guessed", {"numbers": [3], "hit": False})], "event 1 (guessed"),
+        "the Fugitive's card": (
+            [*events[:fugitive_draw], private_card, *events[fugitive_draw + 1 : 12]],
+            f"event {fugitive_draw + 1} (drew",
+        ),
+    }
+    for name, (bad_events, *expected) in cases.items():
+        bad = tmp_path / f"{name}.jsonl"
+        write_view_log(ViewLog(view.game, 1, bad_events), bad)
+        check_error(entry("infer", "fugitive", "--log", bad, cwd=cwd), str(bad.name), *expected)
+
+
+def test_infer_after_the_end_shows_the_route_and_suggests_nothing(
+    game_log: Path, cwd: Path
+) -> None:
+    done = entry("infer", "fugitive", "--log", game_log, "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    out = one_json_object(done.stdout)
+    route = next(e for e in read_view_log(game_log, "marshal").events if e.kind == "route")
+    assert out["over"] and out["recommended"] is None
+    assert [p["value"] for p in out["positions"]] == list(route.public["hideouts"])
+    text = flat(entry("infer", "fugitive", "--log", game_log, cwd=cwd).stdout)
+    assert "The game is over." in text and "Suggested" not in text
 
 
 def test_infer_lines_of_the_log_are_named(view_log: Path, cwd: Path) -> None:

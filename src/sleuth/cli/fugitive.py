@@ -3,6 +3,7 @@ table-side assistant (``sleuth assist fugitive``)."""
 
 from __future__ import annotations
 
+import random
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
@@ -18,6 +19,7 @@ from sleuth.core.viewlog import read_view_log
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import MODELS, warm_up
 from sleuth.games.fugitive.rules import FugitiveGame
+from sleuth.games.fugitive.worlds import check_view
 
 Model = Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]
 """The Fugitive models of :data:`~sleuth.games.fugitive.belief.MODELS`, as CLI choices."""
@@ -47,9 +49,14 @@ def infer_command(
     probabilities, certain hideouts, numbers ruled out, and the suggested guess."""
     view = read_view_log(log, "marshal")
     seen = view.events if events is None else view.events[:events]
-    if view.game.name != "fugitive":
-        raise SleuthError(f"{log}: a {view.game.name} log, not a Fugitive one")
-    deduction = Deduction.from_events(seen, view.game.manhunt_threshold, model=model.value)  # type: ignore[attr-defined]
+    game = view.game
+    if not isinstance(game, FugitiveGame):
+        raise SleuthError(f"{log}: a {game.name} log, not a Fugitive one")
+    try:
+        deduction = Deduction.from_events(seen, game.manhunt_threshold, model=model.value)
+        check_view(game, seen, deduction.belief, random.Random(0))
+    except SleuthError as exc:
+        raise SleuthError(f"{log}: {exc}") from None
     if as_json:
         print_json({"events": len(seen), **deduction.to_json()})
         return

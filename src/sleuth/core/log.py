@@ -218,8 +218,15 @@ def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
     numbered, fail, parse = reader.numbered, reader.fail, reader.parse
 
     first_no, first = numbered[0]
+    parsed = parse(first_no, first)
+    if isinstance(parsed, dict) and parsed.get("format") == "sleuth-view":
+        raise fail(
+            first_no,
+            "this is one seat's view log (as the assistant saves it), not a whole game: "
+            "'sleuth infer GAME --log FILE' reads it",
+        )
     try:
-        header = HeaderLine.model_validate(parse(first_no, first))
+        header = HeaderLine.model_validate(parsed)
     except ValidationError as exc:
         raise fail(first_no, f"bad header: {first_error(exc)}") from None
     game = reader.game(first_no, header.game, header.options, header.rules_version)
@@ -345,5 +352,7 @@ def _rounded(values: Any) -> list[float]:
 
 def first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
+    if not err["loc"] and err["type"] == "model_type":  # not an object: no internal names
+        return "a JSON object is expected"
     where = ".".join(str(p) for p in err["loc"]) or "line"
     return f"{where}: {err['msg']}"

@@ -141,7 +141,10 @@ def _from_game_log(lines: list[str], role: str, source: str) -> ViewLog:
     replay = replay_lines(lines, source=source)
     game = replay.game
     if role not in game.roles:
-        raise LogError(f"{source}: {game.name} has no role {role!r} (roles: {game.roles})")
+        raise LogError(
+            f"{source}: a {game.name} game log, which has no {role} (roles: "
+            f"{', '.join(game.roles)})"
+        )
     seat = game.roles.index(role)
     events: list[Event] = []
     for line in lines[1:]:

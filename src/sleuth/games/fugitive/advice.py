@@ -131,7 +131,7 @@ class Deduction:
         return [n for n, p in self.hideout_probabilities().items() if p == 0]
 
     def advice(self, mode: str = "gamble") -> Advice | None:
-        """The guess to make; None when nothing is face down.
+        """The guess to make; None when nothing is face down or the game is over.
 
         Every mode names the whole route when every face-down hideout is certain (a win, F25),
         and in the Manhunt names one number, certain if possible, else the most likely
@@ -160,6 +160,8 @@ class Deduction:
         """
         if mode not in GUESS_MODES:
             raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
+        if self.belief.timeline.over:
+            return None
         choice = self._advice(mode)
         if choice is None or mode not in ("gamble", "reveal") or self.belief.timeline.manhunt:
             return choice

@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sleuth.core.errors import IllegalActionError, SleuthError, SolverLimitError
+from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import Event
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import MAX_STATES, ContradictionError
@@ -36,7 +36,7 @@ from sleuth.games.fugitive.rules import (
     Phase,
 )
 from sleuth.games.fugitive.turns import PublicTurns
-from sleuth.games.fugitive.worlds import history
+from sleuth.games.fugitive.worlds import view_problem
 
 ENTRY_HELP = """\
 draw 2 17                  you drew card 17 from pile 2
@@ -55,9 +55,6 @@ SETUP_EVENTS = tuple(
     for _ in range(count)
 )
 """The Fugitive's setup draws as the Marshal sees them (every game starts with them)."""
-
-REPLAY_TRIES = 20
-"""Sampled worlds the engine replays before an entry is refused (see ``_replay``)."""
 
 
 @dataclass(frozen=True)
@@ -145,22 +142,9 @@ class MarshalTable:
         the first opening hideout), so several are tried before the last entry is refused."""
         if not deduction.exact:
             return
-        problem = ""
-        for _ in range(REPLAY_TRIES):
-            world = deduction.belief.sample(self._rng)
-            state = self.game.new_initial_state()
-            produced: list[Event] = []
-            try:
-                for action in history(world, events):
-                    produced += state.apply(action)
-            except IllegalActionError as exc:
-                problem = str(exc)
-                continue
-            seen = [e.seen_by(MARSHAL) for e in produced if e.kind != "route"]
-            if seen == events:
-                return
-            problem = f"the rules would show {[e.kind for e in seen[len(events) - 3 :]]} here"
-        raise SleuthError(f"{_last_entry(events)}: {problem}")
+        problem = view_problem(self.game, events, deduction.belief, self._rng)
+        if problem is not None:
+            raise SleuthError(f"{_last_entry(events)}: {problem[1]}")
 
     # --- parsing ----------------------------------------------------------------------------
 

@@ -42,6 +42,10 @@ class Miss:
     placed: int
 
 
+QUIET_KINDS = frozenset(("chose_pile", "passed", "declined_bonus", "skipped"))
+"""Event kinds that tell the deduction nothing the others do not (the turn order's)."""
+
+
 @dataclass
 class Timeline:
     """The Marshal's knowledge after a sequence of events."""
@@ -76,38 +80,67 @@ class Timeline:
         return pool[1], pool[2], pool[3]
 
     def apply(self, event: Event) -> None:
-        """Record one event of the Marshal's view (unknown kinds are ignored)."""
+        """Record one event of the Marshal's view; an unknown kind is a :class:`SleuthError`.
+
+        ``route``, shown when the game ends, turns every hideout face up with its stack."""
         public = event.public
         kind = event.kind
         if kind == "drew":
+            pile = _number(public["pile"], 1, 3, "pile")
             if public["seat"] == MARSHAL:
                 if event.private is None:
                     raise SleuthError(
                         "a Marshal draw without its card: is this the Marshal's view?"
                     )
-                self.marshal_cards.add(int(event.private["card"]))
+                card = _number(event.private["card"], 1, LAST - 1, "card")
+                if PILE_OF[card] != pile or card in self.marshal_cards:
+                    raise SleuthError(f"card {card} cannot be drawn from pile {pile} now")
+                self.marshal_cards.add(card)
             else:
-                self.fugitive_draws[int(public["pile"]) - 1] += 1
+                self.fugitive_draws[pile - 1] += 1
         elif kind == "placed":
-            slot = Slot(int(public["position"]), int(public["sprints"]), tuple(self.fugitive_draws))  # type: ignore[arg-type]
-            if public.get("value") == LAST:
-                slot.value = LAST
+            sprints = _number(public["sprints"], 0, LAST - 1, "sprint count")
+            slot = Slot(int(public["position"]), sprints, tuple(self.fugitive_draws))  # type: ignore[arg-type]
+            if "value" in public:
+                slot.value = _number(public["value"], LAST, LAST, "announced hideout")
             if slot.position != len(self.slots) + 1:
                 raise SleuthError(f"hideout position {slot.position} out of order")
             self.slots.append(slot)
-        elif kind == "guessed" and not public["hit"]:
-            self.misses.append(Miss(tuple(public["numbers"]), len(self.slots)))
+        elif kind == "guessed":
+            numbers = tuple(_number(n, 1, LAST - 1, "guessed number") for n in public["numbers"])
+            if not numbers or len(set(numbers)) != len(numbers):
+                raise SleuthError("a guess names distinct numbers, at least one")
+            if not public["hit"]:  # a hit is learnt from its "revealed" events
+                self.misses.append(Miss(numbers, len(self.slots)))
         elif kind == "revealed":
             position = int(public["position"])
             if not 1 <= position <= len(self.slots):
                 raise SleuthError(f"revealed position {position}: no such hideout yet")
             slot = self.slots[position - 1]
-            slot.value = int(public["value"])
-            slot.stack = tuple(int(c) for c in public["sprints"])
+            slot.value = _number(public["value"], 1, LAST, "revealed hideout")
+            slot.stack = tuple(_number(c, 1, LAST - 1, "sprint card") for c in public["sprints"])
         elif kind == "manhunt":
             self.manhunt = True
         elif kind == "game_over":
             self.over = True
+        elif kind == "route":
+            hideouts, stacks = list(public["hideouts"]), list(public["sprints"])
+            if not len(hideouts) == len(stacks) == len(self.slots):
+                raise SleuthError(
+                    f"the route shows {len(hideouts)} hideouts, not {len(self.slots)}"
+                )
+            for slot, value, stack in zip(self.slots, hideouts, stacks, strict=True):
+                slot.value = _number(value, 1, LAST, "hideout")
+                slot.stack = tuple(_number(c, 1, LAST - 1, "sprint card") for c in stack)
+        elif kind not in QUIET_KINDS:
+            raise SleuthError(f"unknown event kind {kind!r}")
+
+
+def _number(value: object, low: int, high: int, what: str) -> int:
+    """``value`` as an int in ``low..high``, else a :class:`SleuthError` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SleuthError(f"{what} {value!r} is not a whole number in {low}-{high}")
+    return value
 
 
 def read_view(events: Iterable[Event]) -> Timeline:
@@ -120,5 +153,9 @@ def read_view(events: Iterable[Event]) -> Timeline:
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise SleuthError(
                 f"event {number} ({event.kind} {dict(event.public)}): bad or missing field {exc}"
+            ) from None
+        except SleuthError as exc:
+            raise SleuthError(
+                f"event {number} ({event.kind} {dict(event.public)}): {exc}"
             ) from None
     return timeline
