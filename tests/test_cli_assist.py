@@ -26,6 +26,31 @@ def test_entries_errors_undo_and_save(cwd: Path) -> None:
     assert [e.kind for e in view.events[-2:]] == ["chose_pile", "drew"]
 
 
+def test_undo_several_and_commands_with_stray_words(cwd: Path) -> None:
+    script = OPENING + "undo 9\nundo two\nquit now\nhistory 2\nundo 2\nhistory\nsave a.jsonl\n"
+    done = entry("assist", "fugitive", cwd=cwd, stdin=script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "error: 'undo 9': there are only 4 entries" in out
+    assert "error: 'undo two': write 'undo' or 'undo N'" in out
+    assert "error: 'quit' takes nothing after it" in out  # the session went on
+    assert "error: 'history' takes nothing after it" in out
+    assert "took back: draw 2 20" in out and "took back: draw 1 5" in out
+    assert "saved 2 entries to a.jsonl" in out and "  3  draw" not in out.split("undo")[-1]
+    one = entry("assist", "fugitive", cwd=cwd, stdin="hideout\nsave b.jsonl\n")
+    assert "saved 1 entry to b.jsonl" in one.stdout
+
+
+def test_save_never_replaces_a_file_that_is_not_a_view_log(cwd: Path, game_log: Path) -> None:
+    kept = game_log.read_text()
+    script = OPENING + f"save {game_log}\nsave a.jsonl\nsave a.jsonl\n"
+    done = entry("assist", "fugitive", cwd=cwd, stdin=script)
+    assert done.returncode == 0, done.stderr
+    assert f"error: {game_log} exists and is not a view log: not replaced" in done.stdout
+    assert game_log.read_text() == kept
+    assert done.stdout.count("saved 4 entries to a.jsonl") == 2  # a view log is replaced
+
+
 def test_load_continues_a_saved_game_and_infer_reads_it(cwd: Path) -> None:
     saved = entry("assist", "fugitive", cwd=cwd, stdin=OPENING + "save a.jsonl\n")
     assert saved.returncode == 0, saved.stderr
@@ -48,6 +73,11 @@ def test_bad_files_are_clear_errors_and_lose_nothing(cwd: Path, game_log: Path) 
     assert missing.returncode == 2 and "cannot read" in missing.stderr
     other = entry("assist", "fugitive", "-o", "edition=third", cwd=cwd)
     assert other.returncode == 2 and "edition" in other.stderr
+    (cwd / "a.jsonl").write_text("")
+    both = entry("assist", "fugitive", "--load", "a.jsonl", "-o", "edition=second", cwd=cwd)
+    assert both.returncode == 2 and "leave out -o" in both.stderr
+    twice = entry("assist", "fugitive", "-o", "edition=second", "-o", "edition=first", cwd=cwd)
+    assert twice.returncode == 2 and "'edition' is given twice" in twice.stderr
 
 
 def test_a_full_game_log_loads_as_the_marshals_view(cwd: Path, game_log: Path) -> None:

@@ -9,7 +9,7 @@ commands every assistant has:
 ``help``                  the commands and the game's entry forms
 ``show``                  the deduction again
 ``history``               the entries so far, numbered
-``undo``                  take back the last entry
+``undo [N]``              take back the last entry (or the last N)
 ``save FILE``             write the view log (JSONL) to FILE
 ``load FILE``             replace the session by the one saved in FILE
 ``quit`` (or end of input)  leave
@@ -28,7 +28,7 @@ from sleuth.core.errors import SleuthError
 
 COMMANDS = """\
 help / show / history      these forms / the deduction again / the entries so far
-undo                       take back the last entry
+undo [N]                   take back the last entry (or the last N)
 save FILE / load FILE      write the view log to FILE / continue from a saved one
 quit                       leave (end of input too)"""
 
@@ -69,6 +69,8 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
             continue
         word, _, rest = line.partition(" ")
         try:
+            if word in ("quit", "exit", "help", "show", "history") and rest.strip():
+                raise SleuthError(f"{word!r} takes nothing after it")
             if word in ("quit", "exit"):
                 return
             if word == "help":
@@ -79,7 +81,8 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 for number, text in enumerate(session.history(), start=1):
                     console.print(f"{number:3}  {text}")
             elif word == "undo":
-                console.print(f"took back: {session.undo()}")
+                for text in _undo(session, rest.strip()):
+                    console.print(f"took back: {text}")
                 console.print(session.render())
             elif word in ("save", "load"):
                 if not rest.strip():
@@ -87,13 +90,31 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 path = Path(rest.strip())
                 if word == "save":
                     session.save(path)
-                    console.print(f"saved {len(session.history())} entries to {path}")
+                    console.print(f"saved {_entries(len(session.history()))} to {path}")
                 else:
                     session.load(path)
-                    console.print(f"loaded {len(session.history())} entries from {path}")
+                    console.print(f"loaded {_entries(len(session.history()))} from {path}")
                     console.print(session.render())
             else:
                 console.print(f"ok: {session.enter(line)}")
                 console.print(session.render())
         except SleuthError as exc:
             console.print(f"error: {exc}")
+
+
+def _undo(session: TableSession, count_text: str) -> list[str]:
+    """Take back the last ``count_text`` entries (1 if empty), all or none."""
+    if not count_text:
+        count = 1
+    elif count_text.isdigit() and int(count_text) > 0:
+        count = int(count_text)
+    else:
+        raise SleuthError(f"'undo {count_text}': write 'undo' or 'undo N' (N a positive number)")
+    entries = len(session.history())
+    if count > entries:
+        raise SleuthError(f"'undo {count}': there are only {_entries(entries)}")
+    return [session.undo() for _ in range(count)]
+
+
+def _entries(count: int) -> str:
+    return f"{count} entr{'y' if count == 1 else 'ies'}"

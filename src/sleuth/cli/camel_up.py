@@ -15,7 +15,7 @@ import typer
 from sleuth.assist.camel_up import CamelSession, render_advice
 from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import OptionError, SleuthError
 from sleuth.core.registry import game_spec, parse_option_texts
 from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.export import action_rows, columns
@@ -139,6 +139,8 @@ def assist_command(
     roll with its die, leg tickets, tiles, overall bets) and see the leg and race odds and the
     best actions after each.  'help' lists the forms; undo, save FILE and load FILE work at any
     time."""
+    if load is not None and option:
+        raise OptionError("--load takes the game's options from the log: leave out -o")
     spec = game_spec("camel-up")
     game = spec.make(parse_option_texts(option or []))
     assert isinstance(game, CamelUpGame)

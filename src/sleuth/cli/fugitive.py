@@ -13,7 +13,7 @@ import typer
 from sleuth.assist.fugitive import FugitiveSession, notepad
 from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import OptionError, SleuthError
 from sleuth.core.registry import make_game, parse_option_texts
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.fugitive.advice import Deduction
@@ -76,6 +76,8 @@ def assist_command(
     """The Marshal's assistant at a real table: type what happens (your draws, the
     Fugitive's draws and hideouts, guesses and what they revealed) and see the notepad after
     each entry.  'help' lists the forms; undo, save FILE and load FILE work at any time."""
+    if load is not None and option:
+        raise OptionError("--load takes the game's options from the log: leave out -o")
     game = make_game("fugitive", parse_option_texts(option or []))
     assert isinstance(game, FugitiveGame)
     with console.status(

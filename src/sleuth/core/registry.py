@@ -125,5 +125,7 @@ def parse_option_texts(items: list[str]) -> dict[str, str]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"option {item!r} is not of the form name=value")
+        if name.strip() in out:
+            raise OptionError(f"option {name.strip()!r} is given twice")
         out[name.strip()] = value.strip()
     return out

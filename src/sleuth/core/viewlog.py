@@ -93,9 +93,23 @@ def view_log_lines(log: ViewLog) -> Iterator[dict[str, JSON]]:
 
 
 def write_view_log(log: ViewLog, path: Path | str) -> None:
-    """Write ``log`` to ``path`` (replacing the file)."""
+    """Write ``log`` to ``path``, replacing an earlier view log; any other existing file is a
+    :class:`LogError` and stays as it was (a game log saved over by mistake would be lost)."""
+    path = Path(path)
+    if path.is_file() and not _is_view_log(path):
+        raise LogError(f"{path} exists and is not a view log: not replaced (choose another name)")
     text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in view_log_lines(log))
-    Path(path).write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+
+
+def _is_view_log(path: Path) -> bool:
+    """Whether ``path`` starts with a view log's header (an empty file counts as one)."""
+    try:
+        with path.open(encoding="utf-8") as file:
+            first = file.readline()
+        return not first.strip() or json.loads(first).get("format") == VIEW_FORMAT
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return False
 
 
 def read_view_log(path: Path | str, role: str) -> ViewLog:

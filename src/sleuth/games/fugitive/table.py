@@ -169,6 +169,8 @@ class MarshalTable:
                 raise SleuthError("'pass': the Fugitive must place his first hideout (F13)")
             return self._single("pass", Event("passed", {}), Phase.FUGITIVE_PLACE, Phase.OPENING)
         if words == ["skip"]:
+            if not self.game.marshal_may_skip:
+                raise SleuthError("'skip': this game has marshal_may_skip off: you must guess")
             return self._single("skip", Event("skipped", {}), Phase.MARSHAL_GUESS)
         if words == ["no", "bonus"]:
             return self._single("no bonus", Event("declined_bonus", {}), Phase.BONUS)
@@ -256,10 +258,13 @@ class MarshalTable:
             raise SleuthError(f"{shown!r}: a number is repeated")
         if timeline.manhunt and len(numbers) != 1:
             raise SleuthError(f"{shown!r}: in the Manhunt you name one number at a time")
+        outside = [n for n in numbers if not 1 <= n < LAST]
+        if outside:
+            raise SleuthError(f"{shown!r}: only 1-41 can be named, not {_listed(outside)}")
         guessable = set(self._deduction.guessable())
         bad = [n for n in numbers if n not in guessable]
         if bad:
-            raise SleuthError(f"{shown!r}: {', '.join(map(str, bad))} cannot be named (face up)")
+            raise SleuthError(f"{shown!r}: {_listed(bad)} cannot be named (face up)")
         events = [Event("guessed", {"numbers": tuple(sorted(numbers)), "hit": hit})]
         if not hit:
             if details:
@@ -290,6 +295,8 @@ class MarshalTable:
             number, position, stack = _reveal_clause(shown, words)
             if number not in numbers:
                 raise SleuthError(f"{shown!r}: {number} was not named")
+            if number in given:
+                raise SleuthError(f"{shown!r}: {number} is described twice")
             given[number] = (position, stack)
         slots = {s.position: s for s in self._deduction.belief.timeline.slots}
         positions = self._positions(shown, numbers, {n: p for n, (p, _) in given.items() if p})
@@ -348,10 +355,20 @@ class MarshalTable:
             numbers[0],
         )
         if not fits:
-            where = " or ".join(map(str, options[numbers.index(unsure)])) or "no position"
+            nowhere = [n for n, o in zip(numbers, options, strict=True) if not o]
+            if nowhere:
+                raise SleuthError(
+                    f"{shown!r}: {_listed(nowhere)} cannot be a face-down hideout "
+                    "(check 'Not hideouts now' in the notepad)"
+                )
+            where = " or ".join(map(str, options[numbers.index(unsure)]))
             raise SleuthError(f"{shown!r}: {unsure} fits {where}, but not with the others")
         where = " or ".join(map(str, options[numbers.index(unsure)]))
         raise SleuthError(f"{shown!r}: {unsure} could be at {where}: add '; {unsure} at POSITION'")
+
+
+def _listed(numbers: Sequence[int]) -> str:
+    return ", ".join(map(str, numbers))
 
 
 def _reveal_clause(shown: str, words: list[str]) -> tuple[int, int | None, tuple[int, ...] | None]:
@@ -411,7 +428,8 @@ def _expected(turns: PublicTurns) -> str:
         Phase.FUGITIVE_PLACE: "the Fugitive places a hideout or passes ('hideout SPRINTS', "
         "'42 SPRINTS', 'pass')",
         Phase.BONUS: "the Fugitive takes the bonus draw or not ('bonus', 'no bonus')",
-        Phase.MARSHAL_GUESS: "you guess ('guess NUMBERS hit|miss', 'skip')",
+        Phase.MARSHAL_GUESS: "you guess ('guess NUMBERS hit|miss'"
+        + (", 'skip')" if turns.game.marshal_may_skip else "; this game has no 'skip')"),
         Phase.MANHUNT: "you name one number ('guess NUMBER hit|miss')",
     }.get(turns.phase, turns.phase.value)
 
