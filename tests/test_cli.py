@@ -260,6 +260,10 @@ def test_play_logs_can_be_replayed(tmp_path: Path, cwd: Path) -> None:
     assert replay["options"] == header["options"] and replay["seed"] == header["seed"]
     assert replay["bots"] == ["random", "random"]
     assert replay["outcome"] == end["outcome"] and replay["wins"] == end["wins"]
+    kept = files[0].read_text()
+    again = entry("play", "fox", "--bots", "random,random", "--no-db", "--logs", logs, cwd=cwd)
+    check_error(again, str(logs), "already holds game logs", "empty folder")
+    assert files[0].read_text() == kept
 
 
 def test_play_search_bots_end_to_end(cwd: Path) -> None:
@@ -601,6 +605,10 @@ PLAY = ["play", "fox", "--bots", "solver,quantum", "--games", "2", "--no-db"]
         (["play", "fox", "--bots", "ismcts:c=-1,quantum"], ["option c=", "at least 0"]),
         (["play", "fox", "--bots", "dmcts:worlds=x,quantum"], ["worlds", "'x'"]),
         (["play", "fox", "--bots", "wolf:c=1,quantum"], ["unknown bot", "'wolf'"]),
+        (["play", "fox", "--bots", "solver,,quantum", "--no-db"], ["--bots", "name is empty"]),
+        ([*PLAY, "--option", "k=1", "--option", "k=2"], ["'k'", "given twice"]),
+        ([*PLAY, "--db", "r.duckdb"], ["--db and --no-db"]),
+        (["compare", "fox", "-a", "solver", "-b", "random", "--field", ""], ["--field", "empty"]),
     ],
 )
 def test_bad_input_is_a_clear_error(args: list[str], culprits: list[str], cwd: Path) -> None:

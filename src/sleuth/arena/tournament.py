@@ -283,6 +283,12 @@ def run_tournament(
             logs.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise SleuthError(f"cannot write logs to {logs}: {exc.strerror or exc}") from None
+        taken = sorted(p.name for p in logs.glob("game-*.jsonl"))
+        if taken:
+            raise SleuthError(
+                f"{logs} already holds game logs ({taken[0]}, ...): choose an empty folder, "
+                "so that no earlier log is replaced"
+            )
     log_dir = None if logs is None else str(logs)
     tournament = Tournament(uuid.uuid4().hex, name, canonical, seed, tuple(bots), workers)
     started = time.perf_counter()

@@ -126,6 +126,17 @@ def games_command(
                 console.print(settings)
 
 
+DEFAULT_DB = Path("sleuth.duckdb")
+
+
+def bot_names(text: str, flag: str) -> list[str]:
+    """The comma-separated bot names of ``flag``; an empty name is an error."""
+    names = [b.strip() for b in text.split(",")]
+    if not all(names):
+        raise SleuthError(f"{flag} {text!r}: a bot name is empty (names are separated by commas)")
+    return names
+
+
 @app.command("play")
 def play_command(
     game: Annotated[str, typer.Argument(help="Game name (see `sleuth games`).")],
@@ -141,7 +152,7 @@ def play_command(
     seed: SeedOption = 0,
     option: GameOptions = None,
     workers: WorkersOption = None,
-    db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path("sleuth.duckdb"),
+    db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = DEFAULT_DB,
     no_db: Annotated[bool, typer.Option("--no-db", help="Do not store results.")] = False,
     logs: Annotated[
         Path | None, typer.Option("--logs", help="Write one JSONL log per game to this folder.")
@@ -152,7 +163,9 @@ def play_command(
     """Run a tournament between bots and print a results table."""
     if not time_limit > 0:
         raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if no_db and db != DEFAULT_DB:
+        raise SleuthError("--db and --no-db contradict each other: give one")
+    names = bot_names(bots, "--bots")
     options = game_spec(game).options_for(parse_option_texts(option or []), len(names))
     valid_seatings(make_game(game, options), names)  # bad names fail before the database is touched
     if not no_db:
@@ -192,7 +205,10 @@ def _print_standings(tournament: Tournament) -> None:
     options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
     table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
     for column in ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length"):
-        table.add_column(column, justify="left" if column in ("bot", "role") else "right")
+        if column == "bot":  # a long bot spec is shown whole, on several lines
+            table.add_column(column, overflow="fold")
+        else:
+            table.add_column(column, justify="left" if column == "role" else "right", no_wrap=True)
     for s in tournament.standings():
         lo, hi = s.ci95
         table.add_row(
@@ -223,11 +239,13 @@ def compare_command(
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Paired-seed A/B test: the candidate and the baseline each play the same games (same
-    seeds, seats and field), and the per-game difference gives the gain with a 95% interval."""
+    """Paired-seed A/B test: candidate and baseline play the same games.
+
+    Both play the same seeds, seats and field, and the per-game difference gives the gain with
+    a 95% interval."""
     if not time_limit > 0:
         raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
-    names = [b.strip() for b in field.split(",") if b.strip()]
+    names = bot_names(field, "--field")
     options = game_spec(game).options_for(parse_option_texts(option or []), len(names) + 1)
     for bot in (candidate, baseline):
         valid_seatings(make_game(game, options), [bot, *names])
