@@ -112,6 +112,8 @@ def _rate(hits: float, n: int) -> str:
 
 
 def report(db: Path, image: Path) -> None:
+    if not db.exists():
+        raise SystemExit(f"error: {db} does not exist: play the study first (run --db {db})")
     with duckdb.connect(str(db), read_only=True) as con:
         rows = con.execute(
             "SELECT start_order, finish_order, wins, tile_hits, turns, legs, capped "

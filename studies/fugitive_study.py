@@ -9,7 +9,8 @@ larger ``--games`` tops every experiment up with new games (seed 2026 plus the g
 played).  1st edition unless the experiment says otherwise, ``max_rounds=50``, seats fixed by
 role, five seconds a move, every core (``--workers``).
 ``report`` prints one Markdown table per question (the Marshal's win rate with its 95% Wilson
-interval; a draw counts half) and writes ``docs/img/fugitive-study.png``.
+interval; a draw counts half) and writes the plot to ``--image`` (default
+``docs/img/fugitive-study.png``); a missing database is an error.
 """
 
 from __future__ import annotations
@@ -144,6 +145,8 @@ def report(db: Path, image: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    if not db.exists():
+        raise SystemExit(f"error: {db} does not exist: play the study first (run --db {db})")
     done = _done(db)
     figure, axes = plt.subplots(len(QUESTIONS), 1, figsize=(8, 2.2 * len(QUESTIONS)))
     for axis, (question, title) in zip(axes, QUESTIONS.items(), strict=True):

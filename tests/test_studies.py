@@ -37,6 +37,8 @@ def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("### ") == 7 and "not run" not in result.stdout
     assert image.stat().st_size > 10_000
+    missing = study("report", "--db", str(tmp_path / "none.duckdb"), "--image", str(image))
+    assert missing.returncode != 0 and "none.duckdb does not exist" in missing.stderr
 
 
 CAMEL_STUDY = ROOT / "studies" / "camel_up_study.py"
@@ -60,3 +62,5 @@ def test_camel_up_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert result.stdout.count("### ") == 3 and "| 1st (front) |" in result.stdout
     assert "17.52%" in result.stdout  # the exact baseline of the rearmost camel's P(win)
     assert image.stat().st_size > 10_000
+    missing = camel("report", "--db", str(tmp_path / "none.duckdb"))
+    assert missing.returncode != 0 and "none.duckdb does not exist" in missing.stderr

@@ -153,8 +153,8 @@ def test_malformed_json_truncated_and_empty_logs(fox_log: Path, tmp_path: Path) 
 def test_a_view_log_or_a_header_that_is_no_object_is_named(tmp_path: Path) -> None:
     view = tmp_path / "marshal.jsonl"
     view.write_text(json.dumps({"type": "header", "format": "sleuth-view", "game": "fox"}) + "\n")
-    with pytest.raises(LogError, match="line 1: this is one seat's view log.*sleuth infer"):
+    with pytest.raises(LogError, match=r"line 1: this is one seat's view log.*sleuth infer"):
         replay_log(view)
     view.write_text("[1, 2]\n")
-    with pytest.raises(LogError, match="line 1: bad header: a JSON object is expected$"):
+    with pytest.raises(LogError, match=r"line 1: bad header: a JSON object is expected$"):
         replay_log(view)
