@@ -18,17 +18,19 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fugitive.actions import Card, Guess, Place, parse_action
 from sleuth.games.fugitive.cards import SPRINT, cards_of
-from sleuth.games.fugitive.moves import Placements
+from sleuth.games.fugitive.moves import (
+    OpeningPlacements,
+    Placements,
+    has_follow_up,
+    with_follow_up,
+)
 from sleuth.games.fugitive.rules import (
     FUGITIVE,
     MARSHAL,
     FugitiveGame,
     FugitiveState,
     Hideout,
-    OpeningPlacements,
     Phase,
-    _has_follow_up,
-    _with_follow_up,
 )
 
 SETUP = ["card 12", "card 13", "card 14", "card 15", "card 17"]
@@ -412,8 +414,8 @@ def test_the_opening_filter_agrees_with_f14_placement_by_placement(
     the single check accepts."""
     held = sorted(cards + [42] * with_42)
     placements = list(Placements(held, 0))
-    expected = [p for p in placements if _has_follow_up(held, p)]
-    assert _with_follow_up(held, placements) == expected
+    expected = [p for p in placements if has_follow_up(held, p)]
+    assert with_follow_up(held, placements) == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -430,7 +432,7 @@ def test_the_lazy_opening_answers_as_its_listing_does(
     placements without listing; every answer agrees with the listed placements."""
     held = sorted(cards + [42] * with_42)
     everything = list(Placements(held, last))
-    kept = [p for p in everything if not follow_up or _has_follow_up(held, p)]
+    kept = [p for p in everything if not follow_up or has_follow_up(held, p)]
     lazy = OpeningPlacements(held, last, follow_up)
     assert all((p in lazy) == (p in kept) for p in everything)
     assert Place(99) not in lazy and Guess((held[0],)) not in lazy

@@ -23,8 +23,7 @@ from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, warm_up
 from sleuth.games.fugitive.elusive import ElusiveFugitive
 from sleuth.games.fugitive.fugitives import BLUFF, HeuristicFugitive, SteadyFugitive
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
-from sleuth.games.fugitive.moves import Choices, Guesses, Placements
-from sleuth.games.fugitive.rules import OpeningPlacements
+from sleuth.games.fugitive.moves import Choices, Guesses, OpeningPlacements, Placements
 
 
 class RandomPlayer(Bot):

@@ -25,11 +25,10 @@ turns up; ``skipped``; ``manhunt`` {highest}; ``game_over`` {reason, winner} and
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
-from typing import ClassVar, overload
+from typing import ClassVar
 
 from sleuth.core.errors import IllegalActionError, OptionError
 from sleuth.core.events import JSON, Event
@@ -54,13 +53,12 @@ from sleuth.games.fugitive.cards import (
     LAST,
     PILE_MASKS,
     SETUP_DRAWS,
-    SPRINT,
     START_HAND,
     cards_of,
     mask_of,
     sprint_total,
 )
-from sleuth.games.fugitive.moves import Choices, Guesses, Placements
+from sleuth.games.fugitive.moves import Choices, Guesses, OpeningPlacements, Placements
 
 FUGITIVE = 0
 MARSHAL = 1
@@ -492,93 +490,6 @@ class FugitiveState(State[FugitiveAction]):
         other.winner = self.winner
         other._legal = self._legal
         return other
-
-
-def _has_follow_up(hand: list[int], first: Place) -> bool:
-    """F14: after ``first``, the rest of the hand still has a legal second placement: a card
-    above ``first`` within reach when every other card (but 42) is spent on the sprint."""
-    used = {first.hideout, *first.sprints}
-    rest = [c for c in hand if c not in used]
-    budget = 3 + sprint_total(rest)
-    return any(h > first.hideout and h - first.hideout <= budget - SPRINT[h] for h in rest)
-
-
-def _with_follow_up(hand: list[int], placements: list[Place]) -> list[FugitiveAction]:
-    """The opening placements that pass F14 (:func:`_has_follow_up`), checked together: per
-    hideout ``x`` the cards above it are ranked once by what a second placement on them costs
-    (``h - x`` plus the card's own sprint value, which it no longer adds to the budget)."""
-    total = sprint_total(hand)
-    ranked: dict[int, list[tuple[int, int]]] = {}
-    kept: list[FugitiveAction] = []
-    for first in placements:
-        x = first.hideout
-        if x not in ranked:
-            ranked[x] = sorted((h - x + SPRINT[h], h) for h in hand if h > x)
-        budget = 3 + total - SPRINT[x] - sprint_total(first.sprints)
-        for cost, h in ranked[x]:
-            if cost > budget:
-                break
-            if h not in first.sprints:
-                kept.append(first)
-                break
-    return kept
-
-
-class OpeningPlacements(Sequence[Place]):
-    """The opening placements (F13) of ``hand`` after ``last``, without those that leave no
-    legal second hideout when ``follow_up`` is set (F14), in :class:`Placements` order.
-
-    ``in`` and the random policy's questions (:meth:`hideouts`, :meth:`fewest_sprints`) are
-    answered without listing them; ``len``, indexing and iteration list them once (a few
-    hundred)."""
-
-    def __init__(self, hand: list[int], last: int, follow_up: bool) -> None:
-        self.hand = hand
-        self.follow_up = follow_up
-        self.placements = Placements(hand, last)
-        self._cheapest: dict[int, list[Place]] = {}
-
-    @cached_property
-    def _listed(self) -> list[Place]:
-        placements = list(self.placements)
-        if self.follow_up:
-            return _with_follow_up(self.hand, placements)  # type: ignore[return-value]
-        return placements
-
-    def __len__(self) -> int:
-        return len(self._listed)
-
-    @overload
-    def __getitem__(self, index: int) -> Place: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Place]: ...
-    def __getitem__(self, index: int | slice) -> Place | Sequence[Place]:
-        return self._listed[index]
-
-    def __iter__(self) -> Iterator[Place]:
-        return iter(self._listed)
-
-    def __contains__(self, action: object) -> bool:
-        return action in self.placements and self._kept(action)  # type: ignore[arg-type]
-
-    def _kept(self, place: Place) -> bool:
-        return not self.follow_up or _has_follow_up(self.hand, place)
-
-    def hideouts(self) -> list[int]:
-        """The hideouts of these placements, in increasing order."""
-        return [h for h in self.placements.hideouts() if self.fewest_sprints(h)]
-
-    def fewest_sprints(self, hideout: int) -> list[Place]:
-        """The placements of ``hideout`` with the fewest sprint cards, in this order."""
-        found = self._cheapest.get(hideout)
-        if found is None:
-            found = []
-            for size in self.placements.sizes(hideout):
-                found = [p for p in self.placements.of(hideout, size) if self._kept(p)]
-                if found:
-                    break
-            self._cheapest[hideout] = found
-        return found
 
 
 def _placement_problem(state: FugitiveState, action: Place) -> str:
