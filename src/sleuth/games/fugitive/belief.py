@@ -5,7 +5,8 @@ the Marshal's cards), every hideout value and every sprint card.  :class:`ExactB
 the worlds consistent with the Marshal's view exactly, and per face-down position how many
 give each value, so its candidate sets are sound and complete (E1) and its probabilities are
 exact ratios of integers under a uniform shuffle and a Fugitive whose every legal choice has
-weight 1 (E3).  :meth:`ExactBelief.sample` draws complete worlds uniformly.
+weight 1 (E3), or under a Fugitive model that weighs his choices (:data:`MODELS`).
+:meth:`ExactBelief.sample` draws complete worlds in proportion to their weights.
 
 How the count factorises.  Fix the route (hideouts and stacks).  For one pile, the route cards
 from it must be among the Fugitive's draws from that pile made before each was placed.  Taken
@@ -13,8 +14,9 @@ in placement order, the t-th such card placed when ``a`` cards had been drawn fr
 has ``a - (t - 1)`` possible draw slots; the other draws are any ordered choice of the pile's
 remaining cards.  So a route's weight is a product of per-card factors, known as soon as the
 card is placed, times a final factor per pile.  Sprint cards are counted by *type* (pile and
-sprint value): their identities only matter for being distinct from each other and from the
-hideouts, which a final falling factorial per type counts.
+sprint value, :mod:`~sleuth.games.fugitive.compositions`): their identities only matter for
+being distinct from each other and from the hideouts, which a final falling factorial per type
+counts.
 
 A dynamic programme over the route positions sums all routes at once.  Its state after a
 position is a :data:`Key`; each position is two steps, so that stacks and hideouts are not
@@ -38,27 +40,32 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property
 from itertools import combinations, pairwise
 from math import factorial
 from typing import Any, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
 from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import Event
 from sleuth.games.fugitive import _counting
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, pile_of
+from sleuth.games.fugitive.compositions import (
+    CARDS_OF_TYPE,
+    TYPE_OF,
+    TYPES,
+    card_type,
+    composition,
+    route_compositions,
+    stack_facts,
+    type_counts,
+)
 from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
 
 MAX_STATES = 2_000_000
 """States the dynamic programme may visit before it gives up (SolverLimitError)."""
-
-TYPES = 8
-"""Sprint cards are counted by type, ``2 * pile + (value - 1)``: pile 0 (the start hand) to 3,
-sprint value 1 or 2."""
 
 SLACK_CAP = 8
 """Slack beyond which a placement weighs least (see :data:`MODELS`)."""
@@ -81,14 +88,7 @@ Mid = tuple[Key, int]
 T = TypeVar("T")
 
 
-def _type(card: int) -> int:
-    return 2 * pile_of(card) + SPRINT[card] - 1
-
-
-_TYPE = tuple(_type(c) if 0 < c < LAST else -1 for c in range(LAST + 1))
-_CARDS_OF_TYPE = tuple(_TYPE.count(t) for t in range(TYPES))
-"""Cards 1-41 of each sprint type."""
-_TYPE_ARRAY = np.array([max(t, 0) for t in _TYPE], dtype=np.int64)
+_TYPE_ARRAY = np.array([max(t, 0) for t in TYPE_OF], dtype=np.int64)
 _PILE_ARRAY = np.array(PILE_OF, dtype=np.int64)
 _SLACK_WEIGHTS = {
     base: np.array([base ** (SLACK_CAP - min(s, SLACK_CAP)) for s in range(LAST + 1)], np.int64)
@@ -228,11 +228,11 @@ class ExactBelief:
             known.update(slot.stack or ())
         self.blocked = timeline.marshal_cards | known | {0, LAST}
         """Cards no unknown part of the route can be (they are elsewhere or face up)."""
-        self.free = list(_CARDS_OF_TYPE)
+        self.free = list(CARDS_OF_TYPE)
         """Unblocked cards of each sprint type."""
         for card in self.blocked:
             if 0 < card < LAST:
-                self.free[_TYPE[card]] -= 1
+                self.free[TYPE_OF[card]] -= 1
         self.singles: list[set[int]] = [set() for _ in slots]
         self.clauses: list[Miss] = []
         for miss in timeline.misses:
@@ -325,8 +325,8 @@ class ExactBelief:
             room = [self.free[t] - used[t] - hidden[t] for t in range(TYPES)]
             merged: dict[tuple[tuple[int, ...], int], int] = defaultdict(int)
             draws = [slot.sprints, *(d - t for d, t in zip(slot.draws, taken, strict=True))]
-            for counts in _type_counts(slot.sprints, room, draws):
-                weight, footprints, piles = _composition(counts)
+            for counts in type_counts(slot.sprints, room, draws):
+                weight, footprints, piles = composition(counts)
                 for p, n in enumerate(piles):
                     weight *= _falling(slot.draws[p] - taken[p], n)
                 new_taken = (taken[0] + piles[0], taken[1] + piles[1], taken[2] + piles[2])
@@ -373,7 +373,7 @@ class ExactBelief:
                 new_progress = advanced
             new_hidden = hidden
             if slot.value is None and self.track_identities:
-                t = _TYPE[h]
+                t = TYPE_OF[h]
                 new_hidden = (*hidden[:t], hidden[t] + 1, *hidden[t + 1 :])
             edges.append((h, weight, (h, after_pile[pile], used, new_hidden, new_progress)))
         self._tables.hideout_edges[i][mid] = edges
@@ -534,7 +534,7 @@ class ExactBelief:
             for slot in self.timeline.slots
             if slot.stack is None and slot.sprints
         )
-        comps, comp_mult, comp_fp, sizes = _route_compositions(hidden_stacks, free)
+        comps, comp_mult, comp_fp, sizes = route_compositions(hidden_stacks, free)
         rows: list[int] = []
         start = 0
         hidden = iter(sizes)
@@ -545,7 +545,7 @@ class ExactBelief:
                 rows += (*slot.draws, value, 0, 0, 0, 0, 0, start, end)
                 start = end
             else:
-                rows += (*slot.draws, value, 1, *_stack_facts(slot.stack or ()), start, start)
+                rows += (*slot.draws, value, 1, *stack_facts(slot.stack or ()), start, start)
         extra_bit = _NO_EXTRA
         if pool:
             extra_bit = np.full(LAST + 1, -1, dtype=np.int64)
@@ -732,7 +732,7 @@ class ExactBelief:
         pools: list[list[int]] = [[] for _ in range(TYPES)]
         for card in range(1, LAST):
             if card not in self.blocked and card not in route:
-                pools[_type(card)].append(card)
+                pools[card_type(card)].append(card)
         for pool in pools:
             rng.shuffle(pool)
         stacks: list[tuple[int, ...]] = []
@@ -790,20 +790,6 @@ class ExactBelief:
         )
 
 
-@cache
-def _composition(counts: tuple[int, ...]) -> tuple[int, int, tuple[int, int, int]]:
-    """For a stack with ``counts[t]`` sprint cards of type ``t``: its orderings up to the order
-    within a type (k! / prod n_t!), its footprints, and its cards from piles 1, 2 and 3."""
-    weight = factorial(sum(counts))
-    footprints = 0
-    for t, n in enumerate(counts):
-        if n:
-            weight //= factorial(n)
-            footprints += n * (t % 2 + 1)
-    per_pile = (counts[2] + counts[3], counts[4] + counts[5], counts[6] + counts[7])
-    return weight, footprints, per_pile
-
-
 def warm_up() -> None:
     """Run the compiled programme once on a small position (a hidden stack, a missed
     multi-number guess, tracked numbers), so that Numba compiles it, or loads it from its
@@ -819,50 +805,9 @@ def warm_up() -> None:
 
 
 @cache
-def _stack_facts(stack: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """A revealed stack's cards from piles 1, 2 and 3, and its footprints."""
-    per_pile = [0, 0, 0, 0]
-    for card in stack:
-        per_pile[PILE_OF[card]] += 1
-    return per_pile[1], per_pile[2], per_pile[3], sum(SPRINT[card] for card in stack)
-
-
-@cache
 def _bits(mask: int) -> tuple[int, ...]:
     """The positions of the set bits of ``mask``, in increasing order."""
     return tuple(bit for bit in range(mask.bit_length()) if mask >> bit & 1)
-
-
-@cache
-def _composition_arrays(
-    sprints: int, free: tuple[int, ...], draws: tuple[int, int, int]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Every stack composition of ``sprints`` cards within ``free`` and the draws, as arrays
-    for the compiled programme: cards per type, orderings (:func:`_composition`), footprints."""
-    rows = _type_counts(sprints, list(free), [sprints, *draws])
-    facts = [_composition(counts)[:2] for counts in rows]
-    return (
-        np.array(rows, dtype=np.int64).reshape(len(rows), TYPES),
-        np.array([w for w, _ in facts], dtype=np.int64),
-        np.array([fp for _, fp in facts], dtype=np.int64),
-    )
-
-
-@lru_cache(maxsize=4096)
-def _route_compositions(
-    stacks: tuple[tuple[int, tuple[int, int, int]], ...], free: tuple[int, ...]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], tuple[int, ...]]:
-    """:func:`_composition_arrays` of every face-down stack (sprint cards, draws), in route
-    order, concatenated; and how many compositions each stack has."""
-    blocks = [_composition_arrays(sprints, free, draws) for sprints, draws in stacks]
-    if not blocks:
-        return (np.zeros((0, TYPES), np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), ())
-    return (
-        np.concatenate([b[0] for b in blocks]),
-        np.concatenate([b[1] for b in blocks]),
-        np.concatenate([b[2] for b in blocks]),
-        tuple(len(b[1]) for b in blocks),
-    )
 
 
 @cache
@@ -870,36 +815,6 @@ def _miss_row(miss: Miss) -> tuple[int, int, int]:
     """A missed guess as the compiled programme reads it: the bitset of its numbers, how many
     they are, and the positions placed then."""
     return sum(1 << n for n in miss.numbers), len(miss.numbers), miss.placed
-
-
-def _type_counts(total: int, room: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:
-    """Every count of sprint cards per type summing to ``total``, with at most ``room[t]`` of
-    type ``t`` and at most ``draws[p]`` from pile ``p`` (pile 0 is the start hand)."""
-    return _bounded_counts(
-        total, tuple(min(r, total) for r in room), tuple(min(d, total) for d in draws)
-    )
-
-
-@cache
-def _bounded_counts(
-    total: int, room: tuple[int, ...], draws: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    found: list[tuple[int, ...]] = []
-    counts = [0] * TYPES
-
-    def fill(t: int, left: int) -> None:
-        if t == TYPES:
-            if left == 0:
-                found.append(tuple(counts))
-            return
-        cap = min(left, room[t], draws[t // 2] - (counts[t - 1] if t % 2 else 0))
-        for n in range(max(cap, -1) + 1):
-            counts[t] = n
-            fill(t + 1, left - n)
-        counts[t] = 0
-
-    fill(0, total)
-    return tuple(found)
 
 
 def _cumulative(options: Iterable[tuple[int, T]]) -> tuple[list[int], list[T]]:
