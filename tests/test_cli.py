@@ -651,3 +651,17 @@ def test_errors_fit_on_one_line(cwd: Path) -> None:
     done = sleuth("fox", "solve", "--graph", "blob:" + "x" * 120, cwd=cwd)
     check_error(done, "x" * 120)
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: ")
+
+
+def test_bot_names_are_stored_in_canonical_form(cwd: Path) -> None:
+    done = entry(
+        "play", "fox", "--bots", "ismcts:c=.50:iterations=20,random", "-n", "2", "--json", cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr
+    out = one_json_object(done.stdout)
+    assert out["bots"] == ["ismcts:c=0.5:iterations=20", "random"]
+    with duckdb.connect(str(cwd / "sleuth.duckdb"), read_only=True) as con:
+        stored = {
+            name for (bots,) in con.execute("select bots from games").fetchall() for name in bots
+        }
+    assert stored == {"ismcts:c=0.5:iterations=20", "random"}

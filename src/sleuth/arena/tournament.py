@@ -274,6 +274,7 @@ def run_tournament(
     spec = game_spec(name)
     game = spec.make(spec.options_for(options or {}, len(bots)))
     canonical = game.options()
+    bots = [spec.bot(b).name for b in bots]  # canonical: ismcts:c=.50 is ismcts:c=0.5
     jobs = schedule(game, bots, games, seed)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     if not -(2**63) <= seed < 2**63:

@@ -68,9 +68,10 @@ class GameSpec:
             if spec.name == base:
                 if not settings:
                     return spec
-                texts = parse_option_texts(settings)
-                if len(texts) < len(settings):
-                    raise OptionError(f"bot {name!r}: an option is given twice")
+                try:
+                    texts = parse_option_texts(settings)
+                except OptionError as exc:
+                    raise OptionError(f"bot {name!r}: {exc}") from None
                 return spec.configured(texts, self.name)
         known = ", ".join(b.name for b in self.bots)
         raise UnknownNameError(f"unknown bot {base!r} for {self.name}; known bots: {known}")
