@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+from _args import positive
 
+from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
 from sleuth.core.rng import derive_seed
 from sleuth.games.camel_up.odds import game_odds
@@ -75,7 +77,11 @@ def _chunks(indices: list[int]) -> Iterator[list[int]]:
 
 
 def run(db: Path, games: int, workers: int) -> None:
-    with duckdb.connect(str(db)) as con:
+    try:
+        con = store.connect(db)  # refuses a file that is not a DuckDB database
+    except duckdb.Error as exc:
+        raise SystemExit(f"error: cannot store results in {db}: {exc}") from None
+    with con:
         con.execute(SCHEMA)
         have = {i for (i,) in con.execute("SELECT game_index FROM placement").fetchall()}
         todo = [i for i in range(games) if i not in have]
@@ -221,8 +227,8 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("run", help="play the study's games (resumes)")
     play.add_argument("--db", type=Path, default=Path("camel-up-study.duckdb"))
-    play.add_argument("--games", type=int, default=100_000)
-    play.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    play.add_argument("--games", type=positive, default=100_000)
+    play.add_argument("--workers", type=positive, default=os.cpu_count() or 1)
     show = sub.add_parser("report", help="print the tables and write the plot")
     show.add_argument("--db", type=Path, default=Path("camel-up-study.duckdb"))
     show.add_argument("--image", type=Path, default=Path("docs/img/camel-up-study.png"))

@@ -22,11 +22,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
+from _args import positive
 
 import sleuth
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
 from sleuth.arena.tournament import run_tournament
+from sleuth.games.fugitive import SPEC
 
 SEED = 2026
 BASE_OPTIONS = {"max_rounds": 50}
@@ -96,7 +98,8 @@ EXPERIMENTS = (
 
 
 def _key(bots: list[str], options: dict[str, object]) -> str:
-    return json.dumps([bots, sorted((k, str(v)) for k, v in options.items())])
+    canonical = [SPEC.bot(b).name for b in bots]  # as stored: heuristic:bluff=0.0
+    return json.dumps([canonical, sorted((k, str(v)) for k, v in options.items())])
 
 
 def _done(db: Path) -> dict[str, tuple[int, float]]:
@@ -185,8 +188,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("run", "report"))
     parser.add_argument("--db", type=Path, default=Path("fugitive-study.duckdb"))
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=None, help="default: every core")
+    parser.add_argument("--games", type=positive, default=1000)
+    parser.add_argument("--workers", type=positive, default=None, help="default: every core")
     parser.add_argument("--image", type=Path, default=Path("docs/img/fugitive-study.png"))
     args = parser.parse_args()
     if args.command == "run":

@@ -8,34 +8,71 @@ from pathlib import Path
 import pytest
 
 from sleuth.assist.camel_up import CamelSession, entry_texts
-from sleuth.core.errors import SleuthError
-from sleuth.core.match import run_match
+from sleuth.core.errors import IllegalActionError, SleuthError
+from sleuth.core.match import MatchRecord, run_match
 from sleuth.core.registry import game_spec
+from sleuth.games.camel_up.actions import ROLL, Die, OverallBet
 from sleuth.games.camel_up.observe import TableTracker
-from sleuth.games.camel_up.rules import CamelUpGame
+from sleuth.games.camel_up.position import position
+from sleuth.games.camel_up.rules import HIDDEN, CamelUpGame
 from tests.test_cli import entry, flat
 
 START = "start 1:blue 2:green,orange 3:yellow,white"
 
 
-def _record(game: CamelUpGame, seed: int) -> list:  # type: ignore[type-arg]
+def _record(game: CamelUpGame, seed: int) -> MatchRecord:
     spec = game_spec("camel-up")
-    return run_match(game, [spec.bot("random")] * game.players, seed, time_limit=None).steps
+    return run_match(game, [spec.bot("random")] * game.players, seed, time_limit=None)
 
 
 @pytest.mark.parametrize(("edition", "players", "seat"), [(1, 4, 2), (2, 3, 0), (1, 2, 1)])
 def test_a_whole_game_typed_in_is_the_seats_view(edition: int, players: int, seat: int) -> None:
     game = CamelUpGame(edition=edition, players=players)
-    steps = _record(game, seed=11)
-    view = [e.seen_by(seat) for step in steps for e in step.events]
+    record = _record(game, seed=11)
+    view = [e.seen_by(seat) for step in record.steps for e in step.events]
     session = CamelSession(game, seat, rollouts=50)
     for text in entry_texts(view):
         session.enter(text)
-    # The reveal of the overall cards at the end is not typed in (the odds no longer need it).
-    assert session.events == [e for e in view if e.kind != "overall_scored"]
+    # The overall cards are typed in as they are turned up ('reveal winner blue ...').
+    overall = ("overall_scored", "overall_turned_up")
+    assert [e for e in session.events if e.kind not in overall] == [
+        e for e in view if e.kind != "overall_scored"
+    ]
+    scored = [e for e in session.events if e.kind == "overall_scored"]
+    assert scored == [e for e in view if e.kind == "overall_scored"][-len(scored) :]
     observed = TableTracker(game).update(view)
     assert session.state.order == observed.order and session.state.dice == observed.dice
+    assert session.state.money == list(record.final_state.money) == observed.money
     assert session.state.is_terminal() and "Game over" in str(session.render().renderables[-1])
+
+
+def test_a_seat_places_at_most_five_overall_cards() -> None:
+    session = CamelSession(CamelUpGame(players=2), seat=0, rollouts=50)
+    session.enter(START)
+    for camel in ("blue", "green", "orange", "yellow", "white"):
+        session.enter(f"leg {camel}")  # seat 0: me
+        session.enter("winner" if camel != "white" else "loser")  # seat 1, hidden
+    session.enter("leg blue")
+    with pytest.raises(SleuthError, match="already placed all 5 of its overall cards"):
+        session.enter("loser")
+
+
+def test_overall_cards_turned_up_at_the_end_are_checked_and_scored() -> None:
+    track = {"16": ["blue"], "10": ["green"], "9": ["orange"], "8": ["yellow"], "7": ["white"]}
+    state = position({"players": 2, "track": track, "to_move": ["blue"], "piles": {"winner": 1}})
+    state.apply(OverallBet("winner", "white"))  # seat 0 (me): white, after seat 1's card
+    state.seat = 0  # seat 0 rolls too: who rolls changes nothing here
+    state.apply(ROLL)
+    state.apply(Die("blue", 1))  # blue crosses the line: the game is over
+    assert state.is_terminal() and state.piles[0] == [(1, HIDDEN), (0, 4)]
+    before = state.money[:]
+    for camels, reason in (([0], "holds 2 cards, not 1"), ([0, 0], "card 2 of the winner pile")):
+        with pytest.raises(IllegalActionError, match=reason):
+            state.clone().turn_up("winner", camels)
+    events = state.turn_up("winner", [0, 4])  # seat 1 had blue: right, first; mine wrong
+    assert [e.kind for e in events] == ["overall_turned_up", "overall_scored", "overall_scored"]
+    assert events[1].public["cards"] == ((1, "blue", 8), (0, "white", -1))
+    assert state.money == [before[0] - 1, before[1] + 8]
 
 
 def test_bad_entries_are_refused_and_change_nothing() -> None:
@@ -96,3 +133,6 @@ def test_the_assistant_at_the_command_line(tmp_path: Path, cwd: Path) -> None:
     assert "9" in out and saved.exists()
     again = entry("assist", "camel-up", "--load", saved, cwd=cwd, stdin="history\n")
     assert again.returncode == 0 and "leg white" in again.stdout
+    for extra, flag in ((["--seat", "2"], "--seat"), (["-o", "players=4"], "-o")):
+        both = entry("assist", "camel-up", "--load", saved, *extra, cwd=cwd)
+        assert both.returncode == 2 and f"leave out {flag}" in both.stderr

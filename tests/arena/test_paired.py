@@ -82,6 +82,7 @@ def test_compare_command_prints_the_gain(tmp_path: Path, cwd: Path) -> None:
     done = entry(*args, "-n", "3", "-w", "1", "--db", db, cwd=cwd)
     assert done.returncode == 0, done.stderr
     assert "win-rate gain" in done.stdout and "candidate better in" in done.stdout
+    assert "fewer than 30 paired games" in " ".join(done.stdout.split())
     assert db.exists()
 
 

@@ -47,7 +47,7 @@ _GAME_COLUMNS = (
 )  # fmt: skip
 
 
-def _connect(path: Path) -> duckdb.DuckDBPyConnection:
+def connect(path: Path) -> duckdb.DuckDBPyConnection:
     """A connection to the DuckDB file at ``path``.  DuckDB opens some files that are not
     databases (an existing JSON file, for one) as an empty in-memory database, where results
     would be lost without a word: those are refused."""
@@ -64,7 +64,7 @@ def _connect(path: Path) -> duckdb.DuckDBPyConnection:
 def prepare(path: Path) -> None:
     """Create the tables in ``path`` if needed: a bad path fails before any game is played."""
     try:
-        with _connect(path) as con:
+        with connect(path) as con:
             con.execute(SCHEMA)
     except duckdb.Error as exc:
         raise SleuthError(f"cannot store results in {path}: {exc}") from None
@@ -74,7 +74,7 @@ def save(path: Path, tournament: Tournament, started_at: datetime, sleuth_versio
     """Append a finished tournament and its games to the DuckDB file at ``path``."""
     options = json.dumps(tournament.options, sort_keys=True)
     try:
-        with _connect(path) as con:
+        with connect(path) as con:
             con.execute(SCHEMA)
             con.execute("BEGIN TRANSACTION")
             con.execute(

@@ -14,6 +14,8 @@ Entries (turn order is implied: each entry is the move of the seat to move):
 ``tile 10 oasis``                         put (or moved) their desert tile
 ``winner blue`` / ``loser blue``          *your* overall card (on your turn)
 ``winner`` / ``loser``                    another player's hidden overall card
+``reveal winner blue green``              at the end: the camels of a pile's cards as they
+                                          are turned up, in pile order (then it is scored)
 ========================================  ==================================================
 """
 
@@ -30,7 +32,8 @@ from sleuth.core.events import Event
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.camel_up.actions import PILES, ROLL, Die, OverallBet, Start
 from sleuth.games.camel_up.advice import Advice, advise
-from sleuth.games.camel_up.rules import CamelState, CamelUpGame, describe_stacks
+from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame, describe_stacks
+from sleuth.games.camel_up.track import racing_order
 
 ENTRY_HELP = """\
 start 1:blue 2:green,orange 3:yellow,white   the starting stacks, bottom to top
@@ -38,7 +41,8 @@ roll blue 2                a roll: blue's die showing 2 (2nd edition: roll white
 leg blue                   the top leg ticket of blue
 tile 10 oasis              a desert tile on space 10 (oasis or mirage)
 winner blue / loser blue   your own overall card, on your turn
-winner / loser             another player's hidden overall card"""
+winner / loser             another player's hidden overall card
+reveal winner blue green   at the end: a pile's cards as turned up, first card first"""
 
 
 class CamelSession:
@@ -67,12 +71,14 @@ class CamelSession:
     def _play(self, state: CamelState, text: str) -> tuple[str, list[Event]]:
         """Play one entry on ``state``; return its canonical text and the events."""
         words = text.strip().lower().split()
-        if state.is_terminal():
-            raise SleuthError("the game is over (undo, or save and start a new session)")
         if not words:
             raise SleuthError("an empty entry")
+        if words[0] == "reveal":
+            return self._reveal(state, words)
+        if state.is_terminal():
+            raise SleuthError("the game is over (undo, or save and start a new session)")
         if state.order is None and words[0] != "start":
-            raise SleuthError("first enter the starting stacks: start 1:blue 2:green,orange ...")
+            raise SleuthError(f"first enter the starting stacks: {_start_example(self.game)}")
         if words[0] == "start":
             action = self.game.parse_action(text)
             return str(action), state.apply(action)
@@ -95,6 +101,16 @@ class CamelSession:
                 f"seat {state.seat}'s card is hidden from you: enter just {action.pile!r}"
             )
         return str(action), state.apply(action)
+
+    def _reveal(self, state: CamelState, words: list[str]) -> tuple[str, list[Event]]:
+        """``reveal PILE CAMEL ...``: the pile's cards as turned up at the end."""
+        if len(words) < 2 or words[1] not in PILES:
+            raise SleuthError("write 'reveal winner CAMELS' or 'reveal loser CAMELS'")
+        unknown = [w for w in words[2:] if w not in self.game.camel_ids]
+        if unknown:
+            raise SleuthError(f"unknown camel {unknown[0]!r}")
+        camels = [self.game.camel_ids[w] for w in words[2:]]
+        return " ".join(words), state.turn_up(words[1], camels)
 
     def undo(self) -> str:
         if not self.entries:
@@ -121,7 +137,7 @@ class CamelSession:
         state = self.state
         if state.order is None:
             return Group(Text(f"You are seat {self.seat} of {self.game.players}. Enter the "
-                              "starting stacks: start 1:blue 2:green,orange ..."))  # fmt: skip
+                              f"starting stacks: {_start_example(self.game)}"))  # fmt: skip
         lines = [
             Text(f"Leg {state.leg}: {describe_stacks(self.game, state.order)}"),
             Text(f"Dice in the pyramid: {', '.join(state.dice_colours())}; tiles: "
@@ -132,6 +148,20 @@ class CamelSession:
                                        for s, m in enumerate(state.money))),
         ]  # fmt: skip
         if state.is_terminal():
+            hidden = [pile for pile, cards in zip(PILES, state.piles, strict=True)
+                      if any(camel == HIDDEN for _, camel in cards)]  # fmt: skip
+            if hidden:
+                lines[-1] = Text("Money before the overall bets: " + ", ".join(
+                    f"seat {s}{' (you)' if s == self.seat else ''} {m}"
+                    for s, m in enumerate(state.money)))  # fmt: skip
+                ranking = racing_order(state.order)
+                lines.append(Text(
+                    f"Game over: winner {self.game.camel_name(ranking[-1])}, loser "
+                    f"{self.game.camel_name(ranking[0])}. Enter the overall cards as they are "
+                    f"turned up, first card first: "
+                    + "; ".join(f"reveal {pile} CAMELS ({len(state.piles[PILES.index(pile)])} "
+                                "cards)" for pile in hidden)))  # fmt: skip
+                return Group(*lines)
             lines.append(Text(f"Game over: {state.outcome()}"))
             return Group(*lines)
         advice = advise(state, rollouts=self.rollouts, seed=len(self.entries), all_tiles=True)
@@ -158,6 +188,12 @@ class CamelSession:
         self.state, self.entries, self.events = session.state, session.entries, session.events
 
 
+def _start_example(game: CamelUpGame) -> str:
+    """A starting-stacks entry with the edition's racing camels."""
+    a, b, c, d, e = game.racers
+    return f"start 1:{a} 2:{b},{c} 3:{d},{e}"
+
+
 def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
     """The odds table and the best actions of the player to move."""
     name = state.game.camel_name
@@ -179,6 +215,7 @@ def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
 def entry_texts(events: list[Event]) -> list[str]:
     """The entries that reproduce a seat's view (the inverse of what the session records)."""
     entries = []
+    turned_up: set[str] = set()
     for event in events:
         public = event.public
         if event.kind == "start":
@@ -192,4 +229,10 @@ def entry_texts(events: list[Event]) -> list[str]:
         elif event.kind == "overall_bet":
             camel = "" if event.private is None else f" {event.private['camel']}"
             entries.append(f"{public['pile']}{camel}")
+        elif event.kind == "overall_turned_up":
+            entries.append(f"reveal {public['pile']} {' '.join(public['camels'])}")
+            turned_up.add(str(public["pile"]))
+        elif event.kind == "overall_scored" and public["pile"] not in turned_up:
+            # a whole game's log: the engine turned every card up at once
+            entries.append(f"reveal {public['pile']} {' '.join(c[1] for c in public['cards'])}")
     return entries

@@ -127,6 +127,8 @@ def games_command(
 
 
 DEFAULT_DB = Path("sleuth.duckdb")
+SMALL_SAMPLE = 30
+"""Paired games below which ``compare`` warns that its normal intervals are rough."""
 
 
 def bot_names(text: str, flag: str) -> list[str]:
@@ -301,6 +303,12 @@ def _print_comparison(comparison: Comparison) -> None:
         f"{2 * len(comparison.seats)} games in {summary['seconds']:.2f} s",
         highlight=False,
     )
+    if len(comparison.seats) < SMALL_SAMPLE:
+        console.print(
+            f"note: with fewer than {SMALL_SAMPLE} paired games the intervals and p-values "
+            "(normal approximations) are rough; play more games before trusting them",
+            highlight=False,
+        )
 
 
 @app.command("replay")

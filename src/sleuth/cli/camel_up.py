@@ -127,7 +127,10 @@ def assist_command(
         list[str] | None,
         typer.Option("--option", "-o", help="Game option name=value (repeatable): players=4."),
     ] = None,
-    seat: Annotated[int, typer.Option("--seat", min=0, help="Your seat (0 starts).")] = 0,
+    seat: Annotated[
+        int | None,
+        typer.Option("--seat", min=0, help="Your seat (0 starts; default 0, or the log's)."),
+    ] = None,
     load: Annotated[
         Path | None, typer.Option("--load", help="Continue from a saved view log.")
     ] = None,
@@ -139,12 +142,15 @@ def assist_command(
     roll with its die, leg tickets, tiles, overall bets) and see the leg and race odds and the
     best actions after each.  'help' lists the forms; undo, save FILE and load FILE work at any
     time."""
-    if load is not None and option:
-        raise OptionError("--load takes the game's options from the log: leave out -o")
+    if load is not None and (option or seat is not None):
+        raise OptionError(
+            "--load takes the game's options and your seat from the log: leave out "
+            + ("-o" if option else "--seat")
+        )
     spec = game_spec("camel-up")
     game = spec.make(parse_option_texts(option or []))
     assert isinstance(game, CamelUpGame)
-    session = CamelSession(game, seat, rollouts)
+    session = CamelSession(game, seat or 0, rollouts)
     if load is not None:
         session.load(load)
     console.print("Camel Up odds assistant. Type 'help' for the entry forms.")

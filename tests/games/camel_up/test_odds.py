@@ -33,6 +33,7 @@ from sleuth.games.camel_up.odds import (
     leg_ticket_ev,
     monte_carlo,
 )
+from sleuth.games.camel_up.position import read_position
 from sleuth.games.camel_up.race_table import RaceTable
 from sleuth.games.camel_up.track import (
     MIRAGE,
@@ -536,3 +537,29 @@ def test_every_entry_point_validates() -> None:
     with pytest.raises(OptionError, match="rollouts"):
         game_odds(TWO, edition=2, rollouts=0)
     check_position(TWO, 0b100001, {3: OASIS, 5: MIRAGE}, 2)  # a legal position passes
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"players": 4.5}, "players must be a whole number, not 4.5"),
+        ({"edition": "2"}, "edition must be a whole number, not '2'"),
+        ({"edition": True}, "edition must be a whole number, not True"),
+        ({"piles": {"winner": 99}}, "99 hidden cards, but the 3 other players hold 15"),
+        ({"my_cards": ["blue", "blue"]}, "blue is listed twice"),
+    ],
+)
+def test_impossible_fields_are_named(extra: dict[str, object], message: str) -> None:
+    track = {"4": ["blue"], "5": ["green", "orange"], "7": ["yellow"], "8": ["white"]}
+    obj = {"track": track, "to_move": ["blue"], **extra}
+    with pytest.raises(PositionError, match=re.escape(message)):
+        read_position(json.dumps(obj))
+
+
+def test_a_state_that_is_no_object_or_no_text_is_named(tmp_path: Path) -> None:
+    with pytest.raises(PositionError, match="must be a JSON object"):
+        read_position("[1, 2]")
+    binary = tmp_path / "state.bin"
+    binary.write_bytes(bytes(range(200, 256)))
+    with pytest.raises(PositionError, match="not a text file"):
+        read_position(str(binary))

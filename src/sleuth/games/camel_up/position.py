@@ -34,13 +34,15 @@ def read_position(text: str) -> CamelState:
     """The state described by ``text``: a JSON object, or the path of a file holding one."""
     source = "--state"
     stripped = text.strip()
-    if not stripped.startswith("{"):
+    if not stripped.startswith(("{", "[", '"')):
         path = Path(text)
         try:
-            stripped = path.read_text()
+            stripped = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise PositionError(f"{text}: not a JSON object and not a readable file "
                                 f"({exc.strerror or exc})") from None  # fmt: skip
+        except UnicodeDecodeError:
+            raise PositionError(f"{text}: not a text file") from None
         source = str(path)
     try:
         obj = json.loads(stripped)
@@ -59,10 +61,14 @@ def position(obj: Mapping[str, Any]) -> CamelState:
     for required in ("track", "to_move"):
         if required not in obj:
             raise PositionError(f"the state needs {required!r}")
+    for field, default in (("edition", 1), ("players", 4)):
+        value = obj.get(field, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PositionError(f"{field} must be a whole number, not {value!r}")
     try:
         game = CamelUpGame(edition=obj.get("edition", 1), players=obj.get("players", 4))
-    except (OptionError, TypeError) as exc:
-        raise PositionError(f"edition/players: {exc}") from None
+    except OptionError as exc:
+        raise PositionError(str(exc)) from None
     state = game.new_initial_state()
     state.start(_track(game, obj["track"]))
     state.dice = _dice(game, obj["to_move"])
@@ -194,16 +200,27 @@ def _tickets(state: CamelState, tickets: object) -> None:
 def _piles(state: CamelState, piles: object, mine: object) -> None:
     if not isinstance(piles, dict) or set(piles) - {"winner", "loser"}:
         raise PositionError('piles: expected {"winner": n, "loser": m} (hidden cards placed)')
-    for index, pile in enumerate(("winner", "loser")):
-        count = piles.get(pile, 0)
-        if not isinstance(count, int) or count < 0:
+    others = state.game.players - 1
+    most = others * len(state.game.racers)
+    counts = [piles.get(pile, 0) for pile in ("winner", "loser")]
+    for pile, count in zip(("winner", "loser"), counts, strict=True):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise PositionError(f"piles: {pile} must be a number of cards, not {count!r}")
-        state.piles[index].extend((1 + k % (state.game.players - 1), HIDDEN) for k in
-                                  range(count))  # fmt: skip
+    if sum(counts) > most:
+        raise PositionError(
+            f"piles: {sum(counts)} hidden cards, but the {others} other players hold {most}"
+        )
+    dealt = 0  # the hidden cards go round the other seats, so none holds more than its own
+    for index, count in enumerate(counts):
+        for _ in range(count):
+            state.piles[index].append((1 + dealt % others, HIDDEN))
+            dealt += 1
     if not isinstance(mine, list):
         raise PositionError("my_cards: expected a list of camel colours")
     for name in mine:
         camel = _camel(state.game, name, "my_cards")
         if camel >= 5:
             raise PositionError(f"my_cards: {name} is a crazy camel: no card names it")
+        if state.cards[0] >> camel & 1:
+            raise PositionError(f"my_cards: {name} is listed twice (you have one card a camel)")
         state.cards[0] |= 1 << camel

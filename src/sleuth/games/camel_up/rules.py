@@ -104,7 +104,7 @@ class CamelUpGame(Game[CamelAction]):
 
     def __post_init__(self) -> None:
         if self.edition not in EDITIONS:
-            raise OptionError(f"edition must be 1 or 2, got {self.edition}")
+            raise OptionError(f"edition must be 1 or 2, got {self.edition!r}")
         low = 2 if self.edition == 1 else 3
         if not low <= self.players <= 8:
             raise OptionError(f"edition {self.edition} is for {low}-8 players, got {self.players}")
@@ -165,7 +165,7 @@ class CamelState(State[CamelAction]):
 
     __slots__ = (
         "_legal", "blocked", "capped", "cards", "crazy_finish", "dice", "game", "leg",
-        "leg_bets", "money", "occupied", "open_legs", "order", "over", "piles", "pyramid",
+        "leg_bets", "money", "occupied", "open_legs", "order", "over", "paid", "piles", "pyramid",
         "rolling", "seat", "taken", "tile_of", "tile_owner", "tiles", "turns",
     )  # fmt: skip
 
@@ -201,6 +201,9 @@ class CamelState(State[CamelAction]):
         self.capped = False
         self.leg = 1
         self.over = False
+        self.paid = [False, False]
+        """Whether each overall pile has been scored (at the end; in an observed state, once
+        its hidden cards are turned up)."""
         self.crazy_finish = False
         self._legal: tuple[CamelAction, ...] | None = None
 
@@ -251,6 +254,7 @@ class CamelState(State[CamelAction]):
         other.capped = self.capped
         other.leg = self.leg
         other.over = self.over
+        other.paid = self.paid[:]
         other.crazy_finish = self.crazy_finish
         other._legal = self._legal
         return other
@@ -411,9 +415,13 @@ class CamelState(State[CamelAction]):
             return f"space {action.space} is next to another tile"
         if index == own:
             if not self.game.tile_flip_in_place:
-                return f"your tile is already on space {action.space}: move it elsewhere"
+                return (
+                    f"seat {self.seat}'s tile is already on space {action.space}: move it elsewhere"
+                )
             if SIDE_VALUE[action.side] == self.tiles[own]:
-                return f"your tile already shows {action.side} on space {action.space}"
+                return (
+                    f"seat {self.seat}'s tile already shows {action.side} on space {action.space}"
+                )
         return None
 
     def _overall_problem(self, action: OverallBet) -> str | None:
@@ -467,6 +475,11 @@ class CamelState(State[CamelAction]):
         if self.current_player() != self.seat or pile not in PILES:
             raise IllegalActionError(f"a hidden {pile} bet is not possible now")
         seat = self.seat
+        placed = sum(s == seat for cards in self.piles for s, _ in cards)
+        if placed >= len(self.game.racers):
+            raise IllegalActionError(
+                f"seat {seat} has already placed all {placed} of its overall cards"
+            )
         position = self.bet(PILES.index(pile), HIDDEN)
         public = {"seat": seat, "pile": pile, "position": position}
         return [Event("overall_bet", public, None, frozenset((seat,)))]  # as others see it
@@ -479,11 +492,50 @@ class CamelState(State[CamelAction]):
             int(seat) != s for (seat, _, _), (s, _) in zip(cards, placed, strict=True)
         ):
             raise IllegalActionError(f"the revealed {pile} pile does not match the bets placed")
-        unscored = any(camel == HIDDEN for _, camel in placed)
+        index = PILES.index(pile)
         for i, (seat, name, amount) in enumerate(cards):
             placed[i] = (int(seat), self.game.camel_ids[str(name)])
-            if unscored:
+            if not self.paid[index]:
                 self._pay(int(seat), int(amount))
+        self.paid[index] = True
+
+    def turn_up(self, pile: str, camels: Sequence[int]) -> list[Event]:
+        """An observed state at the end (V3): the camels of ``pile``'s cards, in pile order, as
+        they are turned up.  Each must agree with the cards already known, and no seat may
+        have two cards on one camel.  Once no pile holds a hidden card, every pile not yet
+        scored is scored as K25-K27 score it.  Events: ``overall_turned_up`` {pile, camels},
+        then an ``overall_scored`` per pile scored."""
+        if not self.over:
+            raise IllegalActionError("the overall cards are turned up when the game is over")
+        index = PILES.index(pile)
+        placed = self.piles[index]
+        if len(camels) != len(placed):
+            raise IllegalActionError(
+                f"the {pile} pile holds {len(placed)} cards, not {len(camels)}"
+            )
+        for position, ((seat, known), camel) in enumerate(zip(placed, camels, strict=True), 1):
+            if known not in (HIDDEN, camel):
+                name = self.game.camel_name(known)
+                raise IllegalActionError(f"card {position} of the {pile} pile is {name}")
+            others = [c for k, cards in enumerate(self.piles) for j, (s, c) in enumerate(cards)
+                      if s == seat and (k, j) != (index, position - 1)]  # fmt: skip
+            if camel in others:
+                name = self.game.camel_name(camel)
+                raise IllegalActionError(f"seat {seat} has only one {name} card")
+        for position, camel in enumerate(camels):
+            placed[position] = (placed[position][0], camel)
+        names = tuple(self.game.camel_name(c) for c in camels)
+        events = [Event("overall_turned_up", {"pile": pile, "camels": names})]
+        if any(camel == HIDDEN for cards in self.piles for _, camel in cards):
+            return events
+        for k, (name, cards) in enumerate(zip(PILES, self._score_piles(), strict=True)):
+            if not self.paid[k]:
+                for seat, _, amount in cards:
+                    self._pay(seat, amount)
+                self.paid[k] = True
+                scored = tuple((s, self.game.camel_name(c), a) for s, c, a in cards)
+                events.append(Event("overall_scored", {"pile": name, "cards": scored}))
+        return events
 
     def _die_events(self, seat: int, result: DieResult) -> list[Event]:
         """The events of a resolved die (see the module docstring)."""
@@ -662,10 +714,19 @@ class CamelState(State[CamelAction]):
 
         Returns each pile's ``(seat, camel, amount)``; nothing in an observed state whose
         piles still hold hidden cards (the reveal scores them, :meth:`reveal_overall`)."""
-        assert self.order is not None
         self.over = True
         if any(camel == HIDDEN for pile in self.piles for _, camel in pile):
             return ()
+        scored = self._score_piles()
+        for cards in scored:
+            for seat, _, amount in cards:
+                self._pay(seat, amount)
+        self.paid = [True, True]
+        return scored
+
+    def _score_piles(self) -> tuple[list[tuple[int, int, int]], ...]:
+        """K26-K27: each pile's ``(seat, camel, amount)`` in pile order (nothing is paid)."""
+        assert self.order is not None
         ranking = racing_order(self.order)
         scored = []
         for pile, right in zip(self.piles, (ranking[-1], ranking[0]), strict=True):
@@ -677,7 +738,6 @@ class CamelState(State[CamelAction]):
                     rank += 1
                 else:
                     amount = -1
-                self._pay(seat, amount)
                 cards.append((seat, camel, amount))
             scored.append(cards)
         return tuple(scored)
