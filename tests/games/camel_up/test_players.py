@@ -14,6 +14,7 @@ from sleuth.core.match import run_match
 from sleuth.games.camel_up import SPEC
 from sleuth.games.camel_up.actions import CamelAction, OverallBet
 from sleuth.games.camel_up.bots import CamelBot
+from sleuth.games.camel_up.observe import TableTracker
 from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame
 
 
@@ -65,3 +66,15 @@ def test_mistake_9_seats_rotate_so_every_bot_plays_every_seat() -> None:
     seats_of_ev = Counter(seating.index("ev") for _, _, seating in jobs)
     assert seats_of_ev == {0: 3, 1: 3, 2: 3, 3: 3}
     assert len({seed for _, seed, _ in jobs}) == 12
+
+
+def test_every_seats_observed_money_ends_as_the_engines() -> None:
+    """A bot's observed table scores the overall piles once their cards are turned up, also a
+    pile that held no hidden card when another pile did (its cards were paid nowhere else)."""
+    for seed in range(60):
+        game = CamelUpGame(players=2 + seed % 3)
+        record = run_match(game, [SPEC.bot("random")] * game.players, seed, time_limit=None)
+        for seat in range(game.players):
+            view = [e.seen_by(seat) for step in record.steps for e in step.events]
+            observed = TableTracker(game).update(view)
+            assert observed.money == list(record.final_state.money), (seed, seat)
