@@ -109,7 +109,8 @@ def _done(db: Path) -> dict[str, tuple[int, float]]:
     out: dict[str, tuple[int, float]] = {}
     with duckdb.connect(str(db), read_only=True) as con:
         rows = con.execute(
-            "select bots, options, count(*), sum(wins[2]) from games group by all"
+            "select bots, options, count(*), sum(wins[2]) from games where game = 'fugitive' "
+            "group by all"
         ).fetchall()
     for bots, options, games, wins in rows:
         options = {k: v for k, v in json.loads(options).items() if k in ("edition", "max_rounds")}

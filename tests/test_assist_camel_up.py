@@ -66,13 +66,58 @@ def test_overall_cards_turned_up_at_the_end_are_checked_and_scored() -> None:
     state.apply(Die("blue", 1))  # blue crosses the line: the game is over
     assert state.is_terminal() and state.piles[0] == [(1, HIDDEN), (0, 4)]
     before = state.money[:]
-    for camels, reason in (([0], "holds 2 cards, not 1"), ([0, 0], "card 2 of the winner pile")):
+    for pile, camels, reason in (
+        ("winner", [0], "holds 2 cards, not 1"),
+        ("winner", [0, 0], "card 2 of the winner pile"),
+        ("loser", [], "holds no hidden card"),
+    ):
         with pytest.raises(IllegalActionError, match=reason):
-            state.clone().turn_up("winner", camels)
+            state.clone().turn_up(pile, camels)
     events = state.turn_up("winner", [0, 4])  # seat 1 had blue: right, first; mine wrong
     assert [e.kind for e in events] == ["overall_turned_up", "overall_scored", "overall_scored"]
     assert events[1].public["cards"] == ((1, "blue", 8), (0, "white", -1))
     assert state.money == [before[0] - 1, before[1] + 8]
+    with pytest.raises(IllegalActionError, match="holds no hidden card"):
+        state.turn_up("winner", [0, 4])  # turned up once only
+
+
+def test_turning_up_checks_each_seats_cards_and_the_camels() -> None:
+    track = {"16": ["blue"], "10": ["green"], "9": ["orange"], "8": ["yellow"], "7": ["white"]}
+    state = position({"players": 2, "track": track, "to_move": ["blue"], "piles": {"winner": 2}})
+    state.apply(ROLL)
+    state.apply(Die("blue", 1))
+    assert state.piles[0] == [(1, HIDDEN), (1, HIDDEN)]  # both seat 1's
+    with pytest.raises(IllegalActionError, match="seat 1 has only one blue card"):
+        state.turn_up("winner", [0, 0])
+    second = {"16": ["blue"], "10": ["green"], "9": ["red"], "8": ["yellow"], "7": ["purple"],
+              "1": ["black"], "2": ["white"]}  # fmt: skip
+    crazy = position(
+        {
+            "edition": 2,
+            "players": 3,
+            "track": second,
+            "to_move": ["blue", "green"],
+            "piles": {"winner": 1},
+        }
+    )
+    crazy.apply(ROLL)
+    crazy.apply(Die("blue", 1))
+    with pytest.raises(IllegalActionError, match="no overall card names black"):
+        crazy.turn_up("winner", [6])
+
+
+def test_a_game_with_its_reveals_saves_and_loads_entry_for_entry(tmp_path: Path) -> None:
+    game = CamelUpGame(players=3)
+    record = _record(game, seed=5)
+    view = [e.seen_by(1) for step in record.steps for e in step.events]
+    session = CamelSession(game, 1, rollouts=50)
+    for text in entry_texts(view):
+        session.enter(text)
+    assert any(text.startswith("reveal") for text in session.history())
+    session.save(tmp_path / "game.jsonl")
+    loaded = CamelSession(game, 1, rollouts=50)
+    loaded.load(tmp_path / "game.jsonl")
+    assert loaded.history() == session.history() and loaded.state.money == session.state.money
 
 
 def test_bad_entries_are_refused_and_change_nothing() -> None:

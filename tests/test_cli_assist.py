@@ -27,12 +27,15 @@ def test_entries_errors_undo_and_save(cwd: Path) -> None:
 
 
 def test_undo_several_and_commands_with_stray_words(cwd: Path) -> None:
-    script = OPENING + "undo 9\nundo two\nquit now\nhistory 2\nundo 2\nhistory\nsave a.jsonl\n"
+    script = (
+        OPENING + "undo 9\nundo two\nundo ²\nquit now\nhistory 2\nundo 2\nhistory\nsave a.jsonl\n"
+    )
     done = entry("assist", "fugitive", cwd=cwd, stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "error: 'undo 9': there are only 4 entries" in out
     assert "error: 'undo two': write 'undo' or 'undo N'" in out
+    assert "error: 'undo ²': write 'undo' or 'undo N'" in out
     assert "error: 'quit' takes nothing after it" in out  # the session went on
     assert "error: 'history' takes nothing after it" in out
     assert "took back: draw 2 20" in out and "took back: draw 1 5" in out

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 
 import duckdb
 
+from sleuth.arena import store
+from sleuth.arena.tournament import run_tournament
+
 ROOT = Path(__file__).resolve().parents[1]
 STUDY = ROOT / "studies" / "fugitive_study.py"
+NOW = datetime(2026, 1, 1)
 
 
 def study(*args: str) -> subprocess.CompletedProcess[str]:
@@ -33,7 +38,8 @@ def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     with duckdb.connect(str(db), read_only=True) as con:
         counts = con.execute("select count(*), count(distinct seed) from games").fetchone()
     assert counts == (34, 2)  # one more game per pairing; every pairing shares the seeds
-    result = study("report", "--db", str(db), "--image", str(image))
+    store.save(db, run_tournament("fox", ["solver", "quantum"], 2, workers=1), NOW, "x")
+    result = study("report", "--db", str(db), "--image", str(image))  # other games are ignored
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("### ") == 7 and "not run" not in result.stdout
     assert image.stat().st_size > 10_000

@@ -215,7 +215,9 @@ def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
 def entry_texts(events: list[Event]) -> list[str]:
     """The entries that reproduce a seat's view (the inverse of what the session records)."""
     entries = []
-    turned_up: set[str] = set()
+    hidden: set[str] = set()  # piles holding a card this seat did not see
+    # the assistant's own log: its reveals were entered, and its scoring followed from them
+    entered = any(e.kind == "overall_turned_up" for e in events)
     for event in events:
         public = event.public
         if event.kind == "start":
@@ -229,10 +231,11 @@ def entry_texts(events: list[Event]) -> list[str]:
         elif event.kind == "overall_bet":
             camel = "" if event.private is None else f" {event.private['camel']}"
             entries.append(f"{public['pile']}{camel}")
+            if event.private is None:
+                hidden.add(str(public["pile"]))
         elif event.kind == "overall_turned_up":
             entries.append(f"reveal {public['pile']} {' '.join(public['camels'])}")
-            turned_up.add(str(public["pile"]))
-        elif event.kind == "overall_scored" and public["pile"] not in turned_up:
+        elif event.kind == "overall_scored" and not entered and public["pile"] in hidden:
             # a whole game's log: the engine turned every card up at once
             entries.append(f"reveal {public['pile']} {' '.join(c[1] for c in public['cards'])}")
     return entries

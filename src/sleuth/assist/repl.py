@@ -106,7 +106,7 @@ def _undo(session: TableSession, count_text: str) -> list[str]:
     """Take back the last ``count_text`` entries (1 if empty), all or none."""
     if not count_text:
         count = 1
-    elif count_text.isdigit() and int(count_text) > 0:
+    elif count_text.isascii() and count_text.isdigit() and int(count_text) > 0:
         count = int(count_text)
     else:
         raise SleuthError(f"'undo {count_text}': write 'undo' or 'undo N' (N a positive number)")

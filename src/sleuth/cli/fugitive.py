@@ -54,7 +54,7 @@ def infer_command(
         raise SleuthError(f"{log}: a {game.name} log, not a Fugitive one")
     try:
         deduction = Deduction.from_events(seen, game.manhunt_threshold, model=model.value)
-        check_view(game, seen, deduction.belief, random.Random(0))
+        check_view(game, seen, deduction.belief, random.Random(0), cut=events is not None)
     except SleuthError as exc:
         raise SleuthError(f"{log}: {exc}") from None
     if as_json:

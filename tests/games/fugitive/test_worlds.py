@@ -11,9 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
+from sleuth.core.match import run_match
+from sleuth.core.registry import game_spec
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.rules import FugitiveGame
-from sleuth.games.fugitive.worlds import history
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
+from sleuth.games.fugitive.worlds import check_view, history, view_problem
 from tests.games.fugitive.test_belief import SETUP, marshal_guess_points, marshal_view, play
 
 
@@ -60,3 +62,21 @@ def test_draw_sequences_put_every_route_card_in_hand_in_time(seed: int) -> None:
     world = ExactBelief.from_events(seen).sample(random.Random(seed))
     assert replays_to(FugitiveGame(), seen, history(world, seen))
     assert [len(cards) for cards in world.draws] == [3, 2, 0]  # the setup draws
+
+
+def test_every_prefix_of_a_real_view_passes_the_check_cut_mid_action_only_when_allowed() -> None:
+    spec = game_spec("fugitive")
+    game = spec.make({"max_rounds": 8})
+    record = run_match(game, [spec.bot("random"), spec.bot("belief")], 3, time_limit=None)
+    view = [e.seen_by(MARSHAL) for step in record.steps for e in step.events]
+    rng = random.Random(0)
+    mid_action = 0
+    for k in range(1, len(view) + 1):
+        seen = view[:k]
+        belief = ExactBelief.from_events(seen)
+        check_view(game, seen, belief, rng, cut=True)
+        if view_problem(game, seen, belief, rng) is not None:
+            mid_action += 1  # e.g. a hit without its reveals: refused unless cut
+            assert seen[-1].kind in ("guessed", "placed", "revealed", "game_over")
+    assert mid_action > 0
+    assert view_problem(game, view, ExactBelief.from_events(view), rng) is None

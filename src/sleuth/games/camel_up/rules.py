@@ -15,7 +15,9 @@ Events (all public except the camel of an overall bet, private to its bettor unt
 tile, owner} with spaces as printed; ``leg_bet`` {seat, camel, value}; ``tile`` {seat, space,
 side, moved_from}; ``overall_bet`` {seat, pile, position} + private {camel}; ``leg_scored``
 {leg, first, second, payouts}; ``game_over`` {winner, loser, crazy}; ``overall_scored`` {pile,
-cards: ((seat, camel, amount), ...)} for each pile, which reveals every card.
+cards: ((seat, camel, amount), ...)} for each pile, which reveals every card.  An observed state
+(the assistant's) has the cards it could not see entered as they are turned up instead
+(:meth:`CamelState.turn_up`, ``overall_turned_up`` {pile, camels}).
 
 Not implemented: the 2nd edition's partnership cards (E10, optional in the rulebook) and hidden
 money (V1 keeps money public by default; it can be computed from the public events anyway).
@@ -202,8 +204,8 @@ class CamelState(State[CamelAction]):
         self.leg = 1
         self.over = False
         self.paid = [False, False]
-        """Whether each overall pile has been scored (at the end; in an observed state, once
-        its hidden cards are turned up)."""
+        """Whether each overall pile has been scored: at the end, or in an observed state once
+        no pile holds a hidden card (:meth:`turn_up`, :meth:`reveal_overall`)."""
         self.crazy_finish = False
         self._legal: tuple[CamelAction, ...] | None = None
 
@@ -509,21 +511,26 @@ class CamelState(State[CamelAction]):
             raise IllegalActionError("the overall cards are turned up when the game is over")
         index = PILES.index(pile)
         placed = self.piles[index]
+        if not any(known == HIDDEN for _, known in placed):
+            raise IllegalActionError(f"the {pile} pile holds no hidden card")
         if len(camels) != len(placed):
             raise IllegalActionError(
                 f"the {pile} pile holds {len(placed)} cards, not {len(camels)}"
             )
-        for position, ((seat, known), camel) in enumerate(zip(placed, camels, strict=True), 1):
+        racers = len(self.game.racers)
+        for position, ((_, known), camel) in enumerate(zip(placed, camels, strict=True), 1):
+            if not 0 <= camel < racers:
+                raise IllegalActionError(f"no overall card names {self.game.camel_name(camel)}")
             if known not in (HIDDEN, camel):
                 name = self.game.camel_name(known)
                 raise IllegalActionError(f"card {position} of the {pile} pile is {name}")
-            others = [c for k, cards in enumerate(self.piles) for j, (s, c) in enumerate(cards)
-                      if s == seat and (k, j) != (index, position - 1)]  # fmt: skip
-            if camel in others:
-                name = self.game.camel_name(camel)
-                raise IllegalActionError(f"seat {seat} has only one {name} card")
-        for position, camel in enumerate(camels):
-            placed[position] = (placed[position][0], camel)
+        after = [(seat, camel) for (seat, _), camel in zip(placed, camels, strict=True)]
+        held = after + [card for k, cards in enumerate(self.piles) if k != index for card in cards]
+        twice = next((c for c in held if c[1] != HIDDEN and held.count(c) > 1), None)
+        if twice is not None:
+            name = self.game.camel_name(twice[1])
+            raise IllegalActionError(f"seat {twice[0]} has only one {name} card")
+        placed[:] = after
         names = tuple(self.game.camel_name(c) for c in camels)
         events = [Event("overall_turned_up", {"pile": pile, "camels": names})]
         if any(camel == HIDDEN for cards in self.piles for _, camel in cards):

@@ -169,7 +169,7 @@ class MarshalTable:
                 raise SleuthError("'pass': the Fugitive must place his first hideout (F13)")
             return self._single("pass", Event("passed", {}), Phase.FUGITIVE_PLACE, Phase.OPENING)
         if words == ["skip"]:
-            if not self.game.marshal_may_skip:
+            if not self.game.marshal_may_skip and self._turns.phase is Phase.MARSHAL_GUESS:
                 raise SleuthError("'skip': this game has marshal_may_skip off: you must guess")
             return self._single("skip", Event("skipped", {}), Phase.MARSHAL_GUESS)
         if words == ["no", "bonus"]:

@@ -127,7 +127,8 @@ class Timeline:
             hideouts, stacks = list(public["hideouts"]), list(public["sprints"])
             if not len(hideouts) == len(stacks) == len(self.slots):
                 raise SleuthError(
-                    f"the route shows {len(hideouts)} hideouts, not {len(self.slots)}"
+                    f"the route shows {len(hideouts)} hideouts and {len(stacks)} stacks; "
+                    f"{len(self.slots)} were placed"
                 )
             for slot, value, stack in zip(self.slots, hideouts, stacks, strict=True):
                 slot.value = _number(value, 1, LAST, "hideout")

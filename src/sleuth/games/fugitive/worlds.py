@@ -99,15 +99,19 @@ def actions_of(
 
 
 def replay_difference(
-    game: FugitiveGame, world: World, events: Sequence[Event]
+    game: FugitiveGame, world: World, events: Sequence[Event], cut: bool = False
 ) -> tuple[int, str] | None:
     """None when the rules engine, playing the game ``world`` fills in, shows the Marshal
-    exactly ``events``; else the index of the first event it does not show, and why.  The
-    final ``route`` event is compared only when ``events`` has one."""
+    exactly ``events``, or with ``cut`` when ``events`` stops partway through the last
+    action's events (a view cut short, as ``--events N`` does); else the index of the first
+    event it does not show, and why.  The final ``route`` event is compared only when
+    ``events`` has one."""
     state = game.new_initial_state()
     produced: list[Event] = []
+    last_action_start = 0
     try:
         for action in history(world, events):
+            last_action_start = len(produced)
             produced += (e.seen_by(MARSHAL) for e in state.apply(action))
     except IllegalActionError as exc:
         return min(len(produced), len(events) - 1), str(exc)
@@ -115,6 +119,8 @@ def replay_difference(
         produced = [e for e in produced if e.kind != "route"]
     shown, logged = [e.to_json() for e in produced], [e.to_json() for e in events]
     if shown == logged:  # compared as JSON: a log read from a file has lists, not tuples
+        return None
+    if cut and shown[: len(logged)] == logged and len(logged) > last_action_start:
         return None
     index = next(
         (i for i, (a, b) in enumerate(zip(shown, logged, strict=False)) if a != b),
@@ -126,7 +132,11 @@ def replay_difference(
 
 
 def view_problem(
-    game: FugitiveGame, events: Sequence[Event], belief: ExactBelief, rng: random.Random
+    game: FugitiveGame,
+    events: Sequence[Event],
+    belief: ExactBelief,
+    rng: random.Random,
+    cut: bool = False,
 ) -> tuple[int, str] | None:
     """None when the rules could have shown the Marshal ``events`` (some world sampled from
     ``belief``, her exact belief after them, replays to exactly them); else the index of the
@@ -139,7 +149,7 @@ def view_problem(
     furthest."""
     furthest = (-1, "")
     for _ in range(REPLAY_TRIES):
-        difference = replay_difference(game, belief.sample(rng), events)
+        difference = replay_difference(game, belief.sample(rng), events, cut)
         if difference is None:
             return None
         furthest = max(furthest, difference, key=lambda d: d[0])
@@ -147,11 +157,15 @@ def view_problem(
 
 
 def check_view(
-    game: FugitiveGame, events: Sequence[Event], belief: ExactBelief, rng: random.Random
+    game: FugitiveGame,
+    events: Sequence[Event],
+    belief: ExactBelief,
+    rng: random.Random,
+    cut: bool = False,
 ) -> None:
     """A :class:`SleuthError` naming the culprit event unless the rules could have shown the
-    Marshal ``events`` (see :func:`view_problem`)."""
-    problem = view_problem(game, events, belief, rng)
+    Marshal ``events`` (see :func:`view_problem`; ``cut``: the view may stop mid-action)."""
+    problem = view_problem(game, events, belief, rng, cut)
     if problem is not None:
         index, reason = problem
         event = events[index]
