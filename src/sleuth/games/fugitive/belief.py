@@ -233,14 +233,8 @@ class ExactBelief:
         for card in self.blocked:
             if 0 < card < LAST:
                 self.free[TYPE_OF[card]] -= 1
-        self.singles: list[set[int]] = [set() for _ in slots]
-        self.clauses: list[Miss] = []
-        for miss in timeline.misses:
-            if len(miss.numbers) == 1:
-                for i in range(miss.placed):
-                    self.singles[i].add(miss.numbers[0])
-            else:
-                self.clauses.append(miss)
+        self.clauses = [miss for miss in timeline.misses if len(miss.numbers) > 1]
+        """The missed multi-number guesses (single misses rule values out, see _allowed)."""
         self.divisor = 1
         """The product of k! over unknown stacks (the programme counts ordered stacks)."""
         for slot in slots:
@@ -279,12 +273,18 @@ class ExactBelief:
 
     @cached_property
     def _allowed(self) -> list[list[int]]:
-        """Per position index, the values its hideout may take, ignoring the route."""
+        """Per position index, the values its hideout may take, ignoring the route: not
+        blocked, and not missed by a single-number guess made once it was placed."""
+        singles: list[set[int]] = [set() for _ in self.timeline.slots]
+        for miss in self.timeline.misses:
+            if len(miss.numbers) == 1:
+                for i in range(miss.placed):
+                    singles[i].add(miss.numbers[0])
         return [
             [slot.value]
             if slot.value is not None
             else [h for h in range(1, LAST) if h not in self.blocked and h not in excluded]
-            for slot, excluded in zip(self.timeline.slots, self.singles, strict=True)
+            for slot, excluded in zip(self.timeline.slots, singles, strict=True)
         ]
 
     def _stacks(self, i: int, key: Key) -> list[tuple[int, Mid, int]]:
@@ -550,7 +550,9 @@ class ExactBelief:
         if pool:
             extra_bit = np.full(LAST + 1, -1, dtype=np.int64)
             extra_bit[list(pool)] = np.arange(len(pool))
-        misses = [number for miss in self.timeline.misses for number in _miss_row(miss)]
+        misses: list[int] = []
+        for miss in self.timeline.misses:  # the bitset of its numbers, their count, when
+            misses += (sum(1 << n for n in miss.numbers), len(miss.numbers), miss.placed)
         return [
             np.array(rows, dtype=np.int64).reshape(-1, _counting.SLOT_COLUMNS),
             np.array(misses, dtype=np.int64).reshape(-1, 3),
@@ -808,13 +810,6 @@ def warm_up() -> None:
 def _bits(mask: int) -> tuple[int, ...]:
     """The positions of the set bits of ``mask``, in increasing order."""
     return tuple(bit for bit in range(mask.bit_length()) if mask >> bit & 1)
-
-
-@cache
-def _miss_row(miss: Miss) -> tuple[int, int, int]:
-    """A missed guess as the compiled programme reads it: the bitset of its numbers, how many
-    they are, and the positions placed then."""
-    return sum(1 << n for n in miss.numbers), len(miss.numbers), miss.placed
 
 
 def _cumulative(options: Iterable[tuple[int, T]]) -> tuple[list[int], list[T]]:

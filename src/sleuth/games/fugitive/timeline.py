@@ -139,7 +139,7 @@ class Timeline:
 
 def _number(value: object, low: int, high: int, what: str) -> int:
     """``value`` as an int in ``low..high``, else a :class:`SleuthError` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if type(value) is not int or not low <= value <= high:  # bool is no whole number here
         raise SleuthError(f"{what} {value!r} is not a whole number in {low}-{high}")
     return value
 
