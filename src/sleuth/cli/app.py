@@ -277,7 +277,10 @@ def _print_comparison(comparison: Comparison) -> None:
         f"field {', '.join(comparison.candidate.bots[1:])}"
     )
     for column in ("bot", "games", "wins", "win rate", "95% CI", "forfeits"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+        if column == "bot":  # a long bot spec is shown whole, on several lines
+            table.add_column(column, overflow="fold")
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
     for label in ("candidate", "baseline"):
         entry = summary[label]
         assert isinstance(entry, dict)
@@ -299,8 +302,9 @@ def _print_comparison(comparison: Comparison) -> None:
     console.print(gain("win-rate gain", comparison.win_gain, 100, " pp"), highlight=False)
     console.print(gain("return gain", comparison.return_gain, 1, ""), highlight=False)
     console.print(
-        f"candidate better in {better} games, worse in {worse}, the same in {same}; "
-        f"{2 * len(comparison.seats)} games in {summary['seconds']:.2f} s",
+        f"candidate better in {better}, worse in {worse}, the same in {same} of "
+        f"{len(comparison.seats)} paired games; {2 * len(comparison.seats)} games played in "
+        f"{summary['seconds']:.2f} s",
         highlight=False,
     )
     if len(comparison.seats) < SMALL_SAMPLE:
