@@ -22,14 +22,13 @@ rate is a sanity check (rules/fox.md: ISMCTS 87.5% at 1,000 simulations, 40 game
 
 from __future__ import annotations
 
-import argparse
 import platform
 import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-from _report import print_table
+from _report import print_table, search_budget
 from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
 from sleuth.core.registry import make_game
@@ -95,15 +94,7 @@ def openspiel_rate(simulations: int, games: int, seed: int) -> Rate | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a few moves (smoke test)")
-    parser.add_argument("--simulations", type=int, default=1000, help="simulations per move")
-    parser.add_argument("--games", type=int, default=3, help="games per round and player")
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
-    simulations, games, rounds = (
-        (100, 1, 1) if args.quick else (args.simulations, args.games, args.rounds)
-    )
+    simulations, games, rounds, _ = search_budget(__doc__.splitlines()[0], 1000, 3, 3, 100)
     players: dict[str, Callable[[int], Rate | None]] = {
         "openspiel ismcts": lambda seed: openspiel_rate(simulations, games, seed),
         "sleuth ismcts": lambda seed: sleuth_rate(

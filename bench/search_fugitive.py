@@ -17,14 +17,13 @@ the search adds to the cheapest possible rollout.  The win rate is a sanity chec
 
 from __future__ import annotations
 
-import argparse
 import platform
 import random
 import time
 from collections.abc import Callable
 
 from _plain_fugitive import play_random_game
-from _report import print_table
+from _report import print_table, search_budget
 from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
@@ -76,18 +75,10 @@ def plain_rate(games: int, seed: int) -> Rate:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a few moves (smoke test)")
-    parser.add_argument("--simulations", type=int, default=100, help="simulations per move")
-    parser.add_argument("--games", type=int, default=2, help="games per round and player")
-    parser.add_argument("--rounds", type=int, default=2)
-    args = parser.parse_args()
-    simulations, games, rounds = (
-        (10, 1, 1) if args.quick else (args.simulations, args.games, args.rounds)
-    )
+    simulations, games, rounds, quick = search_budget(__doc__.splitlines()[0], 100, 2, 2, 10)
     warm_up()
     players: dict[str, Callable[[int], Rate]] = {
-        "plain random games": lambda seed: plain_rate(200 if args.quick else 2000, seed),
+        "plain random games": lambda seed: plain_rate(200 if quick else 2000, seed),
     }
     for seat, name in ((FUGITIVE, "fugitive"), (MARSHAL, "marshal")):
         for policy in ("random", "heuristic"):
