@@ -138,22 +138,23 @@ class CamelSession:
         if state.order is None:
             return Group(Text(f"You are seat {self.seat} of {self.game.players}. Enter the "
                               f"starting stacks: {_start_example(self.game)}"))  # fmt: skip
+        hidden = [  # at the end: the piles whose cards must still be turned up
+            pile
+            for pile, cards in zip(PILES, state.piles, strict=True)
+            if state.is_terminal() and any(camel == HIDDEN for _, camel in cards)
+        ]
+        money = "Money before the overall bets" if hidden else "Money"
         lines = [
             Text(f"Leg {state.leg}: {describe_stacks(self.game, state.order)}"),
             Text(f"Dice in the pyramid: {', '.join(state.dice_colours())}; tiles: "
                  + (", ".join(f"{i + 1} {'oasis' if s > 0 else 'mirage'} (seat "
                               f"{state.tile_owner[i]})" for i, s in sorted(state.tiles.items()))
                     or "none")),
-            Text("Money: " + ", ".join(f"seat {s}{' (you)' if s == self.seat else ''} {m}"
-                                       for s, m in enumerate(state.money))),
+            Text(f"{money}: " + ", ".join(f"seat {s}{' (you)' if s == self.seat else ''} {m}"
+                                          for s, m in enumerate(state.money))),
         ]  # fmt: skip
         if state.is_terminal():
-            hidden = [pile for pile, cards in zip(PILES, state.piles, strict=True)
-                      if any(camel == HIDDEN for _, camel in cards)]  # fmt: skip
             if hidden:
-                lines[-1] = Text("Money before the overall bets: " + ", ".join(
-                    f"seat {s}{' (you)' if s == self.seat else ''} {m}"
-                    for s, m in enumerate(state.money)))  # fmt: skip
                 ranking = racing_order(state.order)
                 lines.append(Text(
                     f"Game over: winner {self.game.camel_name(ranking[-1])}, loser "

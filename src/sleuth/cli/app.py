@@ -203,14 +203,20 @@ def play_command(
     )
 
 
-def _print_standings(tournament: Tournament) -> None:
-    options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
-    table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
-    for column in ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length"):
-        if column == "bot":  # a long bot spec is shown whole, on several lines
+def _add_columns(table: Table, columns: tuple[str, ...]) -> None:
+    """A results table's columns: a long bot spec folds onto several lines, whole; the role
+    is left-aligned and the figures right-aligned, never wrapped."""
+    for column in columns:
+        if column == "bot":
             table.add_column(column, overflow="fold")
         else:
             table.add_column(column, justify="left" if column == "role" else "right", no_wrap=True)
+
+
+def _print_standings(tournament: Tournament) -> None:
+    options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
+    table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
+    _add_columns(table, ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length"))
     for s in tournament.standings():
         lo, hi = s.ci95
         table.add_row(
@@ -276,11 +282,7 @@ def _print_comparison(comparison: Comparison) -> None:
         title=f"{comparison.candidate.game} ({options}), seed {comparison.candidate.seed}, "
         f"field {', '.join(comparison.candidate.bots[1:])}"
     )
-    for column in ("bot", "games", "wins", "win rate", "95% CI", "forfeits"):
-        if column == "bot":  # a long bot spec is shown whole, on several lines
-            table.add_column(column, overflow="fold")
-        else:
-            table.add_column(column, justify="right", no_wrap=True)
+    _add_columns(table, ("bot", "games", "wins", "win rate", "95% CI", "forfeits"))
     for label in ("candidate", "baseline"):
         entry = summary[label]
         assert isinstance(entry, dict)
