@@ -7,10 +7,11 @@ Marshal's guesses we ask each method for the candidate values of every face-down
 (a) ``networkx notes`` (the baseline): the source blog's graph on NetworkX
     (``bench/_networkx_notes.py``), updated event by event as the blog describes; the time
     counts every update.
-(b) ``exact``: :class:`ExactBelief` (exact counts, probabilities): its facts (the Marshal's
-    :class:`Timeline`) are updated event by event, and its programme runs from scratch at
-    each guess (compiled with Numba when installed).
-(c) ``relaxed``: :class:`RelaxedBelief`, the same way (sound, approximate odds).
+(b) ``exact``: :meth:`ExactBelief.candidates`: its facts (the Marshal's :class:`Timeline`)
+    are updated event by event, and its programme runs from scratch at each guess (compiled
+    with Numba when installed); the candidates are the values with a non-zero exact count, read
+    without turning the counts into integers (``counts()`` does that, for the probabilities).
+(c) ``relaxed``: :class:`RelaxedBelief`, the same way (sound, not always complete).
 (d) ``notes``: Sleuth's plain :class:`MarshalNotes` (the same relaxation as (a), on sets).
 
 Each method makes several passes over all the games (``--rounds``, interleaved with the other
@@ -98,7 +99,7 @@ def recomputed(kind: type[ExactBelief]) -> Callable[[list[Query]], list[dict[int
             for event in prefix[done:]:
                 timeline.apply(event)
             done = len(prefix)
-            candidates = kind(timeline).counts().candidates()
+            candidates = kind(timeline).candidates()
             answers.append({p: set(v) for p, v in candidates.items()})
         return answers
 

@@ -281,6 +281,8 @@ def test_e5_a_contradiction_names_the_first_event_without_worlds() -> None:
     with pytest.raises(ContradictionError, match=f"event {len(seen) + 1} \\(revealed"):
         # the exact belief needs more than 10 states here: the relaxed one bisects on its own
         RelaxedBelief.from_events([*seen, impossible, later], max_states=10).counts()
+    with pytest.raises(ContradictionError, match=f"event {len(seen) + 1} \\(revealed"):
+        ExactBelief.from_events([*seen, impossible, later]).candidates()
     with pytest.raises(ContradictionError, match="no world"):
         ExactBelief(read_view([*seen, impossible])).total() or ExactBelief(
             read_view([*seen, impossible])
@@ -301,6 +303,8 @@ def test_contradictions_are_errors() -> None:
     timeline.marshal_cards |= {1, 2, 3}  # the Marshal "holds" every possible first hideout
     with pytest.raises(ContradictionError):
         ExactBelief(timeline).counts()
+    with pytest.raises(ContradictionError):
+        ExactBelief(timeline).candidates()
 
 
 @pytest.mark.parametrize("seed", range(6))

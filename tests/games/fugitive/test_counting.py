@@ -85,7 +85,9 @@ def test_the_compiled_programme_equals_the_plain_one_on_real_games() -> None:
             for make in (ExactBelief, RelaxedBelief):
                 compiled = make(timeline, model=model)
                 assert compiled._compiled() is not None
+                candidates = compiled.candidates()  # before counts: from the float run
                 counts = compiled.counts()
+                assert candidates == counts.candidates()
                 pool = tuple(sorted(set().union(*counts.candidates().values())))[:10]
                 assert (counts, compiled._pool_hits(pool)) == plain(make, timeline, model, pool)
                 large += compiled._weighted_total() >= 2**52  # beyond exact floats: residues
@@ -115,6 +117,7 @@ def test_more_clauses_than_a_packed_state_holds_use_the_plain_programme() -> Non
     belief = ExactBelief(many)
     assert belief._compiled() is None
     assert belief.counts() == plain(ExactBelief, many, "uniform")[0]
+    assert belief.candidates() == belief.counts().candidates()
     few = _timeline_with_misses(3)
     assert ExactBelief(few).counts() == plain(ExactBelief, few, "uniform")[0]
 

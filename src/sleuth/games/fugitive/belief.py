@@ -97,6 +97,8 @@ _SLACK_WEIGHTS = {
 """Per model base, the weight of a hideout ``s`` footprints short of its reach."""
 _NO_EXTRA = np.full(LAST + 1, -1, dtype=np.int64)
 """The compiled programme's ``extra_bit`` when no extra numbers are tracked."""
+_NO_MISSES = np.zeros((0, 3), dtype=np.int64)
+"""The compiled programme's ``misses`` when every guess hit."""
 
 
 class ContradictionError(SleuthError):
@@ -245,6 +247,8 @@ class ExactBelief:
         """Per pile: the cards the Fugitive could have drawn from it."""
         self._run: _Run | None = None
         """The compiled programme's counts, once computed."""
+        self._first: tuple[float, Any, Any, Any] | None = None
+        """The compiled programme's floating-point run, once made (see :meth:`_float_run`)."""
 
     @classmethod
     def from_events(
@@ -462,31 +466,26 @@ class ExactBelief:
         as the extra numbers; None without Numba or when the state would not pack (then the
         plain programme runs).  The run without extras is kept.
 
-        The first run is in floating point only: when its total is below 2**52 every count and
-        every partial sum is an integer below 2**53 (each is at most the total), so all of them
-        are exact, and so is their division by :attr:`divisor`, which divides them all.
-        Otherwise it runs again modulo enough primes."""
+        The first run is in floating point only (:meth:`_float_run`): when its total is below
+        2**52 every count and every partial sum is an integer below 2**53 (each is at most the
+        total), so all of them are exact, and so is their division by :attr:`divisor`, which
+        divides them all.  Otherwise it runs again modulo enough primes."""
         if not pool and self._run is not None:
             return self._run
-        if not COMPILED or not self._packs(pool):
+        first = self._float_run(pool)
+        if first is None:
             return None
-        arrays = self._kernel_inputs(pool)
-        moduli = _counting.primes(0)
-        n = len(self.timeline.slots)
-        while True:
-            states, total_float, layout, floats, residues = _counting.count_worlds(
-                *[*arrays, moduli, self.max_states]
-            )
-            if states == _counting.TOO_MANY_STATES:
-                raise SolverLimitError(
-                    f"the {self.label} belief needs more than {self.max_states} states"
-                )
-            if not math.isfinite(total_float):
-                return None
-            exact_floats = not len(moduli) and total_float < 2.0**52
-            if exact_floats or total_float < 2.0 ** (31 * len(moduli) - 8):
-                break  # every count is below the moduli's product
+        arrays, moduli = self._kernel_inputs(pool), _counting.primes(0)
+        total_float, layout, floats, residues = first
+        while not (
+            total_float < 2.0**52
+            if not len(moduli)
+            else total_float < 2.0 ** (31 * len(moduli) - 8)
+        ):  # the counts are not all below 2**52, or below the moduli's product
             moduli = _counting.primes(math.ceil((math.log2(total_float) + 16) / 31))
+            _, total_float, layout, floats, residues = self._kernel(arrays, moduli)
+        exact_floats = not len(moduli)
+        n = len(self.timeline.slots)
         shape = layout.tolist()  # see count_worlds for the layout
         cells = shape[n]
         values = shape[n + 1 : n + 1 + cells]
@@ -515,6 +514,36 @@ class ExactBelief:
         if not pool:
             self._run = run
         return run
+
+    def _float_run(self, pool: tuple[int, ...]) -> tuple[float, Any, Any, Any] | None:
+        """The compiled programme's floating-point run with ``pool`` as the extra numbers:
+        (total, layout, floats, residues) as :func:`~sleuth.games.fugitive._counting.count_worlds`
+        returns them; None when the plain programme must run instead (no Numba, a state that
+        would not pack, or counts beyond floating point).  Which counts are zero is exact
+        whatever their size.  The run without extras is kept."""
+        if not pool and self._first is not None:
+            return self._first
+        if not COMPILED or not self._packs(pool):
+            return None
+        _, total_float, layout, floats, residues = self._kernel(
+            self._kernel_inputs(pool), _counting.primes(0)
+        )
+        if not math.isfinite(total_float):
+            return None
+        first = (total_float, layout, floats, residues)
+        if not pool:
+            self._first = first
+        return first
+
+    def _kernel(self, arrays: list[Any], moduli: Any) -> _counting.Result:
+        """One run of the compiled programme; more than :attr:`max_states` states is a
+        :class:`SolverLimitError`."""
+        found = _counting.count_worlds(*[*arrays, moduli, self.max_states])
+        if found[0] == _counting.TOO_MANY_STATES:
+            raise SolverLimitError(
+                f"the {self.label} belief needs more than {self.max_states} states"
+            )
+        return found
 
     def _packs(self, pool: tuple[int, ...]) -> bool:
         """Whether the clauses and ``pool`` fit the compiled programme's packed state."""
@@ -555,7 +584,7 @@ class ExactBelief:
             misses += (sum(1 << n for n in miss.numbers), len(miss.numbers), miss.placed)
         return [
             np.array(rows, dtype=np.int64).reshape(-1, _counting.SLOT_COLUMNS),
-            np.array(misses, dtype=np.int64).reshape(-1, 3),
+            np.array(misses, dtype=np.int64).reshape(-1, 3) if misses else _NO_MISSES,
             sum(map((1).__lshift__, self.blocked)),
             np.array(self.free, dtype=np.int64),
             np.array((self.timeline.fugitive_draws, self._pools), dtype=np.int64),
@@ -626,6 +655,25 @@ class ExactBelief:
                 sprint_totals[slot.position] = sorted(footprints)
             layer = following
         return Counts(total, by_position, sprint_totals)
+
+    def candidates(self) -> dict[int, list[int]]:
+        """Per face-down position, the values it has in some consistent world, in increasing
+        order (E1): ``counts().candidates()``, read from the compiled programme's
+        floating-point run without turning its counts into integers."""
+        first = self._float_run(())
+        if first is None:
+            return self.counts().candidates()
+        total_float, layout, _, _ = first
+        if not total_float:
+            raise self._contradiction()
+        n = len(self.timeline.slots)
+        shape = layout.tolist()  # see count_worlds for the layout
+        values = shape[n + 1 :]
+        return {
+            slot.position: values[a:b]
+            for slot, (a, b) in zip(self.timeline.slots, pairwise(shape[: n + 1]), strict=True)
+            if slot.value is None
+        }
 
     def joint(self, numbers: Iterable[int]) -> Fraction:
         """P(every number is a face-down hideout now): n(G) / N, never a product (E3, M6)."""
