@@ -475,15 +475,11 @@ class ExactBelief:
         first = self._float_run(pool)
         if first is None:
             return None
-        arrays, moduli = self._kernel_inputs(pool), _counting.primes(0)
         total_float, layout, floats, residues = first
-        while not (
-            total_float < 2.0**52
-            if not len(moduli)
-            else total_float < 2.0 ** (31 * len(moduli) - 8)
-        ):  # the counts are not all below 2**52, or below the moduli's product
+        moduli = _counting.primes(0)
+        if total_float >= 2.0**52:  # again modulo primes whose product far exceeds the total
             moduli = _counting.primes(math.ceil((math.log2(total_float) + 16) / 31))
-            _, total_float, layout, floats, residues = self._kernel(arrays, moduli)
+            _, _, layout, floats, residues = self._kernel(self._kernel_inputs(pool), moduli)
         exact_floats = not len(moduli)
         n = len(self.timeline.slots)
         shape = layout.tolist()  # see count_worlds for the layout
