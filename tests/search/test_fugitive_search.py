@@ -8,8 +8,10 @@ import random
 import pytest
 
 from sleuth.arena.tournament import run_tournament
+from sleuth.core.errors import OptionError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
+from sleuth.core.registry import game_spec
 from sleuth.games.fugitive import search
 from sleuth.games.fugitive.actions import Guess, Place
 from sleuth.games.fugitive.bots import RandomPlayer
@@ -212,3 +214,24 @@ def test_a_marshal_with_too_many_worlds_to_sample_plays_the_belief_marshals_move
         expected = BeliefMarshal(state.game, MARSHAL, 0, "gamble", "frontier")
         assert state.is_legal(move)
         assert move == expected.act(view, state.legal_actions())
+
+
+@pytest.mark.parametrize(
+    ("spec", "model"), [("ismcts", "frugal"), ("dmcts:model=uniform", "uniform")]
+)
+def test_the_marshals_worlds_are_drawn_with_the_bots_fugitive_model(spec: str, model: str) -> None:
+    game = FugitiveGame()
+    bot = game_spec("fugitive").bot(spec).make(game, MARSHAL, 0)
+    assert bot.model.world_model == model
+    state, events = next(
+        (s, e) for s, e in decision_points(2) if s.current_player() == MARSHAL and e
+    )
+    sampler = bot.model.sampler(state.game, view_of(MARSHAL, events))
+    assert isinstance(sampler, search.MarshalSampler) and sampler.belief.model == model
+
+
+def test_only_the_fugitive_search_bots_take_a_fugitive_model() -> None:
+    with pytest.raises(OptionError, match="expected one of uniform, thrifty, frugal"):
+        game_spec("fugitive").bot("ismcts:model=wild")
+    with pytest.raises(OptionError, match="unknown option 'model'"):
+        game_spec("fox").bot("ismcts:model=frugal")

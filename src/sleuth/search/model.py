@@ -20,6 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
+from sleuth.core.options import OptionSpec
 
 A = TypeVar("A", bound=Hashable)
 
@@ -46,8 +47,17 @@ class WorldSampler(Protocol[A]):
 class SearchModel(Generic[A]):
     """A game's hooks for the search layer; only :meth:`sampler` is required.
 
-    One model object serves every seat and every bot of the game, so it holds no state: all it
-    knows comes from the arguments of each call."""
+    One model object serves every seat and every bot of the game, so it holds no game state:
+    all it knows comes from the arguments of each call, and from its :attr:`options`."""
+
+    options: tuple[OptionSpec, ...] = ()
+    """The game's own options of its search bots (``ismcts:model=thrifty``), added to the
+    common ones; a bot's values reach :meth:`configured`."""
+
+    def configured(self, **values: Any) -> SearchModel[A]:
+        """The model a bot with these values of :attr:`options` uses (default: this one,
+        which has none)."""
+        return self
 
     def sampler(self, game: Game[A], view: View) -> WorldSampler[A]:
         """A sampler of the worlds consistent with ``view``."""

@@ -209,13 +209,17 @@ def _settings(options: dict[str, Any]) -> SearchSettings:
 
 
 def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpec, BotSpec]:
-    """The ``ismcts`` and ``dmcts`` bots of a game whose search model is ``model``."""
+    """The ``ismcts`` and ``dmcts`` bots of a game whose search model is ``model``, with the
+    common options and the model's own (:attr:`SearchModel.options`)."""
+
+    def configured(options: dict[str, Any]) -> SearchModel[Any]:
+        return model.configured(**{option.name: options[option.name] for option in model.options})
 
     def ismcts(game: Game[Any], seat: int, seed: int, **options: Any) -> Bot:
-        return ISMCTSPlayer(game, seat, seed, model, _settings(options))
+        return ISMCTSPlayer(game, seat, seed, configured(options), _settings(options))
 
     def dmcts(game: Game[Any], seat: int, seed: int, **options: Any) -> Bot:
-        return DeterminizedPlayer(game, seat, seed, model, _settings(options))
+        return DeterminizedPlayer(game, seat, seed, configured(options), _settings(options))
 
     return (
         BotSpec(
@@ -227,6 +231,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             warm_up=model.warm_up,
             options=(
                 *_COMMON_OPTIONS,
+                *model.options,
                 OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool),
             ),
         ),
@@ -238,6 +243,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             warm_up=model.warm_up,
             options=(
                 *_COMMON_OPTIONS,
+                *model.options,
                 OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1)),
             ),
         ),

@@ -1,5 +1,5 @@
-"""Uniform world samples from the exact belief: every one replays to the Marshal's view, and
-their frequencies match the exact probabilities."""
+"""World samples from the exact belief: every one replays to the Marshal's view, and their
+frequencies match the exact probabilities under each Fugitive model."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from scipy.stats import chisquare
 
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
-from sleuth.games.fugitive.belief import ExactBelief
+from sleuth.games.fugitive.belief import MODELS, ExactBelief
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
 from sleuth.games.fugitive.worlds import check_view, history, view_problem
 from tests.games.fugitive.test_belief import SETUP, marshal_guess_points, marshal_view, play
@@ -38,11 +38,12 @@ def test_every_sampled_world_replays_to_the_view(seed: int) -> None:
             assert replays_to(state.game, seen, history(world, seen))
 
 
-def test_the_true_world_is_possible_and_samples_match_exact_probabilities() -> None:
+@pytest.mark.parametrize("model", MODELS)
+def test_the_true_world_is_possible_and_samples_match_exact_probabilities(model: str) -> None:
     _, events = play(*SETUP, "hideout 3 sprint 1", "hideout 7 sprint 2", "draw 1", "card 4",
                      "draw 1", "card 6", "guess 5")  # fmt: skip
     seen = marshal_view(events)
-    belief = ExactBelief.from_events(seen)
+    belief = ExactBelief.from_events(seen, model=model)
     probabilities = belief.counts().probabilities()
     rng = random.Random(7)
     samples = [belief.sample(rng) for _ in range(4000)]

@@ -2,10 +2,11 @@
 
 World samplers:
 
-- **the Marshal's**: uniform complete worlds from the exact belief
-  (:meth:`ExactBelief.sample`), turned back into a history by :func:`history`; when they are
-  too many to sample, she plays the belief Marshal's move
-  (:meth:`FugitiveSearchModel.unsampled_action`);
+- **the Marshal's**: complete worlds from the exact belief (:meth:`ExactBelief.sample`), in
+  proportion to their weights under the bot's Fugitive model (option ``model``, by default the
+  belief Marshal's ``frugal``; ``uniform`` draws every consistent world equally often), turned
+  back into a history by :func:`history`; when they are too many to sample, she plays the
+  belief Marshal's move with the same model (:meth:`FugitiveSearchModel.unsampled_action`);
 - **the Fugitive's**: he sees everything except the Marshal's cards.  The sampler draws them
   as a uniform ordered draw from the cards of each pile he has not seen and replays his view.
   Every such world replays exactly, but the weights are an approximation: a real Marshal
@@ -36,6 +37,7 @@ from typing import Any, cast
 
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
+from sleuth.core.options import OptionSpec, parse_choice
 from sleuth.games.fugitive.actions import (
     PASS,
     SKIP,
@@ -46,7 +48,7 @@ from sleuth.games.fugitive.actions import (
     Guess,
     Place,
 )
-from sleuth.games.fugitive.belief import ExactBelief, warm_up
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
 from sleuth.games.fugitive.cards import LAST, cards_of, mask_of
 from sleuth.games.fugitive.fugitives import (
@@ -84,12 +86,13 @@ class _Replayer:
 
 
 class MarshalSampler(_Replayer):
-    """Uniform worlds consistent with the Marshal's view (exact belief)."""
+    """Worlds consistent with the Marshal's view, drawn from the exact belief in proportion to
+    their weights under the Fugitive ``model`` (uniformly under ``uniform``)."""
 
-    def __init__(self, game: Game[Any], view: View) -> None:
+    def __init__(self, game: Game[Any], view: View, model: str = DEFAULT_MODEL) -> None:
         self.game = game
         self.events = list(view.events)
-        self.belief = ExactBelief.from_events(self.events, SAMPLER_STATES)
+        self.belief = ExactBelief.from_events(self.events, SAMPLER_STATES, model)
 
     def sample_history(self, rng: random.Random) -> list[FugitiveAction]:
         return history(self.belief.sample(rng), self.events)
@@ -115,11 +118,28 @@ class FugitiveSampler(_Replayer):
 
 
 class FugitiveSearchModel(SearchModel[FugitiveAction]):
-    """See the module docstring."""
+    """See the module docstring.  ``world_model`` weighs the Marshal's worlds (option
+    ``model``); the Fugitive's sampler does not read it."""
+
+    options = (
+        OptionSpec(
+            "model",
+            DEFAULT_MODEL,
+            "as the Marshal, the Fugitive model her worlds are drawn with: frugal, thrifty "
+            "(little wasted reach) or uniform",
+            parse_choice(tuple(MODELS)),
+        ),
+    )
+
+    def __init__(self, world_model: str = DEFAULT_MODEL) -> None:
+        self.world_model = world_model
+
+    def configured(self, **values: Any) -> FugitiveSearchModel:
+        return FugitiveSearchModel(values["model"])
 
     def sampler(self, game: Game[FugitiveAction], view: View) -> _Replayer:
         if view.seat == MARSHAL:
-            return MarshalSampler(game, view)
+            return MarshalSampler(game, view, self.world_model)
         return FugitiveSampler(game, view)
 
     def warm_up(self) -> None:
@@ -136,7 +156,9 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
         then plays the belief Marshal's move, which falls back on the relaxed belief."""
         if view.seat != MARSHAL:
             return None
-        marshal = BeliefMarshal(game, MARSHAL, rng.randrange(2**32), "gamble", "frontier")
+        marshal = BeliefMarshal(
+            game, MARSHAL, rng.randrange(2**32), "gamble", "frontier", model=self.world_model
+        )
         return cast(FugitiveAction, marshal.act(view, legal))
 
     def rollout_action(self, state: State[FugitiveAction], rng: random.Random) -> FugitiveAction:
