@@ -13,7 +13,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.core.registry import game_spec
 from sleuth.games.fugitive import search
-from sleuth.games.fugitive.actions import Guess, Place
+from sleuth.games.fugitive.actions import Draw, Guess, Place
 from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.cards import mask_of
 from sleuth.games.fugitive.marshals import BeliefMarshal
@@ -235,3 +235,19 @@ def test_only_the_fugitive_search_bots_take_a_fugitive_model() -> None:
         game_spec("fugitive").bot("ismcts:model=wild")
     with pytest.raises(OptionError, match="unknown option 'model'"):
         game_spec("fox").bot("ismcts:model=frugal")
+
+
+def test_the_marshal_also_tries_the_belief_marshals_guess_at_the_root() -> None:
+    tried = 0
+    for state, events in decision_points(3)[:60]:
+        seat, legal = state.current_player(), state.legal_actions()
+        view = view_of(seat, events)
+        moves = MODEL.root_moves(state.game, view, legal)
+        if seat != MARSHAL or isinstance(legal[0], Draw):
+            assert moves == ()
+            continue
+        expected = BeliefMarshal(state.game, MARSHAL, 0, "gamble", "frontier").act(view, legal)
+        assert moves == ((expected,) if isinstance(expected, Guess) else ())
+        assert all(state.is_legal(move) for move in moves)
+        tried += len(moves)
+    assert tried > 3

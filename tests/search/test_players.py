@@ -291,3 +291,23 @@ def test_a_seat_that_cannot_sample_plays_the_models_move_or_raises(player: type)
     assert _decide(player, Nim(7), _TooManyWorlds(2), [], iterations=10) == 2
     with pytest.raises(SolverLimitError):
         _decide(player, Nim(7), _TooManyWorlds(None), [], iterations=10)
+
+
+class _OnlyOnes(NimModel):
+    """Candidates that always take 1, and optionally a root move the candidates leave out."""
+
+    def __init__(self, root: tuple[int, ...]) -> None:
+        self.root = root
+
+    def candidate_moves(self, state: State[int]) -> Sequence[int]:
+        return (1,)
+
+    def root_moves(self, game: Game[int], view: View, legal: Sequence[int]) -> Sequence[int]:
+        return self.root
+
+
+@pytest.mark.parametrize("player", [ISMCTSPlayer, DeterminizedPlayer])
+def test_root_moves_are_tried_besides_the_candidates(player: type) -> None:
+    # Heap 6: taking 2 wins (leaves a multiple of 4); the candidates alone never take 2.
+    assert _decide(player, Nim(6), _OnlyOnes(()), [], iterations=500) == 1
+    assert _decide(player, Nim(6), _OnlyOnes((2,)), [], iterations=500) == 2

@@ -86,6 +86,13 @@ class SearchModel(Generic[A]):
         would learn hidden information from them."""
         return None
 
+    def root_moves(self, game: Game[A], view: View, legal: Sequence[A]) -> Sequence[A]:
+        """Moves the search also tries at the root of a decision, besides
+        :meth:`candidate_moves` (which the root's candidates are then listed with): found from
+        the seat's ``view``, for example a strong player's choice that the candidates leave
+        out.  Every one must be in ``legal``.  None by default."""
+        return ()
+
     def heuristic_action(self, state: State[A], rng: random.Random) -> A | None:
         """A good move for epsilon-greedy rollouts, or None when the game has no heuristic."""
         return None

@@ -103,10 +103,12 @@ class ISMCTSPlayer(SearchPlayer):
             self.root = None
             return world  # type: ignore[no-any-return]
         first = [world]
+        extra = self.model.root_moves(self.game, view, legal)
         root = self._kept_root(view)
         if root is None:
-            root = Node(self.seat)
+            root = Node(self.seat, extra)
         else:
+            root.extra = tuple(extra)
             self.reused += 1
 
         def draw() -> State[Any]:
@@ -147,10 +149,11 @@ class DeterminizedPlayer(SearchPlayer):
             return world  # type: ignore[no-any-return]
         votes: Counter[Hashable] = Counter()
         visits: Counter[Hashable] = Counter()
+        extra = self.model.root_moves(self.game, view, legal)
         for n in range(self.worlds):
             if n:
                 world = _checked_world(sampler, self)
-            root = Node(self.seat)
+            root = Node(self.seat, extra)
             self.search.run(root, world.clone)
             votes[best_action(root, legal)] += 1
             for action, edge in root.edges.items():

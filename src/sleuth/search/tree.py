@@ -99,15 +99,18 @@ class Edge:
 class Node:
     """An information set of the observers: ``player`` to move and the edges tried so far."""
 
-    __slots__ = ("edges", "labels", "ordered", "player")
+    __slots__ = ("edges", "extra", "labels", "ordered", "player")
 
-    def __init__(self, player: int) -> None:
+    def __init__(self, player: int, extra: Sequence[Hashable] = ()) -> None:
         self.player = player
         self.edges: dict[Hashable, Edge] = {}
         self.labels: Sequence[Hashable] | None = None
         """The last legal-move sequence seen here once all were tried (a speed-up: games return
         the same tuple object for the same legal moves), and its edges in ``ordered``."""
         self.ordered: list[Edge] = []
+        self.extra = tuple(extra)
+        """Moves tried here besides the model's candidates (a root's
+        :meth:`~sleuth.search.model.SearchModel.root_moves`)."""
 
 
 class TreeSearch(Generic[A]):
@@ -190,6 +193,8 @@ class TreeSearch(Generic[A]):
         classes = None
         if player in self.observers:
             labels: Sequence[Hashable] = self._candidates(state)
+            if node.extra:
+                labels = (*labels, *(move for move in node.extra if move not in labels))
         elif (hidden := self.model.hidden_move(state, self.observers)) is not None:
             edge = node.edges.get(hidden)
             if edge is None:
