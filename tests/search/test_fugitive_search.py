@@ -237,16 +237,19 @@ def test_only_the_fugitive_search_bots_take_a_fugitive_model() -> None:
         game_spec("fox").bot("ismcts:model=frugal")
 
 
-def test_the_marshal_also_tries_the_belief_marshals_guess_at_the_root() -> None:
+@pytest.mark.parametrize("model", ["frugal", "uniform"])
+def test_the_marshal_also_tries_the_belief_marshals_guess_at_the_root(model: str) -> None:
+    searcher = MODEL.configured(model=model)
     tried = 0
     for state, events in decision_points(3)[:60]:
         seat, legal = state.current_player(), state.legal_actions()
         view = view_of(seat, events)
-        moves = MODEL.root_moves(state.game, view, legal)
+        moves = searcher.root_moves(state.game, view, legal)
         if seat != MARSHAL or isinstance(legal[0], Draw):
             assert moves == ()
             continue
-        expected = BeliefMarshal(state.game, MARSHAL, 0, "gamble", "frontier").act(view, legal)
+        believer = BeliefMarshal(state.game, MARSHAL, 0, "gamble", "frontier", model=model)
+        expected = believer.act(view, legal)
         assert moves == ((expected,) if isinstance(expected, Guess) else ())
         assert all(state.is_legal(move) for move in moves)
         tried += len(moves)

@@ -14,9 +14,10 @@ import pytest
 from sleuth.core.errors import OptionError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
+from sleuth.core.options import OptionSpec, parse_float
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fox.search import FoxSearchModel
-from sleuth.search.players import DeterminizedPlayer, ISMCTSPlayer
+from sleuth.search.players import DeterminizedPlayer, ISMCTSPlayer, SearchError, search_bots
 from sleuth.search.rewards import Rewards
 from sleuth.search.tree import SearchSettings, TreeSearch
 from tests.core.toy import HighCard
@@ -311,3 +312,32 @@ def test_root_moves_are_tried_besides_the_candidates(player: type) -> None:
     # Heap 6: taking 2 wins (leaves a multiple of 4); the candidates alone never take 2.
     assert _decide(player, Nim(6), _OnlyOnes(()), [], iterations=500) == 1
     assert _decide(player, Nim(6), _OnlyOnes((2,)), [], iterations=500) == 2
+    assert _decide(player, Nim(6), _OnlyOnes((2, 2, 1)), [], iterations=500) == 2
+
+
+@pytest.mark.parametrize("player", [ISMCTSPlayer, DeterminizedPlayer])
+def test_an_illegal_root_move_is_a_search_error(player: type) -> None:
+    with pytest.raises(SearchError, match="nim search model proposed an illegal move 5"):
+        _decide(player, Nim(6), _OnlyOnes((5,)), [], iterations=50)
+
+
+def test_each_root_move_is_one_edge_and_a_kept_root_takes_the_new_ones() -> None:
+    game = Nim(9)
+    bot = ISMCTSPlayer(game, 0, 0, _OnlyOnes((2, 2)), SearchSettings(iterations=200))
+    state, events = _after(game, [])
+    bot.act(_view(game, events, 0), state.legal_actions())
+    assert bot.root is not None and bot.root.extra == (2,)
+    edge = bot.root.edges[2]
+    assert edge.avail <= 200  # listed once per visit, not once per copy
+    state, events = _after(game, [1, 1])  # ours, then the opponent's (seen in the tree)
+    bot.model = _OnlyOnes((3,))
+    bot.act(_view(game, events, 0), state.legal_actions())
+    assert bot.reused == 1 and bot.root.extra == (3,) and 3 in bot.root.edges
+
+
+def test_search_model_options_may_not_shadow_the_common_ones() -> None:
+    class Clashing(NimModel):
+        options = (OptionSpec("c", 1.0, "clashes", parse_float(0.0)),)
+
+    with pytest.raises(ValueError, match=r"\['c'\] clash"):
+        search_bots(Clashing(), ("player0", "player1"))

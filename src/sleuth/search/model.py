@@ -47,8 +47,9 @@ class WorldSampler(Protocol[A]):
 class SearchModel(Generic[A]):
     """A game's hooks for the search layer; only :meth:`sampler` is required.
 
-    One model object serves every seat and every bot of the game, so it holds no game state:
-    all it knows comes from the arguments of each call, and from its :attr:`options`."""
+    A model holds no game state: all it knows comes from the arguments of each call.  The
+    game's model object serves every seat; a bot with values of the game's :attr:`options`
+    uses the model :meth:`configured` returns (:meth:`warm_up` runs on the game's object)."""
 
     options: tuple[OptionSpec, ...] = ()
     """The game's own options of its search bots (``ismcts:model=thrifty``), added to the
@@ -87,10 +88,12 @@ class SearchModel(Generic[A]):
         return None
 
     def root_moves(self, game: Game[A], view: View, legal: Sequence[A]) -> Sequence[A]:
-        """Moves the search also tries at the root of a decision, besides
-        :meth:`candidate_moves` (which the root's candidates are then listed with): found from
-        the seat's ``view``, for example a strong player's choice that the candidates leave
-        out.  Every one must be in ``legal``.  None by default."""
+        """Moves the search also tries at the root of a decision, besides the root's
+        candidates: found from the seat's ``view``, for example a strong player's choice that
+        :meth:`candidate_moves` leaves out.  Every one must be in ``legal`` (the players raise
+        :class:`~sleuth.search.players.SearchError` otherwise).  The root's candidates are
+        copied to add them on each visit, so give :meth:`candidate_moves` a short list where
+        this adds moves, not a huge legal sequence.  None (an empty tuple) by default."""
         return ()
 
     def heuristic_action(self, state: State[A], rng: random.Random) -> A | None:

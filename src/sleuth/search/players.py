@@ -63,6 +63,17 @@ class SearchPlayer(Bot):
         self.settings = settings
         self._prepare()
 
+    def _root_moves(self, view: View, legal: Sequence[Hashable]) -> tuple[Hashable, ...]:
+        """The model's :meth:`~SearchModel.root_moves` for this decision, each once; one that
+        is not legal is a :class:`SearchError` (a bug of the model)."""
+        extra = tuple(dict.fromkeys(self.model.root_moves(self.game, view, legal)))
+        for move in extra:
+            if move not in legal:
+                raise SearchError(
+                    f"{self.game.name} search model proposed an illegal move {move!r}"
+                )
+        return extra
+
     @abstractmethod
     def _prepare(self) -> None:
         """Set up the search from ``self.model`` and ``self.settings``."""
@@ -103,7 +114,7 @@ class ISMCTSPlayer(SearchPlayer):
             self.root = None
             return world  # type: ignore[no-any-return]
         first = [world]
-        extra = self.model.root_moves(self.game, view, legal)
+        extra = self._root_moves(view, legal)
         root = self._kept_root(view)
         if root is None:
             root = Node(self.seat, extra)
@@ -149,7 +160,7 @@ class DeterminizedPlayer(SearchPlayer):
             return world  # type: ignore[no-any-return]
         votes: Counter[Hashable] = Counter()
         visits: Counter[Hashable] = Counter()
-        extra = self.model.root_moves(self.game, view, legal)
+        extra = self._root_moves(view, legal)
         for n in range(self.worlds):
             if n:
                 world = _checked_world(sampler, self)
@@ -214,6 +225,10 @@ def _settings(options: dict[str, Any]) -> SearchSettings:
 def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpec, BotSpec]:
     """The ``ismcts`` and ``dmcts`` bots of a game whose search model is ``model``, with the
     common options and the model's own (:attr:`SearchModel.options`)."""
+
+    clash = {o.name for o in model.options} & {o.name for o in _COMMON_OPTIONS}
+    if clash:
+        raise ValueError(f"search model options {sorted(clash)} clash with the common ones")
 
     def configured(options: dict[str, Any]) -> SearchModel[Any]:
         return model.configured(**{option.name: options[option.name] for option in model.options})

@@ -85,7 +85,7 @@ def test_the_compiled_programme_equals_the_plain_one_on_real_games() -> None:
             for make in (ExactBelief, RelaxedBelief):
                 compiled = make(timeline, model=model)
                 assert compiled._compiled() is not None
-                candidates = compiled.candidates()  # before counts: from the float run
+                candidates = compiled.candidates()
                 counts = compiled.counts()
                 assert candidates == counts.candidates()
                 pool = tuple(sorted(set().union(*counts.candidates().values())))[:10]

@@ -664,7 +664,7 @@ class ExactBelief:
             raise self._contradiction()
         n = len(self.timeline.slots)
         shape = layout.tolist()  # see count_worlds for the layout
-        values = shape[n + 1 :]
+        values = shape[n + 1 : n + 1 + shape[n]]
         return {
             slot.position: values[a:b]
             for slot, (a, b) in zip(self.timeline.slots, pairwise(shape[: n + 1]), strict=True)

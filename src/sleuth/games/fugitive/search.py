@@ -119,8 +119,9 @@ class FugitiveSampler(_Replayer):
 
 
 class FugitiveSearchModel(SearchModel[FugitiveAction]):
-    """See the module docstring.  ``world_model`` weighs the Marshal's worlds (option
-    ``model``); the Fugitive's sampler does not read it."""
+    """See the module docstring.  ``world_model`` (option ``model``) weighs the Marshal's
+    worlds, and her root move and fallback move use it as the belief Marshal's odds; the
+    Fugitive's sampler does not read it."""
 
     options = (
         OptionSpec(
@@ -136,7 +137,7 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
         self.world_model = world_model
 
     def configured(self, **values: Any) -> FugitiveSearchModel:
-        return FugitiveSearchModel(values["model"])
+        return FugitiveSearchModel(values.get("model", self.world_model))
 
     def sampler(self, game: Game[FugitiveAction], view: View) -> _Replayer:
         if view.seat == MARSHAL:
@@ -167,7 +168,8 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
     ) -> Sequence[FugitiveAction]:
         """The Marshal about to guess also tries the belief Marshal's guess (with the same
         model), which may name several numbers where the candidates name one: every certain
-        hideout with the most likely other, or the likeliest whole route."""
+        hideout with the most likely other, or the likeliest whole route.  None when she would
+        make no guess, or when the deduction exceeds the belief Marshal's state budget."""
         rest = legal.rest if isinstance(legal, Choices) else legal
         if view.seat != MARSHAL or not isinstance(rest, Guesses):
             return ()
