@@ -48,7 +48,6 @@ from sleuth.games.fugitive.actions import (
     Guess,
     Place,
 )
-from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
 from sleuth.games.fugitive.cards import LAST, cards_of, mask_of
@@ -59,7 +58,7 @@ from sleuth.games.fugitive.fugitives import (
     toward_next_hideouts,
     unseen_cards,
 )
-from sleuth.games.fugitive.marshals import STATE_BUDGET, BeliefMarshal
+from sleuth.games.fugitive.marshals import BeliefMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, Placements
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveState, Phase
 from sleuth.games.fugitive.worlds import fugitive_history, history
@@ -158,10 +157,9 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
         then plays the belief Marshal's move, which falls back on the relaxed belief."""
         if view.seat != MARSHAL:
             return None
-        marshal = BeliefMarshal(
-            game, MARSHAL, rng.randrange(2**32), "gamble", "frontier", model=self.world_model
+        return cast(
+            FugitiveAction, self._belief_marshal(game, rng.randrange(2**32)).act(view, legal)
         )
-        return cast(FugitiveAction, marshal.act(view, legal))
 
     def root_moves(
         self, game: Game[FugitiveAction], view: View, legal: Sequence[FugitiveAction]
@@ -169,16 +167,16 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
         """The Marshal about to guess also tries the belief Marshal's guess (with the same
         model), which may name several numbers where the candidates name one: every certain
         hideout with the most likely other, or the likeliest whole route.  None when she would
-        make no guess, or when the deduction exceeds the belief Marshal's state budget."""
+        make no guess."""
         rest = legal.rest if isinstance(legal, Choices) else legal
         if view.seat != MARSHAL or not isinstance(rest, Guesses):
             return ()
-        threshold: int = game.manhunt_threshold  # type: ignore[attr-defined]
-        deduction = Deduction.within(view.events, threshold, STATE_BUDGET, self.world_model)
-        advice = None if deduction is None else deduction.advice("gamble")
-        if advice is None or not advice.numbers or Guess(advice.numbers) not in legal:
-            return ()
-        return (Guess(advice.numbers),)
+        numbers = self._belief_marshal(game, 0).choose(view)
+        return (Guess(numbers),) if numbers else ()
+
+    def _belief_marshal(self, game: Game[FugitiveAction], seed: int) -> BeliefMarshal:
+        """The belief Marshal with this model's odds (her default guess and draw policies)."""
+        return BeliefMarshal(game, MARSHAL, seed, "gamble", "frontier", model=self.world_model)
 
     def rollout_action(self, state: State[FugitiveAction], rng: random.Random) -> FugitiveAction:
         return cast(FugitiveAction, random_move(state.legal_actions(), rng))
