@@ -99,6 +99,11 @@ def test_infer_refuses_views_the_rules_could_not_show(
             f"event {guess + 1} (guessed",
             "99 is not a whole number in 1-41",
         ),
+        "hit not a boolean": (
+            [*events[:guess], Event("guessed", {"numbers": [2], "hit": "no"})],
+            f"event {guess + 1} (guessed",
+            "hit 'no' is not true or false",
+        ),
         "out of turn": ([Event("guessed", {"numbers": [3], "hit": False})], "event 1 (guessed"),
         "the Fugitive's card": (
             [*events[:fugitive_draw], private_card, *events[fugitive_draw + 1 : 12]],

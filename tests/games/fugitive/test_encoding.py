@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from sleuth.core.errors import ActionParseError, IllegalActionError
@@ -25,6 +26,7 @@ from sleuth.games.fugitive.encoding import (
 )
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
 from sleuth.games.fugitive.worlds import history
+from tests.games.fugitive.test_belief import SETUP, play
 
 
 def states_of(seed: int, game: FugitiveGame) -> list[tuple[FugitiveState, list[Event]]]:
@@ -244,3 +246,16 @@ def test_place_walks_respect_the_reach() -> None:
             Place(20, (4, 5, 6)),
         }
     )
+
+
+def test_numpy_ids_build_actions_of_plain_ints() -> None:
+    """An agent's argmax is a NumPy integer; the action it builds must still serialise."""
+    state, _ = play(*SETUP, "hideout 3 sprint 1", "hideout 7 sprint 2", "draw 1", "card 4",
+                    "draw 1", "card 6")  # fmt: skip
+    assert state.phase is Phase.MARSHAL_GUESS
+    builder = ActionBuilder(state)
+    action = None
+    while action is None:
+        action = builder.push(np.flatnonzero(builder.mask())[-1])
+    assert isinstance(action, Guess)
+    assert all(type(n) is int for n in action.numbers)

@@ -38,6 +38,31 @@ def test_every_sampled_world_replays_to_the_view(seed: int) -> None:
             assert replays_to(state.game, seen, history(world, seen))
 
 
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_every_witness_world_replays_to_the_view(seed: int) -> None:
+    rng = random.Random(seed)
+    for state, seen in marshal_guess_points(seed, max_rounds=6):
+        belief = ExactBelief.from_events(seen)
+        for _ in range(3):
+            world = belief.witness(rng)
+            assert replays_to(state.game, seen, history(world, seen))
+
+
+def test_witnesses_vary_and_cover_only_possible_values() -> None:
+    _, events = play(*SETUP, "hideout 3 sprint 1", "hideout 7 sprint 2", "draw 1", "card 4",
+                     "draw 1", "card 6", "guess 5")  # fmt: skip
+    seen = marshal_view(events)
+    belief = ExactBelief.from_events(seen)
+    candidates = belief.candidates()
+    rng = random.Random(3)
+    witnesses = [belief.witness(rng) for _ in range(200)]
+    for position, possible in candidates.items():
+        found = {world.hideouts[position - 1] for world in witnesses}
+        assert found <= set(possible)
+        assert len(found) > 1 or len(possible) == 1  # the random order reaches other routes
+
+
 @pytest.mark.parametrize("model", MODELS)
 def test_the_true_world_is_possible_and_samples_match_exact_probabilities(model: str) -> None:
     _, events = play(*SETUP, "hideout 3 sprint 1", "hideout 7 sprint 2", "draw 1", "card 4",

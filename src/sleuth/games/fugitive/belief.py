@@ -767,6 +767,50 @@ class ExactBelief:
                 )
             h, key = _pick(rng, *choice)
             hideouts.append(h)
+        return self._world(rng, hideouts, type_counts)
+
+    def witness(self, rng: random.Random) -> World:
+        """Some consistent world, found by a depth-first search that tries the stacks and
+        hideouts in a random order and forgets the states with no completion.  Consistent, but
+        not drawn in proportion to the weights (:meth:`sample` is): it serves to check that a
+        view can be replayed, and it stops at the first complete route, so it stays quick
+        where :meth:`sample`, which needs every state's weight, does not."""
+        self._require_worlds()
+        slots = self.timeline.slots
+        dead_keys: set[tuple[int, Key]] = set()
+        dead_mids: set[tuple[int, Mid]] = set()
+        steps: list[tuple[Key, Mid, int]] = []  # filled from the last position back
+
+        def completes(i: int, key: Key) -> bool:
+            if i == len(slots):
+                return self._final(key) > 0
+            if (i, key) in dead_keys:
+                return False
+            self._count_state()
+            for weight, mid, _ in _shuffled(rng, self._stacks(i, key)):
+                if weight <= 0 or (i, mid) in dead_mids:
+                    continue
+                for h, _, nxt in _shuffled(rng, self._hideouts(i, mid)):
+                    if completes(i + 1, nxt):
+                        steps.append((key, mid, h))
+                        return True
+                dead_mids.add((i, mid))
+            dead_keys.add((i, key))
+            return False
+
+        if not completes(0, self._start()):  # the counts said some world exists
+            raise SleuthError("no consistent world found: the belief's counts disagree")
+        steps.reverse()
+        type_counts = [
+            tuple(a - b for a, b in zip(mid[0][2], key[2], strict=True)) for key, mid, _ in steps
+        ]
+        return self._world(rng, [h for _, _, h in steps], type_counts)
+
+    def _world(
+        self, rng: random.Random, hideouts: list[int], type_counts: list[tuple[int, ...]]
+    ) -> World:
+        """The world with this route and these sprint-card types per stack, its card
+        identities and the Fugitive's draw order filled in uniformly."""
         stacks = self._sample_stacks(rng, hideouts, type_counts)
         return World(tuple(hideouts), stacks, self._sample_draws(rng, hideouts, stacks))
 
@@ -866,6 +910,13 @@ def _cumulative(options: Iterable[tuple[int, T]]) -> tuple[list[int], list[T]]:
         totals.append(running)
         items.append(option)
     return totals, items
+
+
+def _shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
+    """A shuffled copy of ``items``."""
+    out = list(items)
+    rng.shuffle(out)
+    return out
 
 
 def _pick(rng: random.Random, totals: list[int], items: list[T]) -> T:

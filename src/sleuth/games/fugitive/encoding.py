@@ -206,6 +206,7 @@ class ActionBuilder:
 
         An id the mask does not allow raises :class:`IllegalActionError` and changes nothing.
         """
+        action_id = int(action_id)  # an agent's argmax is a NumPy integer
         legal = self.legal_ids()
         if action_id not in legal:
             name = id_text(action_id) if 0 <= action_id < ACTION_COUNT else str(action_id)

@@ -110,7 +110,10 @@ class Timeline:
             numbers = tuple(_number(n, 1, LAST - 1, "guessed number") for n in public["numbers"])
             if not numbers or len(set(numbers)) != len(numbers):
                 raise SleuthError("a guess names distinct numbers, at least one")
-            if not public["hit"]:  # a hit is learnt from its "revealed" events
+            hit = public["hit"]
+            if type(hit) is not bool:
+                raise SleuthError(f"hit {hit!r} is not true or false")
+            if not hit:  # a hit is learnt from its "revealed" events
                 self.misses.append(Miss(numbers, len(self.slots)))
         elif kind == "revealed":
             position = int(public["position"])

@@ -138,18 +138,20 @@ def view_problem(
     rng: random.Random,
     cut: bool = False,
 ) -> tuple[int, str] | None:
-    """None when the rules could have shown the Marshal ``events`` (some world sampled from
-    ``belief``, her exact belief after them, replays to exactly them); else the index of the
-    culprit event and why.
+    """None when the rules could have shown the Marshal ``events`` (some world of ``belief``,
+    her exact belief after them, found by :meth:`ExactBelief.witness`, replays to exactly
+    them); else the index of the culprit event and why.
 
     The belief models every constraint on values but not the turn order, the range of
     guesses or which fields an event carries; the replay checks those.  A sampled world may
     break a rule the belief does not model (F14's dead-end check on the first opening
-    hideout), so :data:`REPLAY_TRIES` worlds are tried; the answer is the one that got
+    hideout), so up to :data:`REPLAY_TRIES` worlds are tried; the answer is the one that got
     furthest."""
+    if cut and events and events[-1].kind == "guessed" and events[-1].public.get("hit") is True:
+        events = events[:-1]  # its reveals are cut off, and the belief learns a hit from them
     furthest = (-1, "")
     for _ in range(REPLAY_TRIES):
-        difference = replay_difference(game, belief.sample(rng), events, cut)
+        difference = replay_difference(game, belief.witness(rng), events, cut)
         if difference is None:
             return None
         furthest = max(furthest, difference, key=lambda d: d[0])
