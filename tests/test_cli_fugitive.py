@@ -13,6 +13,7 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.rules import MARSHAL
 from tests.test_cli import check_error, entry, flat, one_json_object
 
 
@@ -88,6 +89,11 @@ def test_infer_refuses_views_the_rules_could_not_show(
     guess = _first(events, "guessed")
     fugitive_draw = _first(events, "drew")
     private_card = Event("drew", dict(events[fugitive_draw].public), {"card": 7}, frozenset({1}))
+    marshal_draw = next(
+        i for i, e in enumerate(events) if e.kind == "drew" and e.public["seat"] == MARSHAL
+    )
+    his_draw = Event("drew", {**events[marshal_draw].public, "seat": 0})
+    placed = sum(e.kind == "placed" for e in events[:guess])
     cases = {
         "unknown kind": (
             [*events[:12], Event("teleported", {})],
@@ -108,6 +114,17 @@ def test_infer_refuses_views_the_rules_could_not_show(
         "the Fugitive's card": (
             [*events[:fugitive_draw], private_card, *events[fugitive_draw + 1 : 12]],
             f"event {fugitive_draw + 1} (drew",
+            "its 'private' field is {'card': 7}",
+        ),
+        "her draw given to him": (  # named, though the replay breaks only later
+            [*events[:marshal_draw], his_draw, *events[marshal_draw + 1 :]],
+            f"event {marshal_draw + 1} (drew",
+            "the rules would show drew {'seat': 1",
+        ),
+        "a hideout out of turn": (
+            [*events[:guess], Event("placed", {"position": placed + 1, "sprints": 0})],
+            f"event {guess + 1} (placed",
+            "a hideout: not legal now",
         ),
     }
     for name, (bad_events, *expected) in cases.items():

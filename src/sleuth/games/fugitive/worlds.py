@@ -109,26 +109,62 @@ def replay_difference(
     state = game.new_initial_state()
     produced: list[Event] = []
     last_action_start = 0
+    marshal_cards = {
+        e.private["card"]
+        for e in events
+        if e.kind == "drew" and e.public.get("seat") == MARSHAL and e.private
+    }
     try:
         for action in history(world, events):
             last_action_start = len(produced)
             produced += (e.seen_by(MARSHAL) for e in state.apply(action))
     except IllegalActionError as exc:
-        return min(len(produced), len(events) - 1), str(exc)
+        earlier = _first_mismatch(produced, events)  # an earlier event may be the culprit
+        if earlier is not None:
+            return earlier, _difference(produced[earlier], events[earlier])
+        reason = str(exc)
+        if isinstance(action, Place) or (
+            isinstance(action, Card) and action.card not in marshal_cards
+        ):  # the world filled in its values: they are no fact of the log
+            hidden = "a hideout" if isinstance(action, Place) else "a Fugitive card"
+            reason = reason.replace(f"{action}:", f"{hidden}:", 1)
+        return min(len(produced), len(events) - 1), reason
     if not any(e.kind == "route" for e in events):
         produced = [e for e in produced if e.kind != "route"]
-    shown, logged = [e.to_json() for e in produced], [e.to_json() for e in events]
-    if shown == logged:  # compared as JSON: a log read from a file has lists, not tuples
+    index = _first_mismatch(produced, events)
+    if index is None and len(produced) == len(events):
         return None
-    if cut and shown[: len(logged)] == logged and len(logged) > last_action_start:
+    if index is None and cut and len(events) > last_action_start:
         return None
-    index = next(
-        (i for i, (a, b) in enumerate(zip(shown, logged, strict=False)) if a != b),
-        min(len(produced), len(events) - 1),
+    if index is not None:
+        return index, _difference(produced[index], events[index])
+    if len(events) > len(produced):
+        return len(produced), "the rules would show nothing more here"
+    following = produced[len(events)]
+    return len(events) - 1, (
+        f"the view stops partway through an action: the rules would show a "
+        f"{following.kind!r} event next"
     )
-    if index >= len(produced):
-        return index, "the rules would show nothing more here"
-    return index, f"the rules would show {shown[index]['kind']} {shown[index]['public']} here"
+
+
+def _first_mismatch(produced: Sequence[Event], events: Sequence[Event]) -> int | None:
+    """The first index where ``produced`` and ``events`` differ, compared as JSON (a log read
+    from a file has lists, not tuples); None when one is a prefix of the other."""
+    for i, (shown, logged) in enumerate(zip(produced, events, strict=False)):
+        if shown.to_json() != logged.to_json():
+            return i
+    return None
+
+
+def _difference(shown: Event, logged: Event) -> str:
+    """What the rules would show instead of ``logged``, in the terms of the log's fields."""
+    if shown.kind != logged.kind:
+        return f"the rules would show a {shown.kind!r} event here, not {logged.kind!r}"
+    a, b = shown.to_json(), logged.to_json()
+    if a.get("public") != b.get("public"):
+        return f"the rules would show {shown.kind} {dict(shown.public)} here"
+    field = next(f for f in ("private", "to") if a.get(f) != b.get(f))
+    return f"its {field!r} field is {b.get(field)}; the rules would show {a.get(field)} here"
 
 
 def view_problem(
