@@ -73,6 +73,8 @@ def test_bad_view_logs_name_the_line(
 def test_the_wrong_role_or_a_tampered_game_log_is_refused(game_log: Path, tmp_path: Path) -> None:
     with pytest.raises(LogError, match="the marshal's view, not the fugitive's"):
         parse_view_lines(_lines(game_log, tmp_path), "fugitive")
+    with pytest.raises(LogError, match="line 1: a fugitive log, not a camel-up one"):
+        parse_view_lines(_lines(game_log, tmp_path), "player", game="camel-up")
     with pytest.raises(LogError, match="a fugitive game log, which has no hunter"):
         read_view_log(game_log, "hunter")
     lines = game_log.read_text().splitlines()

@@ -177,7 +177,7 @@ class CamelSession:
             raise SleuthError(f"{path}: cannot write: {exc}") from None
 
     def load(self, path: Path) -> None:
-        view = read_view_log(path, "player")
+        view = read_view_log(path, "player", "camel-up")
         if not isinstance(view.game, CamelUpGame):
             raise SleuthError(f"{path}: a {view.game.name} log, not a Camel Up one")
         session = CamelSession(view.game, view.seat, self.rollouts)

@@ -107,7 +107,7 @@ class FugitiveSession:
             raise SleuthError(f"{path}: cannot write: {exc}") from None
 
     def load(self, path: Path) -> None:
-        view = read_view_log(path, "marshal")
+        view = read_view_log(path, "marshal", "fugitive")
         if not isinstance(view.game, FugitiveGame):
             raise SleuthError(f"{path}: a {view.game.name} log, not a Fugitive one")
         if tuple(view.events[: len(SETUP_EVENTS)]) != SETUP_EVENTS:

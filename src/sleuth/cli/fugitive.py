@@ -47,7 +47,7 @@ def infer_command(
 ) -> None:
     """The Marshal's exact deduction: each face-down hideout's possible values with their
     probabilities, certain hideouts, numbers ruled out, and the suggested guess."""
-    view = read_view_log(log, "marshal")
+    view = read_view_log(log, "marshal", "fugitive")
     seen = view.events if events is None else view.events[:events]
     game = view.game
     if not isinstance(game, FugitiveGame):

@@ -112,17 +112,20 @@ def _is_view_log(path: Path) -> bool:
         return False
 
 
-def read_view_log(path: Path | str, role: str) -> ViewLog:
-    """The view of ``role`` from a view log or a full game log at ``path``."""
+def read_view_log(path: Path | str, role: str, game: str | None = None) -> ViewLog:
+    """The view of ``role`` from a view log or a full game log at ``path`` (of the game named
+    ``game``, when given)."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise LogError(f"{path}: cannot read: {exc}") from exc
-    return parse_view_lines(lines, role, source=str(path))
+    return parse_view_lines(lines, role, source=str(path), game=game)
 
 
-def parse_view_lines(lines: Iterable[str], role: str, source: str = "<log>") -> ViewLog:
+def parse_view_lines(
+    lines: Iterable[str], role: str, source: str = "<log>", game: str | None = None
+) -> ViewLog:
     """See :func:`read_view_log`."""
     lines = list(lines)
     reader = JsonLines(lines, source)
@@ -136,9 +139,11 @@ def parse_view_lines(lines: Iterable[str], role: str, source: str = "<log>") -> 
         valid = ViewHeader.model_validate(header)
     except ValidationError as exc:
         raise fail(first_no, f"bad header: {first_error(exc)}") from None
-    game = reader.game(first_no, valid.game, valid.options, valid.rules_version)
-    if not 0 <= valid.seat < game.num_players or game.roles[valid.seat] != valid.role:
-        raise fail(first_no, f"seat {valid.seat} is not the {valid.role} (seats: {game.roles})")
+    if game is not None and valid.game != game:
+        raise fail(first_no, f"a {valid.game} log, not a {game} one")
+    played = reader.game(first_no, valid.game, valid.options, valid.rules_version)
+    if not 0 <= valid.seat < played.num_players or played.roles[valid.seat] != valid.role:
+        raise fail(first_no, f"seat {valid.seat} is not the {valid.role} (seats: {played.roles})")
     if valid.role != role:
         raise fail(first_no, f"this is the {valid.role}'s view, not the {role}'s")
     events: list[Event] = []
@@ -148,7 +153,7 @@ def parse_view_lines(lines: Iterable[str], role: str, source: str = "<log>") -> 
         except ValidationError as exc:
             raise fail(line_no, first_error(exc)) from None
         events.append(Event.from_json(body.model_dump(exclude={"type"})))
-    return ViewLog(game, valid.seat, events)
+    return ViewLog(played, valid.seat, events)
 
 
 def _from_game_log(lines: list[str], role: str, source: str) -> ViewLog:
