@@ -122,6 +122,11 @@ def test_the_last_round_ends_by_the_guess_or_by_the_round_limit(
         assert table.events[-1].public["reason"] == reason
 
 
+def both_draw_from_pile_1(card: int | None) -> list[str]:
+    """A round where both draw from pile 1 (her card ``card``; None: she has not drawn yet)."""
+    return ["skip", "fugitive draw 1", "pass", *([f"draw 1 {card}"] if card else [])]
+
+
 def table_after(*entries: str) -> MarshalTable:
     table = MarshalTable(FugitiveGame())
     for text in entries:
@@ -159,6 +164,11 @@ def table_after(*entries: str) -> MarshalTable:
         (OPENING, "guess 3 hit; 3 at 2 sprint 3", "3 cannot be its own sprint card"),
         ([*OPENING, "skip", "fugitive draw 1"], "42 1", "no game is consistent"),  # too far
         (OPENING, "hideout", "not now; you guess"),
+        (  # pile 1 (4-14): 3 setup cards, then 5 and 6-8 are hers and 4 draws are his
+            [*OPENING, *(e for c in (6, 7, 8, None) for e in both_draw_from_pile_1(c))],
+            "draw 1 9",
+            "'draw 1 9': pile 1 is empty (cards left in: 2, 3)",
+        ),
         ([*OPENING, "skip"], "hideout", "not now; the Fugitive draws"),
         (
             [*OPENING, "guess 1 hit", "fugitive draw 1", "pass", "draw 1 6"],

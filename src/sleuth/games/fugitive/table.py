@@ -198,6 +198,7 @@ class MarshalTable:
         if card in self._deduction.belief.timeline.marshal_cards:
             raise SleuthError(f"{text!r}: you already drew {card}")
         self._turn(text, MARSHAL, Phase.MARSHAL_DRAW, draw=True)
+        self._nonempty(text, pile)
         return _draw_entry(text, MARSHAL, pile, card=card)
 
     def _fugitive_draw(self, words: list[str]) -> Entry:
@@ -207,7 +208,14 @@ class MarshalTable:
         if pile not in (1, 2, 3):
             raise SleuthError(f"{text!r}: the piles are 1, 2 and 3")
         self._turn(text, FUGITIVE, Phase.FUGITIVE_DRAW, draw=True)
+        self._nonempty(text, pile)
         return _draw_entry(text, FUGITIVE, pile)
+
+    def _nonempty(self, text: str, pile: int) -> None:
+        """Refuse a draw from an empty pile."""
+        if not self._turns.piles[pile - 1]:
+            left = [str(p) for p in (1, 2, 3) if self._turns.piles[p - 1]]
+            raise SleuthError(f"{text!r}: pile {pile} is empty (cards left in: {', '.join(left)})")
 
     def _bonus(self) -> Entry:
         self._turn("bonus", FUGITIVE, Phase.BONUS)
