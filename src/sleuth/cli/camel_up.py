@@ -132,7 +132,11 @@ def assist_command(
         typer.Option("--seat", min=0, help="Your seat (0 starts; default 0, or the log's)."),
     ] = None,
     load: Annotated[
-        Path | None, typer.Option("--load", help="Continue from a saved view log.")
+        Path | None,
+        typer.Option(
+            "--load",
+            help="Continue from a saved view log, or from a full game log (its view is taken).",
+        ),
     ] = None,
     rollouts: Annotated[
         int, typer.Option("--rollouts", min=1, help="2nd edition: rollouts for later legs.")

@@ -69,7 +69,11 @@ def assist_command(
         typer.Option("--option", "-o", help="Game option name=value (repeatable)."),
     ] = None,
     load: Annotated[
-        Path | None, typer.Option("--load", help="Continue from a saved view log.")
+        Path | None,
+        typer.Option(
+            "--load",
+            help="Continue from a saved view log, or from a full game log (its view is taken).",
+        ),
     ] = None,
     model: Annotated[Model, MODEL_OPTION] = Model.uniform,  # type: ignore[attr-defined]
 ) -> None:

@@ -189,7 +189,9 @@ class JsonLines:
         try:
             return json.loads(line)
         except json.JSONDecodeError as exc:
-            raise self.fail(line_no, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
+            raise self.fail(
+                line_no, f"invalid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})"
+            ) from None
 
     def game(self, line_no: int, name: str, options: dict[str, Any], version: str) -> Game[Any]:
         """The game a header names, checked: known game and options, this rules version,

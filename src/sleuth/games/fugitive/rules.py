@@ -519,6 +519,6 @@ def _guess_problem(state: FugitiveState, action: Guess) -> str:
         return "a number is repeated"
     bad = [n for n in action.numbers if not 1 <= n <= 41]
     if bad:
-        return f"{', '.join(map(str, bad))}: only 1-41 can be named"
+        return f"only 1-41 can be named, not {', '.join(map(str, bad))}"
     shown = sorted(set(action.numbers) & state.face_up_numbers())
     return f"{', '.join(map(str, shown))} already face up"
