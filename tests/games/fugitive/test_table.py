@@ -224,3 +224,11 @@ def test_42_starts_the_manhunt_where_one_number_at_a_time_is_named() -> None:
     for text in texts[start + 1 :]:
         table.enter(text)
     assert table.events == view and table.over
+
+
+def test_commas_list_a_guess_s_numbers_and_separate_its_details() -> None:
+    listed = table_after(*OPENING, "guess 1, 2 miss")
+    assert [entry.text for entry in listed.entries][-1] == "guess 1 2 miss"
+    assert listed.events == table_after(*OPENING, "guess 1 2 miss").events
+    with pytest.raises(SleuthError, match="position 5 is not a face-down hideout"):
+        table_after(*OPENING).enter("guess 3 hit, 3 at 5")  # the comma starts the details

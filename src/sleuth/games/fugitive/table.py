@@ -20,6 +20,7 @@ saved view log loads by re-entering it.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,6 +64,10 @@ class Entry:
 
     text: str
     events: tuple[Event, ...]
+
+
+_GUESSED_NUMBERS = re.compile(r"^(\s*guess\b[^;]*?)\b(hit|miss)\b")
+"""A guess up to its outcome, where commas separate the numbers named, not details."""
 
 
 class MarshalTable:
@@ -149,7 +154,10 @@ class MarshalTable:
     # --- parsing ----------------------------------------------------------------------------
 
     def _parse(self, text: str) -> Entry:
-        parts = [p.split() for p in text.lower().replace(",", ";").split(";")]
+        text = _GUESSED_NUMBERS.sub(  # "guess 12, 15 hit": those commas only list numbers
+            lambda m: m[1].replace(",", " ") + m[2], text.lower(), count=1
+        )
+        parts = [p.split() for p in text.replace(",", ";").split(";")]
         words, details = parts[0], [p for p in parts[1:] if p]
         if not words:
             raise SleuthError("empty entry (type 'help' for the forms)")
