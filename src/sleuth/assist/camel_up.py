@@ -178,8 +178,7 @@ class CamelSession:
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, "player", "camel-up")
-        if not isinstance(view.game, CamelUpGame):
-            raise SleuthError(f"{path}: a {view.game.name} log, not a Camel Up one")
+        assert isinstance(view.game, CamelUpGame)  # read_view_log checked the game's name
         session = CamelSession(view.game, view.seat, self.rollouts)
         try:
             session._replay(entry_texts(view.events))

@@ -108,8 +108,7 @@ class FugitiveSession:
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, "marshal", "fugitive")
-        if not isinstance(view.game, FugitiveGame):
-            raise SleuthError(f"{path}: a {view.game.name} log, not a Fugitive one")
+        assert isinstance(view.game, FugitiveGame)  # read_view_log checked the game's name
         if tuple(view.events[: len(SETUP_EVENTS)]) != SETUP_EVENTS:
             raise SleuthError(f"{path}: the view does not start with the setup draws")
         table = MarshalTable(view.game, model=self.model)

@@ -50,8 +50,7 @@ def infer_command(
     view = read_view_log(log, "marshal", "fugitive")
     seen = view.events if events is None else view.events[:events]
     game = view.game
-    if not isinstance(game, FugitiveGame):
-        raise SleuthError(f"{log}: a {game.name} log, not a Fugitive one")
+    assert isinstance(game, FugitiveGame)  # read_view_log checked the game's name
     try:
         deduction = Deduction.from_events(seen, game.manhunt_threshold, model=model.value)
         check_view(game, seen, deduction.belief, random.Random(0), cut=events is not None)

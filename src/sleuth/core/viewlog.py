@@ -134,7 +134,7 @@ def parse_view_lines(
     first_no, first = numbered[0]
     header = parse(first_no, first)
     if isinstance(header, dict) and header.get("format") == LOG_FORMAT:
-        return _from_game_log(lines, role, source)
+        return _from_game_log(lines, role, source, game)
     try:
         valid = ViewHeader.model_validate(header)
     except ValidationError as exc:
@@ -156,7 +156,7 @@ def parse_view_lines(
     return ViewLog(played, valid.seat, events)
 
 
-def _from_game_log(lines: list[str], role: str, source: str) -> ViewLog:
+def _from_game_log(lines: list[str], role: str, source: str, name: str | None) -> ViewLog:
     replay = replay_lines(lines, source=source)
     game = replay.game
     if role not in game.roles:
@@ -164,6 +164,8 @@ def _from_game_log(lines: list[str], role: str, source: str) -> ViewLog:
             f"{source}: a {game.name} game log, which has no {role} (roles: "
             f"{', '.join(game.roles)})"
         )
+    if name is not None and game.name != name:
+        raise LogError(f"{source}: a {game.name} game log, not a {name} one")
     seat = game.roles.index(role)
     events: list[Event] = []
     for line in lines[1:]:

@@ -27,26 +27,15 @@ def replays_to(game: FugitiveGame, seen: list, world_actions: list) -> bool:  # 
     return marshal_view(events) == seen
 
 
+@pytest.mark.parametrize("method", ["sample", "witness"])
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32))
-def test_every_sampled_world_replays_to_the_view(seed: int) -> None:
+def test_every_sampled_or_witness_world_replays_to_the_view(method: str, seed: int) -> None:
     rng = random.Random(seed)
     for state, seen in marshal_guess_points(seed, max_rounds=6):
-        belief = ExactBelief.from_events(seen)
+        find_world = getattr(ExactBelief.from_events(seen), method)
         for _ in range(3):
-            world = belief.sample(rng)
-            assert replays_to(state.game, seen, history(world, seen))
-
-
-@settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 2**32))
-def test_every_witness_world_replays_to_the_view(seed: int) -> None:
-    rng = random.Random(seed)
-    for state, seen in marshal_guess_points(seed, max_rounds=6):
-        belief = ExactBelief.from_events(seen)
-        for _ in range(3):
-            world = belief.witness(rng)
-            assert replays_to(state.game, seen, history(world, seen))
+            assert replays_to(state.game, seen, history(find_world(rng), seen))
 
 
 def test_witnesses_vary_and_cover_only_possible_values() -> None:

@@ -109,11 +109,6 @@ def replay_difference(
     state = game.new_initial_state()
     produced: list[Event] = []
     last_action_start = 0
-    marshal_cards = {
-        e.private["card"]
-        for e in events
-        if e.kind == "drew" and e.public.get("seat") == MARSHAL and e.private
-    }
     try:
         for action in history(world, events):
             last_action_start = len(produced)
@@ -123,6 +118,7 @@ def replay_difference(
         if earlier is not None:
             return earlier, _difference(produced[earlier], events[earlier])
         reason = str(exc)
+        marshal_cards = {e.private["card"] for e in events if e.kind == "drew" and e.private}
         if isinstance(action, Place) or (
             isinstance(action, Card) and action.card not in marshal_cards
         ):  # the world filled in its values: they are no fact of the log
@@ -132,14 +128,12 @@ def replay_difference(
     if not any(e.kind == "route" for e in events):
         produced = [e for e in produced if e.kind != "route"]
     index = _first_mismatch(produced, events)
-    if index is None and len(produced) == len(events):
-        return None
-    if index is None and cut and len(events) > last_action_start:
-        return None
     if index is not None:
         return index, _difference(produced[index], events[index])
     if len(events) > len(produced):
         return len(produced), "the rules would show nothing more here"
+    if len(events) == len(produced) or (cut and len(events) > last_action_start):
+        return None
     following = produced[len(events)]
     return len(events) - 1, (
         f"the view stops partway through an action: the rules would show a "
