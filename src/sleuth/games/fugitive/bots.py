@@ -21,9 +21,16 @@ from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.advice import GUESS_MODES
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, warm_up
 from sleuth.games.fugitive.elusive import ElusiveFugitive
-from sleuth.games.fugitive.fugitives import BLUFF, HeuristicFugitive, SteadyFugitive
+from sleuth.games.fugitive.fugitives import (
+    BLUFF,
+    DEAD_CARDS,
+    HeuristicFugitive,
+    SteadyFugitive,
+    Strategy,
+)
 from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.moves import Choices, Guesses, OpeningPlacements, Placements
+from sleuth.games.fugitive.rules import FUGITIVE
 
 
 class RandomPlayer(Bot):
@@ -57,6 +64,19 @@ def random_move(legal: Sequence[Hashable], rng: random.Random) -> Hashable:
 
 def _random_player(game: Game[Any], seat: int, seed: int) -> Bot:
     return RandomPlayer(game, seat, seed)
+
+
+OPPONENTS = ("heuristic", "steady")
+"""The Fugitives (with their default options) a belief Marshal can be told she faces."""
+
+
+def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **options: Any) -> Bot:
+    strategy: Strategy | None = None
+    if opponent == "heuristic":
+        strategy = HeuristicFugitive(game, FUGITIVE, 0, BLUFF)
+    elif opponent == "steady":
+        strategy = SteadyFugitive(game, FUGITIVE, 0, DEAD_CARDS)
+    return BeliefMarshal(game, seat, seed, opponent=strategy, **options)
 
 
 BOTS = (
@@ -121,7 +141,7 @@ BOTS = (
         (
             OptionSpec(
                 "dead_cards",
-                1,
+                DEAD_CARDS,
                 "at most this many cards below the last hideout added as sprint cards",
                 parse_int(0),
             ),
@@ -130,7 +150,7 @@ BOTS = (
     BotSpec(
         "belief",
         ("marshal",),
-        BeliefMarshal,
+        _belief_marshal,
         "guesses from the exact belief (modes certain, argmax, gamble, reveal)",
         warm_up=warm_up,
         options=(
@@ -157,6 +177,13 @@ BOTS = (
                 DEFAULT_MODEL,
                 "Fugitive model for the odds: frugal or thrifty (little wasted reach), uniform",
                 parse_choice(tuple(MODELS)),
+            ),
+            OptionSpec(
+                "opponent",
+                "none",
+                "the Fugitive she knows she faces (heuristic, steady): his strategy decides "
+                "her Manhunt guesses",
+                parse_choice(("none", *OPPONENTS)),
             ),
         ),
     ),

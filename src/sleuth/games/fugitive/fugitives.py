@@ -16,28 +16,49 @@ reads only its own view (its hand and route are in its private events) and decid
   short, keeping cards to build a route later.
 - **Bluff**: with probability ``bluff`` it adds one more sprint card than needed, cheapest
   first, so the number of sprint cards says less about the jump.
+
+Both Fugitives also state their move probabilities (``strategy``: a :class:`Strategy`), so that
+a Marshal who knows whom she faces can weigh each world by how likely he was to play it
+(:mod:`sleuth.games.fugitive.opponent`).  A test checks that every move ``act`` makes has a
+positive probability there.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
-from sleuth.games.fugitive.actions import PASS, TAKE_BONUS, Bonus, Draw, Pass, Place
+from sleuth.games.fugitive.actions import PASS, TAKE_BONUS, Bonus, Draw, FugitiveAction, Pass, Place
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, START_HAND
-from sleuth.games.fugitive.moves import Choices, Placements
+from sleuth.games.fugitive.moves import Choices, OpeningPlacements, Placements
 from sleuth.games.fugitive.rules import FUGITIVE
 
 BLUFF = 0.25
 """The heuristic Fugitive's default chance of paying one sprint card more than needed."""
 DEAD_COST = 0.5
 LIVE_COST = 3.0
+DEAD_CARDS = 1
+"""The steady Fugitive's default number of dead cards added as sprint cards."""
 SHORT_HAND = 5
 """Below this many cards, the Fugitive would rather pass than pay with a future hideout."""
+
+
+Mixed = list[tuple[float, FugitiveAction]]
+"""A mixed move: each action with its probability (the probabilities sum to 1)."""
+
+
+class Strategy(Protocol):
+    """A Fugitive whose moves depend only on his hand, his last hideout and the legal actions,
+    with known probabilities."""
+
+    def strategy(self, hand: list[int], last: int, legal: Sequence[Hashable]) -> Mixed:
+        """The moves :meth:`~sleuth.core.bots.Bot.act` makes with ``hand`` (sorted) after
+        ``last`` among ``legal``, each with its probability."""
+        ...
 
 
 def unseen_cards(events: Iterable[Event]) -> list[list[int]]:
@@ -97,6 +118,30 @@ class HeuristicFugitive(Bot):
     ) -> Place | Pass:
         return place_or_pass(hand, last, hideouts, can_pass, self.rng, self.bluff)
 
+    def strategy(self, hand: list[int], last: int, legal: Sequence[Hashable]) -> Mixed:
+        """:meth:`act`'s moves with their probabilities (see :class:`Strategy`)."""
+        if isinstance(legal[0], Bonus):
+            return [(1.0, TAKE_BONUS)]
+        if isinstance(legal[0], Draw):
+            return [(1.0, toward_next_hideouts([a for a in legal if isinstance(a, Draw)], last))]
+        rest = legal.rest if isinstance(legal, Choices) else None
+        if isinstance(rest, Placements):
+            return place_or_pass_odds(hand, last, rest.hideouts(), True, self.bluff)
+        options = (
+            legal.hideouts()
+            if isinstance(legal, OpeningPlacements)
+            else sorted({a.hideout for a in legal if isinstance(a, Place)})
+        )
+        mixed: Mixed = []
+        for p, choice in place_or_pass_odds(hand, last, options, PASS in legal, self.bluff):
+            if choice in legal:
+                mixed.append((p, choice))
+                continue
+            assert isinstance(choice, Place)  # F14 refused this payment: any of that hideout
+            others = [a for a in legal if isinstance(a, Place) and a.hideout == choice.hideout]
+            mixed += [(p / len(others), a) for a in others]
+        return mixed
+
 
 def toward_next_hideouts(piles: Sequence[Draw], last: int) -> Draw:
     """The heuristic Fugitive's draw: the pile of ``last + 2``, else the nearest (lower first)."""
@@ -132,6 +177,24 @@ def place_or_pass(
     if rng.random() < bluff:
         return payment(hand, last, best.hideout, bluff=True)
     return best
+
+
+def place_or_pass_odds(
+    hand: list[int], last: int, hideouts: Sequence[int], can_pass: bool, bluff: float
+) -> Mixed:
+    """:func:`place_or_pass`'s choices with their probabilities: its one sure move, or the
+    best placement and its bluff (which may be the same placement when no card is spare)."""
+    if not hideouts:
+        return [(1.0, PASS)]
+    if LAST in hideouts:
+        return [(1.0, payment(hand, last, LAST, bluff=False))]
+    best = max(
+        (payment(hand, last, h, bluff=False) for h in hideouts),
+        key=lambda place: placement_score(place, last),
+    )  # the first of the best, as place_or_pass
+    if can_pass and any(c > best.hideout for c in best.sprints) and len(hand) < SHORT_HAND:
+        return [(1.0, PASS)]
+    return [(1.0 - bluff, best), (bluff, payment(hand, last, best.hideout, bluff=True))]
 
 
 def placement_score(place: Place, last: int) -> float:
@@ -179,11 +242,23 @@ class SteadyFugitive(Bot):
         self.dead_cards = dead_cards
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        if isinstance(legal[0], Bonus | Draw):
+            return self.choose(set(), 0, legal)
+        hand, last = own_cards(view)
+        return self.choose(hand, last, legal)
+
+    def strategy(self, hand: list[int], last: int, legal: Sequence[Hashable]) -> Mixed:
+        """:meth:`act`'s move, which is sure (see :class:`Strategy`)."""
+        move = self.choose(set(hand), last, legal)
+        assert isinstance(move, FugitiveAction)
+        return [(1.0, move)]
+
+    def choose(self, hand: set[int], last: int, legal: Sequence[Hashable]) -> Hashable:
+        """The move with ``hand`` after ``last`` (the class docstring's rules)."""
         if isinstance(legal[0], Bonus):
             return TAKE_BONUS
         if isinstance(legal[0], Draw):
             return legal[0]
-        hand, last = own_cards(view)
         rest = legal.rest if isinstance(legal, Choices) else None
         if isinstance(rest, Placements):
             hideouts = rest.hideouts()

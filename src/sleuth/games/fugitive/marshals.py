@@ -2,8 +2,10 @@
 source's layered graph), with a shared draw policy.
 
 Both read only the Marshal's view.  The belief Marshal asks :class:`Deduction` for a guess in
-one of the modes of :data:`GUESS_MODES`.  The notes Marshal guesses what the baseline notes
-allow: a value forced in some layer, else the value on the most paths of the graph.
+one of the modes of :data:`GUESS_MODES`; told whom she faces (``opponent``, a Fugitive whose
+move probabilities are known), she plays the Manhunt from :class:`StrategyBelief` instead.
+The notes Marshal guesses what the baseline notes allow: a value forced in some layer, else the
+value on the most paths of the graph.
 
 Draw policies (``draw=``): ``frontier`` draws from the pile holding the numbers just above the
 expected last hideout, where the Fugitive goes next (a drawn card is one he can never use);
@@ -19,13 +21,16 @@ from typing import Any
 
 from sleuth.core.bots import Bot
 from sleuth.core.compiled import COMPILED
+from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.actions import SKIP, Draw, Guess
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL
 from sleuth.games.fugitive.cards import LAST, PILE_OF
+from sleuth.games.fugitive.fugitives import Strategy
 from sleuth.games.fugitive.notes import MarshalNotes
+from sleuth.games.fugitive.opponent import StrategyBelief
 from sleuth.games.fugitive.rules import MARSHAL
 
 DRAW_POLICIES = ("frontier", "low", "high", "random")
@@ -96,6 +101,7 @@ class BeliefMarshal(_Marshal):
         draw: str,
         manhunt: bool = True,
         model: str = DEFAULT_MODEL,
+        opponent: Strategy | None = None,
     ) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
@@ -105,6 +111,10 @@ class BeliefMarshal(_Marshal):
         """Leave numbers at the Manhunt threshold face down (aim for the Manhunt); False: name
         them like any other (aim to uncover the route before 42)."""
         self.notes = NotesMarshal(game, seat, seed, draw)
+        self.opponent = opponent
+        """The Fugitive's strategy when she knows it: the Manhunt is then played from
+        :class:`StrategyBelief` (made at its first uncertain guess, then kept up to date)."""
+        self.opponent_belief: StrategyBelief | None = None
 
     def choose(self, view: View) -> tuple[int, ...] | None:
         threshold: int = self.game.manhunt_threshold  # type: ignore[attr-defined]
@@ -114,8 +124,31 @@ class BeliefMarshal(_Marshal):
         if deduction is None:
             return self.notes.choose(view)
         self.expected_last = _expected_last(deduction)
+        counts = deduction.counts
+        if deduction.belief.timeline.manhunt and len(counts.certain()) < len(counts.by_position):
+            number = self._manhunt_guess(view)
+            if number is not None:
+                return (number,)
         advice = deduction.advice(self.mode)
         return advice.numbers if advice is not None and advice.numbers else None
+
+    def _manhunt_guess(self, view: View) -> int | None:
+        """With a known opponent: the surest number of the likeliest set of face-down
+        hideouts under his strategy (ties to lower numbers); None without one, or when the
+        view shows he did not play it or it leaves too many hands and routes."""
+        if self.opponent is None:
+            return None
+        if self.opponent_belief is None:
+            self.opponent_belief = StrategyBelief(self.game, self.opponent)  # type: ignore[arg-type]
+        try:
+            self.opponent_belief.update(view.events)
+        except (SleuthError, SolverLimitError):
+            self.opponent = None  # not this strategy, or beyond budget: her own odds, from now on
+            return None
+        sets = self.opponent_belief.face_down_sets()
+        likeliest = min(sets, key=lambda s: (-sets[s], sorted(s)))
+        surest = {n: sum(p for s, p in sets.items() if n in s) for n in likeliest}
+        return min(likeliest, key=lambda n: (-surest[n], n))
 
 
 def _expected_last(deduction: Deduction) -> float:
