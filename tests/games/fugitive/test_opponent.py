@@ -4,6 +4,7 @@ hand and route under one (:class:`StrategyBelief`), and the belief Marshal's ``o
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from math import comb, isclose
@@ -218,3 +219,14 @@ def test_too_many_hands_is_a_solver_limit() -> None:
 def test_only_known_fugitives_can_be_her_opponent() -> None:
     with pytest.raises(OptionError, match="opponent"):
         SPEC.bot("belief:opponent=elusive")
+
+
+def test_every_opening_placement_of_a_hideout_without_listing_them_all() -> None:
+    rng = random.Random(5)
+    for _ in range(30):
+        hand = sorted({1, 2, 3, 42, *rng.sample(PILES[0], 3), *rng.sample(PILES[1], 2)})
+        opening = OpeningPlacements(hand, 0, follow_up=True)
+        for hideout in opening.hideouts():
+            listed = [p for p in opening if p.hideout == hideout]
+            assert set(opening.of_hideout(hideout)) == set(listed)
+            assert len(opening.of_hideout(hideout)) == len(listed)

@@ -120,6 +120,8 @@ class HeuristicFugitive(Bot):
 
     def strategy(self, hand: list[int], last: int, legal: Sequence[Hashable]) -> Mixed:
         """:meth:`act`'s moves with their probabilities (see :class:`Strategy`)."""
+        if isinstance(legal, OpeningPlacements):  # asked first: indexing would list them all
+            return self._opening_odds(hand, last, legal, legal.hideouts())
         if isinstance(legal[0], Bonus):
             return [(1.0, TAKE_BONUS)]
         if isinstance(legal[0], Draw):
@@ -127,18 +129,24 @@ class HeuristicFugitive(Bot):
         rest = legal.rest if isinstance(legal, Choices) else None
         if isinstance(rest, Placements):
             return place_or_pass_odds(hand, last, rest.hideouts(), True, self.bluff)
-        options = (
-            legal.hideouts()
-            if isinstance(legal, OpeningPlacements)
-            else sorted({a.hideout for a in legal if isinstance(a, Place)})
-        )
+        options = sorted({a.hideout for a in legal if isinstance(a, Place)})
+        return self._opening_odds(hand, last, legal, options)
+
+    def _opening_odds(
+        self, hand: list[int], last: int, legal: Sequence[Hashable], options: list[int]
+    ) -> Mixed:
+        """The opening's moves (hideouts ``options``) with their probabilities."""
         mixed: Mixed = []
         for p, choice in place_or_pass_odds(hand, last, options, PASS in legal, self.bluff):
             if choice in legal:
                 mixed.append((p, choice))
                 continue
             assert isinstance(choice, Place)  # F14 refused this payment: any of that hideout
-            others = [a for a in legal if isinstance(a, Place) and a.hideout == choice.hideout]
+            others = (
+                legal.of_hideout(choice.hideout)
+                if isinstance(legal, OpeningPlacements)
+                else [a for a in legal if isinstance(a, Place) and a.hideout == choice.hideout]
+            )
             mixed += [(p / len(others), a) for a in others]
         return mixed
 

@@ -320,6 +320,12 @@ class OpeningPlacements(Sequence[Place]):
         """The hideouts of these placements, in increasing order."""
         return [h for h in self.placements.hideouts() if self.fewest_sprints(h)]
 
+    def of_hideout(self, hideout: int) -> list[Place]:
+        """Every placement of ``hideout``, fewest sprint cards first (without listing the
+        others)."""
+        sizes = self.placements.sizes(hideout)
+        return [p for n in sizes for p in self.placements.of(hideout, n) if self._kept(p)]
+
     def fewest_sprints(self, hideout: int) -> list[Place]:
         """The placements of ``hideout`` with the fewest sprint cards, in this order."""
         found = self._cheapest.get(hideout)
