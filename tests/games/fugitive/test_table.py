@@ -141,7 +141,7 @@ def table_after(*entries: str) -> MarshalTable:
         ([], "", "empty entry"),
         ([], "draw 1 5", "'draw 1 5': not now; the Fugitive places his opening"),
         ([], "pass", "'pass': the Fugitive must place his first hideout"),
-        (OPENING[:1], "pass", "'pass': pass: not legal now"),  # he can place a second
+        (OPENING[:1], "pass", "'pass': the Fugitive places exactly two opening hideouts"),
         (OPENING[:2], "draw 1 17", "card 17 is not in pile 1 (4-14)"),
         (OPENING[:2], "draw 4 17", "the piles are 1, 2 and 3"),
         (OPENING[:3], "draw 1 5", "you already drew 5"),
@@ -232,3 +232,10 @@ def test_commas_list_a_guess_s_numbers_and_separate_its_details() -> None:
     assert listed.events == table_after(*OPENING, "guess 1 2 miss").events
     with pytest.raises(SleuthError, match="position 5 is not a face-down hideout"):
         table_after(*OPENING).enter("guess 3 hit, 3 at 5")  # the comma starts the details
+
+
+def test_one_or_two_lets_him_pass_after_his_first_opening_hideout() -> None:
+    table = MarshalTable(FugitiveGame(opening="one_or_two"))
+    table.enter(OPENING[0])
+    assert table.enter("pass").text == "pass"
+    assert table.events[-1].kind == "passed"
