@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from sleuth.core.viewlog import read_view_log
@@ -87,3 +88,19 @@ def test_a_full_game_log_loads_as_the_marshals_view(cwd: Path, game_log: Path) -
     done = entry("assist", "fugitive", "--load", str(game_log), cwd=cwd, stdin="history\n")
     assert done.returncode == 0, done.stderr
     assert "loaded" not in done.stdout and "  1  hideout" in done.stdout
+
+
+def test_a_view_with_a_fugitive_card_in_it_is_refused_as_infer_refuses_it(cwd: Path) -> None:
+    script = OPENING + "skip\nfugitive draw 1\nsave a.jsonl\n"
+    saved = entry("assist", "fugitive", cwd=cwd, stdin=script)
+    assert saved.returncode == 0, saved.stderr
+    records = [json.loads(line) for line in (cwd / "a.jsonl").read_text().splitlines()]
+    his_draw = records[-1]
+    assert his_draw["kind"] == "drew" and his_draw["public"]["seat"] == 0
+    his_draw["private"] = {"card": 6}  # a card the Marshal cannot have seen
+    (cwd / "b.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    loaded = entry("assist", "fugitive", "--load", "b.jsonl", cwd=cwd)
+    assert loaded.returncode == 2
+    assert "its 'private' field is {'card': 6}; the rules would show None here" in loaded.stderr
+    inferred = entry("infer", "fugitive", "--log", "b.jsonl", cwd=cwd)
+    assert inferred.returncode == 2 and "its 'private' field is {'card': 6}" in inferred.stderr

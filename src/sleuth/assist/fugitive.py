@@ -15,6 +15,7 @@ from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
 from sleuth.games.fugitive.table import ENTRY_HELP, SETUP_EVENTS, MarshalTable, entry_texts
+from sleuth.games.fugitive.worlds import describe_difference, first_mismatch
 
 SHOWN_VALUES = 8
 """Values listed per position in the text notepad, most likely first."""
@@ -117,4 +118,11 @@ class FugitiveSession:
                 table.enter(text)
             except SleuthError as exc:
                 raise SleuthError(f"{path}: entry {number}: {exc}") from None
+        index = first_mismatch(table.events, view.events)  # fields the entries do not carry
+        if index is not None:
+            event = view.events[index]
+            reason = describe_difference(table.events[index], event)
+            raise SleuthError(
+                f"{path}: event {index + 1} ({event.kind} {dict(event.public)}): {reason}"
+            )
         self.table = table

@@ -114,9 +114,9 @@ def replay_difference(
             last_action_start = len(produced)
             produced += (e.seen_by(MARSHAL) for e in state.apply(action))
     except IllegalActionError as exc:
-        earlier = _first_mismatch(produced, events)  # an earlier event may be the culprit
+        earlier = first_mismatch(produced, events)  # an earlier event may be the culprit
         if earlier is not None:
-            return earlier, _difference(produced[earlier], events[earlier])
+            return earlier, describe_difference(produced[earlier], events[earlier])
         reason = str(exc)
         marshal_cards = {e.private["card"] for e in events if e.kind == "drew" and e.private}
         if isinstance(action, Place) or (
@@ -127,9 +127,9 @@ def replay_difference(
         return min(len(produced), len(events) - 1), reason
     if not any(e.kind == "route" for e in events):
         produced = [e for e in produced if e.kind != "route"]
-    index = _first_mismatch(produced, events)
+    index = first_mismatch(produced, events)
     if index is not None:
-        return index, _difference(produced[index], events[index])
+        return index, describe_difference(produced[index], events[index])
     if len(events) > len(produced):
         return len(produced), "the rules would show nothing more here"
     if len(events) == len(produced) or (cut and len(events) > last_action_start):
@@ -141,7 +141,7 @@ def replay_difference(
     )
 
 
-def _first_mismatch(produced: Sequence[Event], events: Sequence[Event]) -> int | None:
+def first_mismatch(produced: Sequence[Event], events: Sequence[Event]) -> int | None:
     """The first index where ``produced`` and ``events`` differ, compared as JSON (a log read
     from a file has lists, not tuples); None when one is a prefix of the other."""
     for i, (shown, logged) in enumerate(zip(produced, events, strict=False)):
@@ -150,7 +150,7 @@ def _first_mismatch(produced: Sequence[Event], events: Sequence[Event]) -> int |
     return None
 
 
-def _difference(shown: Event, logged: Event) -> str:
+def describe_difference(shown: Event, logged: Event) -> str:
     """What the rules would show instead of ``logged``, in the terms of the log's fields."""
     if shown.kind != logged.kind:
         return f"the rules would show a {shown.kind!r} event here, not {logged.kind!r}"
