@@ -166,3 +166,21 @@ def test_infer_with_the_thrifty_model_changes_odds_not_values(view_log: Path, cw
     assert out["uniform"]["positions"] != out["thrifty"]["positions"]
     bad = entry("infer", "fugitive", "--log", view_log, "--model", "greedy", cwd=cwd)
     assert bad.returncode == 2 and "greedy" in bad.stderr
+
+
+def test_infer_reads_a_hit_with_its_reveals(tmp_path: Path, cwd: Path) -> None:
+    spec = game_spec("fugitive")
+    record = run_match(spec.make({}), [spec.bot("heuristic"), spec.bot("belief")], seed=5)
+    write_log(record, tmp_path / "game.jsonl")
+    events = read_view_log(tmp_path / "game.jsonl", "marshal").events
+    hit = next(i for i, e in enumerate(events) if e.kind == "guessed" and e.public["hit"])
+    named = events[hit].public["numbers"]
+    cut = str(hit + 1)  # the guess, not its reveals
+    done = entry(
+        "infer", "fugitive", "--log", tmp_path / "game.jsonl", "--events", cut, "--json", cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr
+    out = one_json_object(done.stdout)
+    assert out["events"] == hit + 1 + len(named)  # the guess's reveals come with it
+    face_up = {p["value"] for p in out["positions"] if p["face_up"]}
+    assert set(named) <= face_up

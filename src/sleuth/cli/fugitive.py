@@ -19,6 +19,7 @@ from sleuth.core.viewlog import read_view_log
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import MODELS, warm_up
 from sleuth.games.fugitive.rules import FugitiveGame
+from sleuth.games.fugitive.timeline import first_events
 from sleuth.games.fugitive.worlds import check_view
 
 Model = Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]
@@ -40,7 +41,11 @@ def infer_command(
     ],
     events: Annotated[
         int | None,
-        typer.Option("--events", min=0, help="Use only the first N events of the view."),
+        typer.Option(
+            "--events",
+            min=0,
+            help="Use only the first N events of the view (with the reveals of a hit they end in).",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     model: Annotated[Model, MODEL_OPTION] = Model.uniform,  # type: ignore[attr-defined]
@@ -48,7 +53,7 @@ def infer_command(
     """The Marshal's exact deduction: each face-down hideout's possible values with their
     probabilities, certain hideouts, numbers ruled out, and the suggested guess."""
     view = read_view_log(log, "marshal", "fugitive")
-    seen = view.events if events is None else view.events[:events]
+    seen = view.events if events is None else first_events(view.events, events)
     game = view.game
     assert isinstance(game, FugitiveGame)  # read_view_log checked the game's name
     try:

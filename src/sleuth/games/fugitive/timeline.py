@@ -9,7 +9,7 @@ serves a bot, the assistant and ``sleuth infer``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sleuth.core.errors import SleuthError
@@ -163,3 +163,12 @@ def read_view(events: Iterable[Event]) -> Timeline:
                 f"event {number} ({event.kind} {dict(event.public)}): {exc}"
             ) from None
     return timeline
+
+
+def first_events(events: Sequence[Event], count: int) -> list[Event]:
+    """The first ``count`` events, and the reveals of a hit they end in: a hit and its
+    reveals are one action, and the belief learns a hit from its reveals."""
+    end = min(count, len(events))
+    while 0 < end < len(events) and events[end].kind == "revealed":
+        end += 1
+    return list(events[:end])
