@@ -230,3 +230,11 @@ def test_every_opening_placement_of_a_hideout_without_listing_them_all() -> None
             listed = [p for p in opening if p.hideout == hideout]
             assert set(opening.of_hideout(hideout)) == set(listed)
             assert len(opening.of_hideout(hideout)) == len(listed)
+
+
+def test_a_malformed_event_is_named_as_such() -> None:
+    belief = StrategyBelief(GAME, HeuristicFugitive(GAME, FUGITIVE, 0, BLUFF))
+    no_pile = Event("drew", {"seat": FUGITIVE, "bonus": False}, None, frozenset({FUGITIVE}))
+    with pytest.raises(SleuthError, match=r"malformed event .* 'pile'"):
+        belief.update([no_pile])
+    assert belief.events == []

@@ -35,8 +35,9 @@ from sleuth.games.fugitive.fugitives import Strategy
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame, FugitiveState
 
 MAX_STATES = 100_000
-"""Branches kept at once before :class:`StrategyBelief` gives up (about a tenth of a second
-of work per thousand branches over a whole game; a few thousand is usual)."""
+"""Branches kept at once before :class:`StrategyBelief` gives up.  Reading from the start, the
+opening weighs each of the 15,015 hands the setup can deal (fewer once the Marshal holds some
+of those cards); at the Manhunt a few to a few thousand are usually left."""
 
 _Key = tuple[int, tuple[tuple[int, tuple[int, ...], bool], ...]]
 
@@ -84,6 +85,11 @@ class StrategyBelief:
         except SleuthError:
             del self._view[read:], self.events[read:]
             raise
+        except (KeyError, TypeError, ValueError) as exc:  # a field missing or of the wrong type
+            del self._view[read:], self.events[read:]
+            raise SleuthError(
+                f"a malformed event among these: bad or missing field {exc}"
+            ) from None
         if not states:
             del self._view[read:], self.events[read:]
             event = new[-1]
