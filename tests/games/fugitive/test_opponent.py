@@ -14,7 +14,7 @@ import pytest
 from sleuth.core.errors import OptionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
-from sleuth.games.fugitive import SPEC
+from sleuth.games.fugitive import SPEC, opponent
 from sleuth.games.fugitive.cards import PILES
 from sleuth.games.fugitive.fugitives import (
     BLUFF,
@@ -238,3 +238,50 @@ def test_a_malformed_event_is_named_as_such() -> None:
     with pytest.raises(SleuthError, match=r"malformed event .* 'pile'"):
         belief.update([no_pile])
     assert belief.events == []
+
+
+BETTER_THAN_THE_LIKELIEST = 2848813261847820896
+"""A game seed (same run as :data:`LOST_MANHUNT`) whose Manhunt starts with routes where the
+surest number of the likeliest route, 31, wins a third of the time, and 38 two thirds."""
+
+
+def test_the_manhunt_guess_wins_most_often_and_says_how_often() -> None:
+    events, _ = marshal_events(BETTER_THAN_THE_LIKELIEST)
+    belief = StrategyBelief(GAME, HeuristicFugitive(GAME, FUGITIVE, 0, BLUFF))
+    belief.update(events[: manhunt_cut(events)])
+    number, chance = belief.manhunt_guess()
+    assert number == 38 and chance == pytest.approx(2 / 3)
+    sets = belief.face_down_sets()
+    likeliest = max(sets, key=sets.__getitem__)
+    assert 31 in likeliest and 38 not in likeliest  # what the surest-of-likeliest rule names
+
+
+@pytest.mark.parametrize("seed", [LOST_MANHUNT, 445582381743035112, 5014867779188015600])
+def test_playing_the_manhunt_guesses_out_wins_as_often_as_they_say(seed: int) -> None:
+    """Oracle: draw his face-down route by weight, name the best guess again after each hit
+    (with the routes that show the same), and count the wins."""
+    events, _ = marshal_events(seed)
+    belief = StrategyBelief(GAME, HeuristicFugitive(GAME, FUGITIVE, 0, BLUFF))
+    belief.update(events[: manhunt_cut(events)])
+    _, chance = belief.manhunt_guess()
+    routes = opponent._face_down_routes(belief.states)
+    rng = random.Random(seed)
+    wins = 0
+    for truth in rng.choices([r for r, _ in routes], [p for _, p in routes], k=3000):
+        left, hidden = routes, truth
+        while hidden:
+            _, number = opponent._best_guess(left)
+            hit = [h for h in hidden if h[1] == number]
+            if not hit:
+                break
+            position, _, stack = hit[0]
+            hidden = tuple(h for h in hidden if h[0] != position)
+            same = [
+                (tuple(h for h in r if h[0] != position), p)
+                for r, p in left
+                if any(h == (position, number, stack) for h in r)
+            ]
+            total = sum(p for _, p in same)
+            left = tuple(sorted((r, p / total) for r, p in same))
+        wins += not hidden
+    assert abs(wins / 3000 - chance) < 0.03

@@ -133,22 +133,20 @@ class BeliefMarshal(_Marshal):
         return advice.numbers if advice is not None and advice.numbers else None
 
     def _manhunt_guess(self, view: View) -> int | None:
-        """With a known opponent: the surest number of the likeliest set of face-down
-        hideouts under his strategy (ties to lower numbers); None without one, or when the
-        view shows he did not play it or it leaves too many hands and routes."""
+        """With a known opponent: the number that wins the Manhunt most often under his
+        strategy (:meth:`StrategyBelief.manhunt_guess`); None without one, or when the view
+        shows he did not play it or it leaves too many hands and routes (she then keeps to
+        her own odds for the rest of the game)."""
         if self.opponent is None:
             return None
         if self.opponent_belief is None:
             self.opponent_belief = StrategyBelief(self.game, self.opponent)  # type: ignore[arg-type]
         try:
             self.opponent_belief.update(view.events)
+            return self.opponent_belief.manhunt_guess()[0]
         except (SleuthError, SolverLimitError):
-            self.opponent = None  # not this strategy, or beyond budget: her own odds, from now on
+            self.opponent = None
             return None
-        sets = self.opponent_belief.face_down_sets()
-        likeliest = min(sets, key=lambda s: (-sets[s], sorted(s)))
-        surest = {n: sum(p for s, p in sets.items() if n in s) for n in likeliest}
-        return min(likeliest, key=lambda n: (-surest[n], n))
 
 
 def _expected_last(deduction: Deduction) -> float:
