@@ -7,6 +7,7 @@ import itertools
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
+from functools import partial
 from math import comb, isclose
 
 import pytest
@@ -20,6 +21,7 @@ from sleuth.games.fugitive.fugitives import (
     BLUFF,
     HeuristicFugitive,
     SteadyFugitive,
+    Strategy,
     own_cards,
     place_or_pass_odds,
 )
@@ -36,21 +38,44 @@ the belief Marshal's own odds lose the Manhunt: 33 and 32 are both possible, her
 32, the heuristic Fugitive's strategy 33 (0.90 against 0.10 at her second guess)."""
 
 
-class CheckedHeuristic(HeuristicFugitive):
-    """The heuristic Fugitive, recording any move its stated strategy gives no probability."""
+class StrategyCheck:
+    """Records, for a Fugitive bot, any move its ``act`` makes that its stated strategy gives
+    no probability, and how often it took the second of two different moves (a bluff)."""
 
-    def __init__(self, game: FugitiveGame, seat: int, seed: int) -> None:
-        super().__init__(game, seat, seed, BLUFF)
+    def __init__(self) -> None:
         self.problems: list[str] = []
+        self.second_moves: list[bool] = []
 
-    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        move = super().act(view, legal)
+    def check(self, bot: Strategy, view: View, legal: Sequence[Hashable], move: object) -> None:
         hand, last = own_cards(view)
-        mixed = self.strategy(sorted(hand), last, legal)
+        mixed = bot.strategy(sorted(hand), last, legal)
         if not isclose(sum(p for p, _ in mixed), 1.0):
             self.problems.append(f"probabilities of {mixed} do not sum to 1")
         if not any(p > 0 and a == move for p, a in mixed):
             self.problems.append(f"{move} not in {mixed}")
+        if len(mixed) == 2 and mixed[0][1] != mixed[1][1]:
+            self.second_moves.append(move == mixed[1][1])
+
+
+class CheckedHeuristic(HeuristicFugitive):
+    def __init__(self, game: FugitiveGame, seat: int, seed: int, check: StrategyCheck) -> None:
+        super().__init__(game, seat, seed, BLUFF)
+        self.recorder = check
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        move = super().act(view, legal)
+        self.recorder.check(self, view, legal, move)
+        return move
+
+
+class CheckedSteady(SteadyFugitive):
+    def __init__(self, game: FugitiveGame, seat: int, seed: int, check: StrategyCheck) -> None:
+        super().__init__(game, seat, seed, 1)
+        self.recorder = check
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        move = super().act(view, legal)
+        self.recorder.check(self, view, legal, move)
         return move
 
 
@@ -67,20 +92,25 @@ def manhunt_cut(events: list[Event]) -> int:
     return next(i for i, e in enumerate(events) if e.kind == "manhunt") + 1
 
 
-def test_the_heuristic_fugitive_states_every_move_it_makes() -> None:
-    spec = SPEC.bot("heuristic")
-    made: list[CheckedHeuristic] = []
-
-    def checked(game: FugitiveGame, seat: int, seed: int) -> CheckedHeuristic:
-        made.append(CheckedHeuristic(game, seat, seed))
-        return made[-1]
-
-    for seed in range(40):
+@pytest.mark.parametrize(
+    ("name", "bot"), [("heuristic", CheckedHeuristic), ("steady", CheckedSteady)]
+)
+@pytest.mark.parametrize("options", [{}, {"edition": "second", "opening": "one_or_two"}])
+def test_each_fugitive_states_every_move_it_makes(
+    name: str, bot: type[CheckedHeuristic | CheckedSteady], options: dict[str, str]
+) -> None:
+    game = SPEC.make({"max_rounds": 50, **options})
+    check = StrategyCheck()
+    spec = replace(SPEC.bot(name), factory=partial(bot, check=check), options=())
+    for seed in range(30):
         marshal = SPEC.bot("random" if seed % 2 else "belief")
-        record = run_match(GAME, [replace(spec, factory=checked, options=()), marshal], seed, None)
-        assert not record.forfeits
-        assert made[-1].problems == []
-    assert len(made) == 40
+        assert not run_match(game, [spec, marshal], seed, None).forfeits
+    assert check.problems == []
+    if name == "heuristic":  # its bluff, one time in four
+        assert len(check.second_moves) > 100
+        assert abs(sum(check.second_moves) / len(check.second_moves) - BLUFF) < 0.1
+    else:
+        assert check.second_moves == []  # steady is sure of every move
 
 
 def test_the_bluff_is_a_second_choice_with_its_probability() -> None:
@@ -188,8 +218,7 @@ def test_a_view_the_strategy_cannot_show_is_refused_and_the_marshal_falls_back()
     with pytest.raises(SleuthError, match="no game of this Fugitive strategy shows these events"):
         steady.update(events[:cut])
     # told the wrong opponent, she plays her own odds: the same game as without one
-    _, wrong = marshal_events(LOST_MANHUNT, "belief:opponent=steady")
-    assert wrong.winner == FUGITIVE
+    assert marshal_events(LOST_MANHUNT, "belief:opponent=steady")[0] == events
 
 
 def test_refused_events_leave_the_belief_as_it_was() -> None:
@@ -285,3 +314,23 @@ def test_playing_the_manhunt_guesses_out_wins_as_often_as_they_say(seed: int) ->
             left = tuple(sorted((r, p / total) for r, p in same))
         wins += not hidden
     assert abs(wins / 3000 - chance) < 0.03
+
+
+def test_her_own_moves_are_checked_against_the_rules() -> None:
+    events, _ = marshal_events(LOST_MANHUNT)
+    first_card = next(i for i, e in enumerate(events) if e.kind == "drew" and e.private)
+    card = int(events[first_card].private["card"])  # type: ignore[index]
+    other_pile = {**events[first_card].public, "pile": 3 if card < 29 else 1}
+    wrong = Event("drew", other_pile, {"card": card}, frozenset({MARSHAL}))
+    chose = Event("chose_pile", {**events[first_card - 1].public, "pile": other_pile["pile"]})
+    belief = StrategyBelief(GAME, HeuristicFugitive(GAME, FUGITIVE, 0, BLUFF))
+    with pytest.raises(SleuthError, match=f"card {card}: not in pile"):
+        belief.update([*events[: first_card - 1], chose, wrong])
+    assert belief.events == []
+    guess = next(i for i, e in enumerate(events) if e.kind == "guessed")
+    bad_guess = Event("guessed", {"numbers": (99,), "hit": False})
+    with pytest.raises(SleuthError, match="only 1-41 can be named"):
+        belief.update([*events[:guess], bad_guess])
+    no_pile = Event("drew", {"seat": FUGITIVE, "pile": 9, "bonus": False}, None, frozenset({0}))
+    with pytest.raises(SleuthError, match="the piles are 1, 2 and 3"):
+        belief.update([no_pile])

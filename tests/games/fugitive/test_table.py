@@ -234,8 +234,15 @@ def test_commas_list_a_guess_s_numbers_and_separate_its_details() -> None:
         table_after(*OPENING).enter("guess 3 hit, 3 at 5")  # the comma starts the details
 
 
-def test_one_or_two_lets_him_pass_after_his_first_opening_hideout() -> None:
-    table = MarshalTable(FugitiveGame(opening="one_or_two"))
-    table.enter(OPENING[0])
+@pytest.mark.parametrize(
+    "game",
+    [FugitiveGame(opening="one_or_two"), FugitiveGame(dead_end_check=False)],
+    ids=["one_or_two", "exactly_2 without the dead-end check"],
+)
+def test_a_pass_after_his_first_opening_hideout_where_the_rules_allow_it(
+    game: FugitiveGame,
+) -> None:
+    table = MarshalTable(game)
+    table.enter("hideout 5")  # e.g. 1 with 2-6: then no card is left within his reach
     assert table.enter("pass").text == "pass"
     assert table.events[-1].kind == "passed"

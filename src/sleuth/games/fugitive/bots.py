@@ -181,8 +181,8 @@ BOTS = (
             OptionSpec(
                 "opponent",
                 "none",
-                "the Fugitive she knows she faces (heuristic, steady): his strategy decides "
-                "her Manhunt guesses",
+                "the Fugitive she knows she faces, with his default options (heuristic, "
+                "steady): his strategy decides her Manhunt guesses",
                 parse_choice(("none", *OPPONENTS)),
             ),
         ),

@@ -20,7 +20,7 @@ reads only its own view (its hand and route are in its private events) and decid
 Both Fugitives also state their move probabilities (``strategy``: a :class:`Strategy`), so that
 a Marshal who knows whom she faces can weigh each world by how likely he was to play it
 (:mod:`sleuth.games.fugitive.opponent`).  A test checks that every move ``act`` makes has a
-positive probability there.
+positive probability there, and that the bluff comes about as often as stated.
 """
 
 from __future__ import annotations

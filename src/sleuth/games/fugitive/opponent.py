@@ -77,20 +77,20 @@ class StrategyBelief:
         new = list(events[len(self.events) :])
         if not new:
             return
-        marshal_cards = {
-            int(e.private["card"])
-            for e in events
-            if e.kind == "drew" and e.public["seat"] == MARSHAL and e.private is not None
-        }
         read = len(self._view)
         self._view += [(e.kind, freeze(thaw(e.public))) for e in new]
         self.events += new
         try:
+            marshal_cards = {
+                int(e.private["card"])
+                for e in events
+                if e.kind == "drew" and e.public["seat"] == MARSHAL and e.private is not None
+            }
             states, pending = self._advance(read, marshal_cards)
         except SleuthError:
             del self._view[read:], self.events[read:]
             raise
-        except (KeyError, TypeError, ValueError) as exc:  # a field missing or of the wrong type
+        except (KeyError, TypeError, ValueError, IndexError) as exc:  # a field bad or missing
             del self._view[read:], self.events[read:]
             raise SleuthError(
                 f"a malformed event among these: bad or missing field {exc}"
@@ -109,7 +109,8 @@ class StrategyBelief:
     ) -> tuple[list[tuple[FugitiveState, float]], dict[_Key, tuple[Event, ...]]]:
         """The branches that show the view from event ``read`` on, and their pending events.
         Branches whose Fugitive held a card she has drawn since are dropped first: it was
-        never his.  The states of :attr:`states` are reused (advanced in place)."""
+        never his.  The states of :attr:`states` are copied first, so that an error leaves
+        them as they were."""
         end = len(self._view)
         frontier = []
         for state, weight in self.states:
@@ -156,17 +157,19 @@ class StrategyBelief:
         seat = state.current_player()
         moves: list[tuple[float, FugitiveAction]]
         if seat == CHANCE:
-            if public.get("seat") == MARSHAL:
+            if public.get("seat") == MARSHAL:  # her card: checked against the rules
                 card = self.events[index].private["card"]  # type: ignore[index]
-                moves = [(1.0, Card(int(card)))]
-            else:  # any card of the pile she has never seen
-                pile = state.piles[int(public["pile"]) - 1]
-                moves = [(1.0, Card(c)) for c in cards_of(pile) if c not in marshal_cards]
+                return self._checked(state, Card(int(card)), index)
+            pile_number = int(public["pile"])
+            if pile_number not in (1, 2, 3):
+                raise SleuthError(f"pile {pile_number}: the piles are 1, 2 and 3")
+            pile = state.piles[pile_number - 1]  # any card of it she has never seen
+            moves = [(1.0, Card(c)) for c in cards_of(pile) if c not in marshal_cards]
         elif seat == FUGITIVE:
             hand = cards_of(state.hands[FUGITIVE])
             moves = self.strategy.strategy(hand, state.last_hideout, state.legal_actions())
         elif seat == MARSHAL:
-            moves = [(1.0, _marshal_action(kind, public))]
+            return self._checked(state, _marshal_action(kind, public), index)
         else:
             return []  # the game is over before the view is
         children = []
@@ -178,6 +181,15 @@ class StrategyBelief:
             if reached >= 0:
                 children.append((child, p, reached, left))
         return children
+
+    def _checked(
+        self, state: FugitiveState, action: FugitiveAction, index: int
+    ) -> list[tuple[FugitiveState, float, int, tuple[Event, ...]]]:
+        """The Marshal's action or card after ``state``, checked against the rules (an
+        :class:`~sleuth.core.errors.IllegalActionError` names it): the view gives it, so
+        every branch must allow it."""
+        reached, left = self._match(state.apply(action), index)
+        return [(state, 1.0, reached, left)] if reached >= 0 else []
 
     def _match(self, events: Sequence[Event], index: int) -> tuple[int, tuple[Event, ...]]:
         """How far into the view ``events`` reach from ``index`` (-1 if they differ from it),

@@ -175,10 +175,11 @@ class MarshalTable:
         if words == ["pass"]:
             if self._turns.phase is Phase.OPENING and self._turns.opening_placed == 0:
                 raise SleuthError("'pass': the Fugitive must place his first hideout (F13)")
-            if self._turns.phase is Phase.OPENING and self.game.opening == "exactly_2":
+            exactly_2 = self.game.opening == "exactly_2" and self.game.dead_end_check
+            if self._turns.phase is Phase.OPENING and exactly_2:  # else a dead end may pass
                 raise SleuthError(
-                    "'pass': the Fugitive places exactly two opening hideouts (F13; the "
-                    "option opening=one_or_two lets him stop after one)"
+                    "'pass': the Fugitive places exactly two opening hideouts (F13, F14; "
+                    "opening=one_or_two lets him stop after one)"
                 )
             return self._single("pass", Event("passed", {}), Phase.FUGITIVE_PLACE, Phase.OPENING)
         if words == ["skip"]:
