@@ -184,3 +184,30 @@ def test_infer_reads_a_hit_with_its_reveals(tmp_path: Path, cwd: Path) -> None:
     assert out["events"] == hit + 1 + len(named)  # the guess's reveals come with it
     face_up = {p["value"] for p in out["positions"] if p["face_up"]}
     assert set(named) <= face_up
+
+
+def test_infer_under_a_known_fugitive_strategy(tmp_path: Path, cwd: Path) -> None:
+    spec = game_spec("fugitive")
+    game = spec.make({"max_rounds": 50})
+    record = run_match(game, [spec.bot("heuristic"), spec.bot("belief")], 2848813261847820896)
+    log = tmp_path / "game.jsonl"
+    write_log(record, log)
+    events = read_view_log(log, "marshal").events
+    manhunt = str(next(i for i, e in enumerate(events) if e.kind == "manhunt") + 1)
+    args = ["infer", "fugitive", "--log", log, "--events", manhunt, "--opponent", "heuristic"]
+    done = entry(*args, "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    known = one_json_object(done.stdout)["opponent"]
+    assert known["strategy"] == "heuristic"
+    assert [r["hideouts"] for r in known["routes"]] == [[31, 37], [31, 38], [32, 38]]
+    assert all(abs(r["probability"] - 1 / 3) < 1e-9 for r in known["routes"])
+    assert known["manhunt_guess"]["number"] == 38
+    assert abs(known["manhunt_guess"]["wins"] - 2 / 3) < 1e-9
+    text = entry(*args, cwd=cwd)
+    assert "Best Manhunt guess: 38 (wins 66.7%)" in flat(text.stdout)
+    early = entry(*args[:4], "--events", "40", "--opponent", "heuristic", "--json", cwd=cwd)
+    assert one_json_object(early.stdout)["opponent"]["manhunt_guess"] is None  # no Manhunt yet
+    wrong = entry(*args[:6], "--opponent", "steady", cwd=cwd)
+    check_error(wrong, "--opponent steady: event 6 (placed")
+    unknown = entry(*args[:6], "--opponent", "elusive", cwd=cwd)
+    check_error(unknown, "elusive")

@@ -10,15 +10,64 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import SleuthError, SolverLimitError
+from sleuth.core.events import JSON
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
+from sleuth.games.fugitive.opponent import StrategyBelief
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, Phase
 from sleuth.games.fugitive.table import ENTRY_HELP, SETUP_EVENTS, MarshalTable, entry_texts
 from sleuth.games.fugitive.worlds import describe_difference, first_mismatch
 
 SHOWN_VALUES = 8
 """Values listed per position in the text notepad, most likely first."""
+
+
+SHOWN_ROUTES = 8
+"""Face-down routes listed under a known Fugitive strategy, most likely first."""
+
+
+def opponent_json(belief: StrategyBelief, name: str) -> dict[str, JSON]:
+    """The routes under a known strategy (``infer --opponent``'s JSON): every set of face-down
+    hideouts with its probability, most likely first, and the best Manhunt guess."""
+    sets = belief.face_down_sets()
+    ranked = sorted(sets.items(), key=lambda kv: (-kv[1], sorted(kv[0])))
+    return {
+        "strategy": name,
+        "routes": [{"hideouts": sorted(s), "probability": p} for s, p in ranked],
+        "manhunt_guess": _manhunt_json(belief),
+    }
+
+
+def _manhunt_json(belief: StrategyBelief) -> JSON:
+    """In an uncertain Manhunt, the guess that wins it most often and how often; else None."""
+    if not belief.states or belief.states[0][0].phase is not Phase.MANHUNT:
+        return None
+    try:
+        number, chance = belief.manhunt_guess()
+    except (ValueError, SolverLimitError):  # nothing face down, or too many routes
+        return None
+    return {"number": number, "wins": chance}
+
+
+def opponent_notes(belief: StrategyBelief, name: str) -> Group:
+    """The routes under a known strategy, as rich renderables."""
+    found = opponent_json(belief, name)
+    table = Table(title=f"Face-down hideouts if he is the {name} Fugitive", title_justify="left")
+    table.add_column("hideouts")
+    table.add_column("probability", justify="right")
+    routes = found["routes"]
+    for route in routes[:SHOWN_ROUTES]:
+        table.add_row(
+            " ".join(map(str, route["hideouts"])) or "none", _percent(route["probability"])
+        )
+    lines: list[Table | Text] = [table]
+    if len(routes) > SHOWN_ROUTES:
+        lines.append(Text(f"... {len(routes)} sets in all"))
+    guess = found["manhunt_guess"]
+    if guess is not None:
+        lines.append(Text(f"Best Manhunt guess: {guess['number']} (wins {guess['wins']:.1%})"))
+    return Group(*lines)
 
 
 def notepad(deduction: Deduction) -> Group:

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from sleuth.assist.fugitive import FugitiveSession, notepad
+from sleuth.assist.fugitive import FugitiveSession, notepad, opponent_json, opponent_notes
 from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
 from sleuth.core.errors import OptionError, SleuthError
@@ -18,12 +18,16 @@ from sleuth.core.registry import make_game, parse_option_texts
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import MODELS, warm_up
+from sleuth.games.fugitive.bots import OPPONENTS, known_strategy
+from sleuth.games.fugitive.opponent import StrategyBelief
 from sleuth.games.fugitive.rules import FugitiveGame
 from sleuth.games.fugitive.timeline import first_events
 from sleuth.games.fugitive.worlds import check_view
 
 Model = Enum("Model", {name: name for name in MODELS}, type=str)  # type: ignore[misc]
 """The Fugitive models of :data:`~sleuth.games.fugitive.belief.MODELS`, as CLI choices."""
+Opponent = Enum("Opponent", {name: name for name in OPPONENTS}, type=str)  # type: ignore[misc]
+"""The Fugitives whose strategy ``--opponent`` can assume."""
 MODEL_OPTION = typer.Option(
     "--model",
     help="What the odds assume of the Fugitive: uniform (every consistent world equally "
@@ -49,6 +53,14 @@ def infer_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     model: Annotated[Model, MODEL_OPTION] = Model.uniform,  # type: ignore[attr-defined]
+    opponent: Annotated[
+        Opponent | None,
+        typer.Option(
+            "--opponent",
+            help="Also the odds of his face-down routes if the Fugitive is this bot (default "
+            "options), and in the Manhunt the guess that wins it most often.",
+        ),
+    ] = None,
 ) -> None:
     """The Marshal's exact deduction: each face-down hideout's possible values with their
     probabilities, certain hideouts, numbers ruled out, and the suggested guess."""
@@ -61,10 +73,21 @@ def infer_command(
         check_view(game, seen, deduction.belief, random.Random(0), cut=events is not None)
     except SleuthError as exc:
         raise SleuthError(f"{log}: {exc}") from None
+    known = None
+    if opponent is not None:
+        known = StrategyBelief(game, known_strategy(opponent.value, game))
+        with console.status(f"Reading the view as the {opponent.value} Fugitive's games"):
+            try:
+                known.update(seen)
+            except SleuthError as exc:
+                raise SleuthError(f"{log}: --opponent {opponent.value}: {exc}") from None
     if as_json:
-        print_json({"events": len(seen), **deduction.to_json()})
+        extra = {} if known is None else {"opponent": opponent_json(known, opponent.value)}  # type: ignore[union-attr]
+        print_json({"events": len(seen), **deduction.to_json(), **extra})
         return
     console.print(notepad(deduction))
+    if known is not None:
+        console.print(opponent_notes(known, opponent.value))  # type: ignore[union-attr]
 
 
 def assist_command(

@@ -70,12 +70,18 @@ OPPONENTS = ("heuristic", "steady")
 """The Fugitives (with their default options) a belief Marshal can be told she faces."""
 
 
+def known_strategy(name: str, game: Game[Any]) -> Strategy:
+    """The strategy of the Fugitive bot ``name`` of :data:`OPPONENTS`, with its default
+    options."""
+    if name == "heuristic":
+        return HeuristicFugitive(game, FUGITIVE, 0, BLUFF)
+    if name == "steady":
+        return SteadyFugitive(game, FUGITIVE, 0, DEAD_CARDS)
+    raise ValueError(f"no known strategy {name!r} (known: {', '.join(OPPONENTS)})")
+
+
 def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **options: Any) -> Bot:
-    strategy: Strategy | None = None
-    if opponent == "heuristic":
-        strategy = HeuristicFugitive(game, FUGITIVE, 0, BLUFF)
-    elif opponent == "steady":
-        strategy = SteadyFugitive(game, FUGITIVE, 0, DEAD_CARDS)
+    strategy = None if opponent == "none" else known_strategy(opponent, game)
     return BeliefMarshal(game, seat, seed, opponent=strategy, **options)
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sleuth.core.errors import SleuthError, SolverLimitError
+from sleuth.core.errors import IllegalActionError, SleuthError, SolverLimitError
 from sleuth.core.events import JSON, Event, freeze, thaw
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.actions import SKIP, Card, Draw, FugitiveAction, Guess
@@ -66,6 +66,8 @@ class StrategyBelief:
         """The events read so far."""
         self._view: list[tuple[str, JSON]] = []
         """Their kinds and public fields, as the rules engine makes them (for comparison)."""
+        self._furthest = 0
+        """The furthest event of the view some branch has been compared with (while reading)."""
 
     def update(self, events: Sequence[Event]) -> None:
         """Read ``events``, the Marshal's whole view so far (the events already read must be
@@ -86,7 +88,7 @@ class StrategyBelief:
                 for e in events
                 if e.kind == "drew" and e.public["seat"] == MARSHAL and e.private is not None
             }
-            states, pending = self._advance(read, marshal_cards)
+            states, pending, shown = self._advance(read, marshal_cards)
         except SleuthError:
             del self._view[read:], self.events[read:]
             raise
@@ -97,17 +99,18 @@ class StrategyBelief:
             ) from None
         if not states:
             del self._view[read:], self.events[read:]
-            event = new[-1]
+            event = events[shown]
             raise SleuthError(
-                f"no game of this Fugitive strategy shows these events (up to "
-                f"{event.kind} {dict(event.public)})"
+                f"event {shown + 1} ({event.kind} {dict(event.public)}): no game of this "
+                "Fugitive strategy shows it after the events before it"
             )
         self.states, self._pending = states, pending
 
     def _advance(
         self, read: int, marshal_cards: set[int]
-    ) -> tuple[list[tuple[FugitiveState, float]], dict[_Key, tuple[Event, ...]]]:
-        """The branches that show the view from event ``read`` on, and their pending events.
+    ) -> tuple[list[tuple[FugitiveState, float]], dict[_Key, tuple[Event, ...]], int]:
+        """The branches that show the view from event ``read`` on, their pending events, and
+        the index of the furthest event some branch reached (the culprit when none is left).
         Branches whose Fugitive held a card she has drawn since are dropped first: it was
         never his.  The states of :attr:`states` are copied first, so that an error leaves
         them as they were."""
@@ -121,6 +124,7 @@ class StrategyBelief:
                 frontier.append((state.clone(), weight, reached, rest))
         finished: dict[_Key, tuple[FugitiveState, float]] = {}
         pending: dict[_Key, tuple[Event, ...]] = {}
+        self._furthest = read
         while frontier:
             grown: dict[_Key, tuple[FugitiveState, float, int, tuple[Event, ...]]] = {}
             for state, weight, index, rest in frontier:
@@ -145,7 +149,7 @@ class StrategyBelief:
                     f"the Fugitive's strategy leaves over {self.max_states:,} hands and routes"
                 )
             frontier = list(grown.values())
-        return list(finished.values()), pending
+        return list(finished.values()), pending, min(self._furthest, end - 1)
 
     def _children(
         self, state: FugitiveState, index: int, marshal_cards: set[int]
@@ -188,7 +192,14 @@ class StrategyBelief:
         """The Marshal's action or card after ``state``, checked against the rules (an
         :class:`~sleuth.core.errors.IllegalActionError` names it): the view gives it, so
         every branch must allow it."""
-        reached, left = self._match(state.apply(action), index)
+        try:
+            produced = state.apply(action)
+        except IllegalActionError as exc:
+            event = self.events[index]
+            raise SleuthError(
+                f"event {index + 1} ({event.kind} {dict(event.public)}): {exc}"
+            ) from None
+        reached, left = self._match(produced, index)
         return [(state, 1.0, reached, left)] if reached >= 0 else []
 
     def _match(self, events: Sequence[Event], index: int) -> tuple[int, tuple[Event, ...]]:
@@ -197,6 +208,7 @@ class StrategyBelief:
         for n, event in enumerate(events):
             if index == len(self._view):
                 return index, tuple(events[n:])
+            self._furthest = max(self._furthest, index)
             if (event.kind, event.public) != self._view[index]:
                 return -1, ()
             index += 1
