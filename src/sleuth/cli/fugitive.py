@@ -14,6 +14,7 @@ from sleuth.assist.fugitive import FugitiveSession, notepad, opponent_json, oppo
 from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
 from sleuth.core.errors import OptionError, SleuthError
+from sleuth.core.events import Event
 from sleuth.core.registry import make_game, parse_option_texts
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.fugitive.advice import Deduction
@@ -73,21 +74,27 @@ def infer_command(
         check_view(game, seen, deduction.belief, random.Random(0), cut=events is not None)
     except SleuthError as exc:
         raise SleuthError(f"{log}: {exc}") from None
-    known = None
-    if opponent is not None:
-        known = StrategyBelief(game, known_strategy(opponent.value, game))
-        with console.status(f"Reading the view as the {opponent.value} Fugitive's games"):
-            try:
-                known.update(seen)
-            except SleuthError as exc:
-                raise SleuthError(f"{log}: --opponent {opponent.value}: {exc}") from None
+    known = None if opponent is None else _known_opponent(log, game, seen, opponent.value)
     if as_json:
-        extra = {} if known is None else {"opponent": opponent_json(known, opponent.value)}  # type: ignore[union-attr]
+        extra = {} if known is None else {"opponent": opponent_json(*known)}
         print_json({"events": len(seen), **deduction.to_json(), **extra})
         return
     console.print(notepad(deduction))
     if known is not None:
-        console.print(opponent_notes(known, opponent.value))  # type: ignore[union-attr]
+        console.print(opponent_notes(*known))
+
+
+def _known_opponent(
+    log: Path, game: FugitiveGame, seen: list[Event], name: str
+) -> tuple[StrategyBelief, str]:
+    """``--opponent``: the view read as games of the Fugitive bot ``name``."""
+    belief = StrategyBelief(game, known_strategy(name, game))
+    with console.status(f"Reading the view as the {name} Fugitive's games"):
+        try:
+            belief.update(seen)
+        except SleuthError as exc:
+            raise SleuthError(f"{log}: --opponent {name}: {exc}") from None
+    return belief, name
 
 
 def assist_command(

@@ -72,8 +72,8 @@ class StrategyBelief:
     def update(self, events: Sequence[Event]) -> None:
         """Read ``events``, the Marshal's whole view so far (the events already read must be
         its beginning).  A view the strategy cannot produce is a :class:`SleuthError` naming
-        the last event, more than ``max_states`` branches a :class:`SolverLimitError`; either
-        way the belief is left as it was."""
+        the first event no game of his shows, more than ``max_states`` branches a
+        :class:`SolverLimitError`; either way the belief is left as it was."""
         if list(events[: len(self.events)]) != self.events:
             raise SleuthError("the events already read are not the beginning of this view")
         new = list(events[len(self.events) :])
@@ -83,37 +83,45 @@ class StrategyBelief:
         self._view += [(e.kind, freeze(thaw(e.public))) for e in new]
         self.events += new
         try:
+            self.states, self._pending = self._read_from(read, events)
+        except SleuthError:
+            del self._view[read:], self.events[read:]
+            raise
+
+    def _read_from(
+        self, read: int, events: Sequence[Event]
+    ) -> tuple[list[tuple[FugitiveState, float]], dict[_Key, tuple[Event, ...]]]:
+        """:meth:`_advance` from event ``read`` on, with its failures as SleuthErrors."""
+        try:
             marshal_cards = {
                 int(e.private["card"])
                 for e in events
                 if e.kind == "drew" and e.public["seat"] == MARSHAL and e.private is not None
             }
-            states, pending, shown = self._advance(read, marshal_cards)
+            states, pending = self._advance(read, marshal_cards)
         except SleuthError:
-            del self._view[read:], self.events[read:]
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:  # a field bad or missing
-            del self._view[read:], self.events[read:]
             raise SleuthError(
                 f"a malformed event among these: bad or missing field {exc}"
             ) from None
         if not states:
-            del self._view[read:], self.events[read:]
+            shown = min(self._furthest, len(events) - 1)
             event = events[shown]
             raise SleuthError(
                 f"event {shown + 1} ({event.kind} {dict(event.public)}): no game of this "
                 "Fugitive strategy shows it after the events before it"
             )
-        self.states, self._pending = states, pending
+        return states, pending
 
     def _advance(
         self, read: int, marshal_cards: set[int]
-    ) -> tuple[list[tuple[FugitiveState, float]], dict[_Key, tuple[Event, ...]], int]:
-        """The branches that show the view from event ``read`` on, their pending events, and
-        the index of the furthest event some branch reached (the culprit when none is left).
-        Branches whose Fugitive held a card she has drawn since are dropped first: it was
-        never his.  The states of :attr:`states` are copied first, so that an error leaves
-        them as they were."""
+    ) -> tuple[list[tuple[FugitiveState, float]], dict[_Key, tuple[Event, ...]]]:
+        """The branches that show the view from event ``read`` on, and their pending events;
+        :attr:`_furthest` is left at the furthest event some branch was compared with (the
+        culprit when none is left).  Branches whose Fugitive held a card she has drawn since
+        are dropped first: it was never his.  The states of :attr:`states` are copied first,
+        so that an error leaves them as they were."""
         end = len(self._view)
         frontier = []
         for state, weight in self.states:
@@ -149,7 +157,7 @@ class StrategyBelief:
                     f"the Fugitive's strategy leaves over {self.max_states:,} hands and routes"
                 )
             frontier = list(grown.values())
-        return list(finished.values()), pending, min(self._furthest, end - 1)
+        return list(finished.values()), pending
 
     def _children(
         self, state: FugitiveState, index: int, marshal_cards: set[int]
