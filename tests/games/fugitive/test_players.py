@@ -96,7 +96,13 @@ def test_numbers_at_the_threshold_are_left_alone_unless_they_win() -> None:
     found = deduction(two_hideouts({6}), threshold=5)  # 5 and 7 would let 42 escape at once
     advice = found.advice("argmax")
     assert advice is not None and advice.numbers == (4,)
-    assert all(n < 5 for n in found.advice("gamble").numbers)  # type: ignore[union-attr]
+    gamble = found.advice("gamble", lookahead=False)
+    assert gamble is not None and all(n < 5 for n in gamble.numbers)
+    ahead = found.advice("gamble")  # a number of 5 or more only within a whole route
+    sets = found.belief.face_down_sets(found.counts)
+    assert ahead is not None and (
+        all(n < 5 for n in ahead.numbers) or frozenset(ahead.numbers) in sets
+    )
     certain = deduction(two_hideouts({5, 6}), threshold=5)
     assert certain.advice("certain").numbers == (4, 7)  # type: ignore[union-attr]
 
@@ -150,9 +156,16 @@ def test_instead_of_waiting_or_revealing_a_high_number_the_marshal_names_a_whole
     sets = found.belief.face_down_sets(found.counts)
     assert sets == {frozenset(s): Fraction(1, 4) for s in ({4, 5}, {4, 7}, {5, 7}, {5, 8})}
     for mode in ("gamble", "reveal"):
-        advice = found.advice(mode)
+        advice = found.advice(mode, lookahead=False)
         assert advice is not None and advice.numbers == (4, 5)  # the lowest of the likeliest
         assert advice.probability == Fraction(1, 4) and "whole route" in advice.reason
+        # Looking ahead: a miss on {4, 7} leaves {4, 5}, {5, 7}, {5, 8}, where naming 5 in the
+        # Manhunt wins 2/3 (its position tells {4, 5} from the rest); a miss on {4, 5} leaves
+        # {4, 7}, {5, 7}, {5, 8}, where the best number wins 1/3.  So {4, 7} wins
+        # 1/4 + 3/4 * 2/3 = 3/4 if 42 comes next, {4, 5} only 1/2.
+        ahead = found.advice(mode)
+        assert ahead is not None and ahead.numbers == (4, 7)
+        assert ahead.probability == Fraction(1, 4) and "42 comes next (75%)" in ahead.reason
     below = deduction(timeline).advice("gamble")  # threshold 30: the likeliest number, 5 (3/4)
     assert below is not None and below.numbers == (5,)
 

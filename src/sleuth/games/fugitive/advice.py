@@ -23,6 +23,13 @@ from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import JSON, Event
 from sleuth.games.fugitive.belief import MAX_STATES, Counts, ExactBelief, RelaxedBelief
 from sleuth.games.fugitive.cards import GUESSABLE, LAST
+from sleuth.games.fugitive.endgame import (
+    BEFORE_42_ROUTES,
+    Routes,
+    best_before_42,
+    route_sets,
+    routes_of,
+)
 
 ASSUMPTIONS = {
     "uniform": "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)",
@@ -130,7 +137,9 @@ class Deduction:
         """Numbers she may name that are a face-down hideout in no consistent world."""
         return [n for n, p in self.hideout_probabilities().items() if p == 0]
 
-    def advice(self, mode: str = "gamble") -> Advice | None:
+    def advice(
+        self, mode: str = "gamble", lookahead: bool = True, routes: Routes | None = None
+    ) -> Advice | None:
         """The guess to make; None when nothing is face down or the game is over.
 
         Every mode names the whole route when every face-down hideout is certain (a win, F25),
@@ -156,6 +165,14 @@ class Deduction:
         likely whole route instead of their own choice when that would be no guess, would
         reveal a number at or above the threshold, or is no more likely to hit.
 
+        With ``lookahead`` (the default), ``gamble`` and ``reveal`` then look one turn ahead
+        while some face-down hideout may be at or above the threshold, since 42 may then come
+        next: their choice gives way to the guess that wins most often if 42 comes right
+        after it (:func:`~sleuth.games.fugitive.endgame.best_before_42`: whole routes, the
+        sure step, the single gambles).  ``routes`` are the odds it uses, by default hers
+        (:meth:`routes`); a Marshal who knows her opponent passes his
+        (:meth:`StrategyBelief.routes <sleuth.games.fugitive.opponent.StrategyBelief.routes>`).
+
         Ties go to the lower number.
         """
         if mode not in GUESS_MODES:
@@ -165,6 +182,11 @@ class Deduction:
         choice = self._advice(mode)
         if choice is None or mode not in ("gamble", "reveal") or self.belief.timeline.manhunt:
             return choice
+        choice = self._whole_route(choice)
+        return self._before_42(choice, routes) if lookahead else choice
+
+    def _whole_route(self, choice: Advice) -> Advice:
+        """``choice``, or the most likely whole route instead (see :meth:`advice`)."""
         risky = any(n >= self.threshold for n in choice.numbers)
         if choice.numbers and not risky and choice.probability == 1:
             return choice  # a sure step forward
@@ -174,6 +196,39 @@ class Deduction:
         ):
             return route
         return choice
+
+    def near_42(self) -> bool:
+        """Before the Manhunt, some face-down hideout is uncertain and may be at or above the
+        threshold: 42 may come next, and what she has not pinned down then is left to the
+        Manhunt."""
+        if self.belief.timeline.manhunt:
+            return False
+        candidates = self.counts.candidates()
+        return len(self.counts.certain()) < len(candidates) and any(
+            v >= self.threshold for values in candidates.values() for v in values
+        )
+
+    def _before_42(self, choice: Advice, routes: Routes | None) -> Advice:
+        """``choice``, or the guess that wins most often if 42 comes next when some
+        face-down hideout may be at or above the threshold (see :meth:`advice`)."""
+        if not self.near_42():
+            return choice
+        if routes is None:
+            try:
+                routes = self.routes()
+            except SolverLimitError:
+                return choice
+        if len(routes) > BEFORE_42_ROUTES:
+            return choice
+        best, chance = best_before_42(routes, self.threshold, choice.numbers)
+        if best == choice.numbers:
+            return choice
+        hit = sum(p for values, p in route_sets(routes).items() if values.issuperset(best))
+        return Advice(
+            best,
+            Fraction(hit).limit_denominator(10**6),
+            f"wins most often if 42 comes next ({chance:.0%})",
+        )
 
     def likeliest_route(self) -> Advice | None:
         """Every face-down hideout of the most likely route, with its exact probability; None
@@ -187,6 +242,22 @@ class Deduction:
             return None
         best = min(sets, key=lambda s: (-sets[s], sorted(s)))
         return Advice(tuple(sorted(best)), sets[best], "the most likely whole route (wins if hit)")
+
+    def routes(self) -> Routes:
+        """Her odds of each set of face-down hideouts, as the end of the hunt weighs them
+        (:mod:`~sleuth.games.fugitive.endgame`; their sprint cards unknown).  A
+        :class:`SolverLimitError` when the pass over the candidates is too big."""
+        positions = sorted(self.counts.by_position)
+        sets = self.belief.face_down_sets(self.counts)
+        return routes_of(
+            {
+                tuple(
+                    (position, value, ())
+                    for position, value in zip(positions, sorted(s), strict=True)
+                ): float(p)
+                for s, p in sets.items()
+            }
+        )
 
     def _advice(self, mode: str) -> Advice | None:
         """The choice of ``mode`` alone (see :meth:`advice`)."""

@@ -188,8 +188,15 @@ BOTS = (
                 "opponent",
                 "none",
                 "the Fugitive she knows she faces, with his default options (heuristic, "
-                "steady): his strategy decides her Manhunt guesses",
+                "steady): his strategy decides her Manhunt guesses and her look ahead",
                 parse_choice(("none", *OPPONENTS)),
+            ),
+            OptionSpec(
+                "lookahead",
+                True,
+                "when 42 may come next, the guess that wins most often if it does (gamble "
+                "and reveal modes; false: the mode's own choice, as before 2026-11-26)",
+                parse_bool,
             ),
         ),
     ),

@@ -28,6 +28,7 @@ from sleuth.games.fugitive.actions import SKIP, Draw, Guess
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL
 from sleuth.games.fugitive.cards import LAST, PILE_OF
+from sleuth.games.fugitive.endgame import Routes
 from sleuth.games.fugitive.fugitives import Strategy
 from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.opponent import StrategyBelief
@@ -102,6 +103,7 @@ class BeliefMarshal(_Marshal):
         manhunt: bool = True,
         model: str = DEFAULT_MODEL,
         opponent: Strategy | None = None,
+        lookahead: bool = True,
     ) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
@@ -112,9 +114,13 @@ class BeliefMarshal(_Marshal):
         them like any other (aim to uncover the route before 42)."""
         self.notes = NotesMarshal(game, seat, seed, draw)
         self.opponent = opponent
-        """The Fugitive's strategy when she knows it: the Manhunt is then played from
-        :class:`StrategyBelief` (made at its first uncertain guess, then kept up to date)."""
+        """The Fugitive's strategy when she knows it: the Manhunt, and the look ahead when 42
+        may come next, are then played from :class:`StrategyBelief` (made when first needed,
+        then kept up to date)."""
         self.opponent_belief: StrategyBelief | None = None
+        self.lookahead = lookahead
+        """Look one turn ahead when 42 may come next (see :meth:`Deduction.advice`); False:
+        the advice's own choice (as before 2026-11-26)."""
 
     def choose(self, view: View) -> tuple[int, ...] | None:
         threshold: int = self.game.manhunt_threshold  # type: ignore[attr-defined]
@@ -129,22 +135,37 @@ class BeliefMarshal(_Marshal):
             number = self._manhunt_guess(view)
             if number is not None:
                 return (number,)
-        advice = deduction.advice(self.mode)
+        routes = None
+        if self.lookahead and self.opponent is not None and deduction.near_42():
+            routes = self._opponent_routes(view)  # None: her own odds
+        advice = deduction.advice(self.mode, self.lookahead, routes)
         return advice.numbers if advice is not None and advice.numbers else None
 
-    def _manhunt_guess(self, view: View) -> int | None:
-        """With a known opponent: the number that wins the Manhunt most often under his
-        strategy (:meth:`StrategyBelief.manhunt_guess`); None without one, or when the view
-        shows he did not play it or it leaves too many hands and routes (she then keeps to
-        her own odds for the rest of the game)."""
+    def _opponent_routes(self, view: View) -> Routes | None:
+        """The face-down hideouts' odds under the known opponent's strategy; None without one,
+        or when the view shows he did not play it or it leaves too many hands and routes (she
+        then keeps to her own odds for the rest of the game)."""
         if self.opponent is None:
             return None
         if self.opponent_belief is None:
             self.opponent_belief = StrategyBelief(self.game, self.opponent)  # type: ignore[arg-type]
         try:
             self.opponent_belief.update(view.events)
-            return self.opponent_belief.manhunt_guess()[0]
         except (SleuthError, SolverLimitError):
+            self.opponent = None
+            return None
+        return self.opponent_belief.routes()
+
+    def _manhunt_guess(self, view: View) -> int | None:
+        """With a known opponent: the number that wins the Manhunt most often under his
+        strategy (:meth:`StrategyBelief.manhunt_guess`); None without one (or see
+        :meth:`_opponent_routes`)."""
+        if self._opponent_routes(view) is None:
+            return None
+        assert self.opponent_belief is not None
+        try:
+            return self.opponent_belief.manhunt_guess()[0]
+        except SolverLimitError:
             self.opponent = None
             return None
 

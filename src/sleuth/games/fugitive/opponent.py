@@ -25,13 +25,13 @@ the cards he holds unseen; beyond ``max_states`` it gives up (:class:`SolverLimi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from sleuth.core.errors import IllegalActionError, SleuthError, SolverLimitError
 from sleuth.core.events import JSON, Event, freeze, thaw
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.actions import SKIP, Card, Draw, FugitiveAction, Guess
 from sleuth.games.fugitive.cards import LAST, cards_of
+from sleuth.games.fugitive.endgame import Route, Routes, manhunt_chance, route_sets, routes_of
 from sleuth.games.fugitive.fugitives import Strategy
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame, FugitiveState
 
@@ -222,14 +222,25 @@ class StrategyBelief:
             index += 1
         return index, ()
 
+    def routes(self) -> Routes:
+        """The probability of each set of face-down hideouts (42 aside) with their positions
+        and sprint cards (the hands behind them no longer matter at the end of the hunt)."""
+        weights: dict[Route, float] = {}
+        for state, weight in self.states:
+            route = tuple(
+                (position, h.value, h.sprints)
+                for position, h in enumerate(state.route)
+                if position and not h.face_up and h.value != LAST
+            )
+            weights[route] = weights.get(route, 0.0) + weight
+        return routes_of(weights)
+
     def manhunt_guess(self) -> tuple[int, float]:
-        """The Manhunt's best guess: the number whose naming wins the Manhunt most often if
-        every later guess is the best too, and that chance (ties to the lower number).  An
-        expectimax over the face-down hideouts he may have: a hit shows the named hideout's
-        position and sprint cards (F21), which narrows the routes left; a miss loses (F27).
-        A ValueError when no face-down hideout is left, a :class:`SolverLimitError` beyond
+        """The Manhunt's best guess under his strategy and its chance of winning it
+        (:func:`~sleuth.games.fugitive.endgame.manhunt_chance`).  A ValueError when no
+        face-down hideout is left, a :class:`SolverLimitError` beyond
         :data:`EXPECTIMAX_ROUTES` possible sets of them."""
-        routes = _face_down_routes(self.states)
+        routes = self.routes()
         if not routes[0][0]:
             raise ValueError("no face-down hideout is left to guess")
         if len(routes) > EXPECTIMAX_ROUTES:
@@ -237,19 +248,13 @@ class StrategyBelief:
                 f"{len(routes):,} sets of face-down hideouts: over {EXPECTIMAX_ROUTES:,} for "
                 "the exact Manhunt"
             )
-        chance, number = _best_guess(routes)
+        chance, number = manhunt_chance(routes)
         assert number is not None
         return number, chance
 
     def face_down_sets(self) -> dict[frozenset[int], float]:
         """The probability of each set of face-down hideout values (42 left out)."""
-        sets: dict[frozenset[int], float] = {}
-        for state, weight in self.states:
-            route = state.route[1:]
-            values = frozenset(h.value for h in route if not h.face_up and h.value != LAST)
-            sets[values] = sets.get(values, 0.0) + weight
-        total = sum(sets.values())
-        return {s: w / total for s, w in sets.items()}
+        return route_sets(self.routes())
 
 
 def _marshal_action(kind: str, public: JSON) -> FugitiveAction:
@@ -276,49 +281,3 @@ def _key(state: FugitiveState) -> _Key:
     """What tells two branches apart: his hand and route (the piles follow from them)."""
     route = tuple((h.value, h.sprints, h.face_up) for h in state.route)
     return state.hands[FUGITIVE], route
-
-
-_Hidden = tuple[tuple[int, int, tuple[int, ...]], ...]
-"""The face-down hideouts of a route (42 aside), as (position, value, sprint cards)."""
-
-
-def _face_down_routes(
-    states: Sequence[tuple[FugitiveState, float]],
-) -> tuple[tuple[_Hidden, float], ...]:
-    """Each possible set of face-down hideouts with its probability, in a canonical order (the
-    hands behind them no longer matter in the Manhunt: no cards are drawn or played)."""
-    weights: dict[_Hidden, float] = {}
-    for state, weight in states:
-        hidden = tuple(
-            (position, h.value, h.sprints)
-            for position, h in enumerate(state.route)
-            if position and not h.face_up and h.value != LAST
-        )
-        weights[hidden] = weights.get(hidden, 0.0) + weight
-    total = sum(weights.values())
-    return tuple(sorted((hidden, w / total) for hidden, w in weights.items()))
-
-
-@lru_cache(maxsize=4096)
-def _best_guess(routes: tuple[tuple[_Hidden, float], ...]) -> tuple[float, int | None]:
-    """The chance of winning the Manhunt from ``routes`` (probabilities summing to 1, every
-    route with as many face-down hideouts) with the best guesses, and the best first number
-    (None when nothing is left to name: a win)."""
-    if not routes[0][0]:
-        return 1.0, None
-    best: tuple[float, int | None] = (-1.0, None)
-    for number in sorted({value for hidden, _ in routes for _, value, _ in hidden}):
-        shown: dict[tuple[int, tuple[int, ...]], list[tuple[_Hidden, float]]] = {}
-        for hidden, p in routes:
-            for position, value, stack in hidden:
-                if value == number:  # a hit shows its position and stack; the rest stays hidden
-                    rest = tuple(h for h in hidden if h[0] != position)
-                    shown.setdefault((position, stack), []).append((rest, p))
-        chance = 0.0
-        for left in shown.values():
-            p_left = sum(p for _, p in left)
-            after = tuple(sorted((rest, p / p_left) for rest, p in left))
-            chance += p_left * _best_guess(after)[0]
-        if chance > best[0] + 1e-12:
-            best = (chance, number)
-    return best

@@ -1,0 +1,145 @@
+"""The end of the hunt, played exactly: the Manhunt's best guesses and the guess before 42.
+
+Both start from a distribution over the Fugitive's face-down hideouts (:data:`Routes`), from
+the Marshal's own odds (:meth:`Deduction.routes
+<sleuth.games.fugitive.advice.Deduction.routes>`) or from a known opponent's strategy
+(:meth:`StrategyBelief.routes <sleuth.games.fugitive.opponent.StrategyBelief.routes>`).
+
+- **The Manhunt** (F27) is a one-player problem: she names single numbers, a hit shows that
+  hideout's position and sprint cards, a miss loses.  :func:`manhunt_chance` is its exact
+  expectimax: the chance of winning with the best guesses, and the best first number.
+- **Before 42** the danger is that 42 comes next.  A face-up hideout at or above the threshold
+  then lets 42 win at once (F26), a face-down one is left to the Manhunt.  Naming every
+  face-down hideout wins at once when it hits and, when it misses, rules that route out for
+  the Manhunt (the only cost of a miss is the turn).  :func:`chance_if_42_next` scores a guess
+  by the chance of winning the game if 42 is placed right after it: an immediate win, or the
+  Manhunt that follows what the guess showed.  :func:`best_before_42` picks the best of the
+  usual candidates (:func:`guess_options`).
+
+Invariant: a :data:`Routes` is canonical (sorted, probabilities summing to 1, every route with
+as many face-down hideouts), so that equal problems share one cache entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+Hideout = tuple[int, int, tuple[int, ...]]
+"""A face-down hideout: (position in the route, value, its sprint cards; () when unknown)."""
+Route = tuple[Hideout, ...]
+"""The face-down hideouts of a route (42 aside), by position."""
+Routes = tuple[tuple[Route, float], ...]
+"""Each possible route with its probability, canonical (see the module docstring)."""
+
+BEFORE_42_ROUTES = 300
+"""Possible routes beyond which :func:`best_before_42` is not tried (a few tens are usual when
+42 is near; beyond that a guess is a long shot whatever it is)."""
+
+OPTIONS_ROUTES = 4
+"""The whole routes :func:`guess_options` considers naming: this many of the likeliest."""
+
+
+def routes_of(weights: Mapping[Route, float]) -> Routes:
+    """The canonical :data:`Routes` of unnormalised route weights."""
+    total = sum(weights.values())
+    return tuple(sorted((route, w / total) for route, w in weights.items() if w > 0))
+
+
+def route_sets(routes: Routes) -> dict[frozenset[int], float]:
+    """The probability of each set of face-down values (stacks and positions forgotten)."""
+    sets: dict[frozenset[int], float] = {}
+    for route, p in routes:
+        values = frozenset(value for _, value, _ in route)
+        sets[values] = sets.get(values, 0.0) + p
+    return sets
+
+
+@lru_cache(maxsize=8192)
+def manhunt_chance(routes: Routes) -> tuple[float, int | None]:
+    """The chance of winning the Manhunt from ``routes`` with the best guesses, and the best
+    first number (ties to the lower; None when nothing is face down: won)."""
+    if not routes[0][0]:
+        return 1.0, None
+    best: tuple[float, int | None] = (-1.0, None)
+    for number in sorted({value for route, _ in routes for _, value, _ in route}):
+        shown: dict[Hideout, dict[Route, float]] = {}
+        for route, p in routes:
+            for hideout in route:
+                if hideout[1] == number:  # a hit shows its position and stack
+                    rest = tuple(h for h in route if h[0] != hideout[0])
+                    after = shown.setdefault(hideout, {})
+                    after[rest] = after.get(rest, 0.0) + p
+        chance = sum(
+            sum(left.values()) * manhunt_chance(routes_of(left))[0] for left in shown.values()
+        )
+        if chance > best[0] + 1e-12:
+            best = (chance, number)
+    return best
+
+
+def chance_if_42_next(guess: Iterable[int], routes: Routes, threshold: int) -> float:
+    """The chance of winning if she names ``guess`` now and 42 is placed right after it.
+
+    A hit naming every face-down hideout wins at once (F25); a hit that shows a hideout at or
+    above ``threshold`` loses to 42 (F26); any other hit shows the named hideouts and their
+    stacks, and a miss rules out every route holding them all; the Manhunt then follows
+    (:func:`manhunt_chance`).  (It leaves out what 42's own sprint count would show, so it
+    slightly underestimates the Manhunt.)"""
+    named = frozenset(guess)
+    won = 0.0
+    missed: dict[Route, float] = {}
+    shown: dict[Route, dict[Route, float]] = {}
+    for route, p in routes:
+        values = {value for _, value, _ in route}
+        if not named <= values:
+            missed[route] = p
+        elif named == values:
+            won += p
+        elif max(named) < threshold:
+            hit = tuple(h for h in route if h[1] in named)
+            rest = tuple(h for h in route if h[1] not in named)
+            after = shown.setdefault(hit, {})
+            after[rest] = after.get(rest, 0.0) + p
+    for left in [missed, *shown.values()]:
+        if left:
+            won += sum(left.values()) * manhunt_chance(routes_of(left))[0]
+    return won
+
+
+def guess_options(routes: Routes, threshold: int) -> set[tuple[int, ...]]:
+    """The guesses worth scoring before 42: the :data:`OPTIONS_ROUTES` likeliest whole routes,
+    the certain hideouts below ``threshold`` (a sure step), and each other possible number
+    below it together with them (a gamble)."""
+    sets = route_sets(routes)
+    options = {
+        tuple(sorted(s)) for s in sorted(sets, key=lambda s: (-sets[s], sorted(s)))[:OPTIONS_ROUTES]
+    }
+    marginal: dict[int, float] = {}
+    for values, p in sets.items():
+        for value in values:
+            marginal[value] = marginal.get(value, 0.0) + p
+    sure = {n for n, p in marginal.items() if p > 1 - 1e-9 and n < threshold}
+    if sure:
+        options.add(tuple(sorted(sure)))
+    for number, p in marginal.items():
+        if number < threshold and p <= 1 - 1e-9:
+            options.add(tuple(sorted({number, *sure})))
+    options.discard(())
+    return options
+
+
+def best_before_42(
+    routes: Routes, threshold: int, preferred: tuple[int, ...] = ()
+) -> tuple[tuple[int, ...], float]:
+    """The guess with the best :func:`chance_if_42_next` among :func:`guess_options` and
+    ``preferred`` (kept on ties: the usual advice), and that chance; fewer numbers on other
+    ties, then the lower ones."""
+    options = guess_options(routes, threshold)
+    if preferred:
+        options.add(preferred)
+    scored = {option: chance_if_42_next(option, routes, threshold) for option in options}
+    best = min(scored, key=lambda o: (-scored[o], len(o), o))
+    if preferred and scored[preferred] >= scored[best] - 1e-9:
+        best = preferred
+    return best, scored[best]

@@ -1,0 +1,125 @@
+"""The end of the hunt: the Manhunt's expectimax and the guess before 42, against hand-traced
+cases and a playout oracle (play the guesses out on each possible route and add up the wins)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sleuth.games.fugitive.endgame import (
+    Route,
+    Routes,
+    best_before_42,
+    chance_if_42_next,
+    guess_options,
+    manhunt_chance,
+    route_sets,
+    routes_of,
+)
+
+THRESHOLD = 30
+
+
+def test_naming_the_whole_route_beats_a_sure_step_when_42_may_come_next() -> None:
+    """12 is certain, the next hideout 33 or 34.  Revealing 12 leaves a coin toss for the
+    Manhunt; naming 12 and 33 wins at once half the time and otherwise shows it is 34."""
+    routes = routes_of({((1, 12, ()), (2, 33, ())): 1.0, ((1, 12, ()), (2, 34, ())): 1.0})
+    assert chance_if_42_next((12,), routes, THRESHOLD) == pytest.approx(0.5)
+    assert chance_if_42_next((12, 33), routes, THRESHOLD) == pytest.approx(1.0)
+    assert best_before_42(routes, THRESHOLD, preferred=(12,)) == ((12, 33), pytest.approx(1.0))
+
+
+def test_a_hit_at_the_threshold_short_of_the_whole_route_loses_to_42() -> None:
+    routes = routes_of({((1, 31, ()), (2, 35, ())): 1.0, ((1, 31, ()), (2, 36, ())): 1.0})
+    assert chance_if_42_next((31,), routes, THRESHOLD) == 0.0  # 31 face up: 42 wins (F26)
+    assert chance_if_42_next((31, 35), routes, THRESHOLD) == pytest.approx(1.0)
+    assert manhunt_chance(routes) == (pytest.approx(0.5), 31)  # the sure 31 first
+
+
+def test_the_advice_is_kept_on_a_tie_and_the_stack_a_hit_shows_is_used() -> None:
+    """The sprint card under 12 tells 33 (a +1 card) from 34 (a +2 card), so the sure step
+    wins as surely as the whole route."""
+    routes = routes_of({((1, 12, (1,)), (2, 33, ())): 1.0, ((1, 12, (2,)), (2, 34, ())): 1.0})
+    assert chance_if_42_next((12,), routes, THRESHOLD) == pytest.approx(1.0)
+    assert best_before_42(routes, THRESHOLD, preferred=(12,)) == ((12,), pytest.approx(1.0))
+
+
+def play_manhunt(left: Routes, truth: Route) -> bool:
+    """Name the best guess after each hit, keeping the routes that show the same."""
+    hidden = truth
+    while hidden:
+        _, number = manhunt_chance(left)
+        hit = [h for h in hidden if h[1] == number]
+        if not hit:
+            return False
+        hidden = tuple(h for h in hidden if h != hit[0])
+        left = routes_of(
+            {tuple(h for h in route if h != hit[0]): p for route, p in left if hit[0] in route}
+        )
+    return True
+
+
+def play_before_42(guess: tuple[int, ...], routes: Routes, truth: Route) -> bool:
+    """Name ``guess`` on ``truth``, then 42 comes and the Manhunt is played out."""
+    values = {value for _, value, _ in truth}
+    if not set(guess) <= values:
+        left = {route: p for route, p in routes if not set(guess) <= {v for _, v, _ in route}}
+        return play_manhunt(routes_of(left), truth)
+    if set(guess) == values:
+        return True
+    if max(guess) >= THRESHOLD:
+        return False
+    shown = {h for h in truth if h[1] in guess}
+    left = {
+        tuple(h for h in route if h not in shown): p for route, p in routes if shown <= set(route)
+    }
+    return play_manhunt(routes_of(left), tuple(h for h in truth if h not in shown))
+
+
+@st.composite
+def small_routes(draw: st.DrawFn) -> Routes:
+    """A few routes of one to three face-down hideouts around the threshold, some with a
+    one-card stack, with random weights."""
+    size = draw(st.integers(1, 3))
+    count = draw(st.integers(1, 6))
+    weights: dict[Route, float] = {}
+    for _ in range(count):
+        values = sorted(draw(st.sets(st.integers(24, 37), min_size=size, max_size=size)))
+        stacks = [draw(st.sampled_from([(), (1,), (2,)])) for _ in values]
+        route = tuple(
+            (position + 1, v, s) for position, (v, s) in enumerate(zip(values, stacks, strict=True))
+        )
+        weights[route] = weights.get(route, 0.0) + draw(st.integers(1, 5))
+    return routes_of(weights)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_routes())
+def test_every_chance_is_what_playing_it_out_wins(routes: Routes) -> None:
+    """Oracle: each guess is deterministic given the true route, so its chance is the weight of
+    the routes on which playing it out wins."""
+    chance, _ = manhunt_chance(routes)
+    assert chance == pytest.approx(sum(p for r, p in routes if play_manhunt(routes, r)))
+    options = guess_options(routes, THRESHOLD)
+    for guess in options:
+        played = sum(p for r, p in routes if play_before_42(guess, routes, r))
+        assert chance_if_42_next(guess, routes, THRESHOLD) == pytest.approx(played)
+    best, best_chance = best_before_42(routes, THRESHOLD)
+    assert best in options
+    assert all(best_chance >= chance_if_42_next(g, routes, THRESHOLD) - 1e-9 for g in options)
+    assert best_chance >= chance - 1e-9  # a miss costs only the turn before 42
+
+
+@settings(max_examples=50, deadline=None)
+@given(small_routes())
+def test_the_options_include_the_likeliest_whole_route_and_only_safe_partial_guesses(
+    routes: Routes,
+) -> None:
+    sets = route_sets(routes)
+    options = guess_options(routes, THRESHOLD)
+    likeliest = max(sets.values())
+    assert any(sets.get(frozenset(o), 0) == pytest.approx(likeliest) for o in options)
+    for option in options:
+        if frozenset(option) not in sets:
+            assert max(option) < THRESHOLD
