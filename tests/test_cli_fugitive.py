@@ -207,8 +207,18 @@ def test_infer_under_a_known_fugitive_strategy(tmp_path: Path, cwd: Path) -> Non
     assert abs(known["manhunt_guess"]["wins"] - 2 / 3) < 1e-9
     text = entry(*args, cwd=cwd)
     assert "Best Manhunt guess: 38 (wins 66.7%)" in flat(text.stdout)
+    assert known["guess_before_42"] is None  # the Manhunt has begun
     early = entry(*args[:4], "--events", "40", "--opponent", "heuristic", "--json", cwd=cwd)
     assert one_json_object(early.stdout)["opponent"]["manhunt_guess"] is None  # no Manhunt yet
+    placed_42 = next(
+        i for i, e in enumerate(events) if e.kind == "placed" and e.public.get("value") == 42
+    )
+    before = [*args[:4], "--events", str(placed_42), "--opponent", "heuristic"]
+    ahead = one_json_object(entry(*before, "--json", cwd=cwd).stdout)["opponent"]
+    guess = ahead["guess_before_42"]
+    assert guess is not None and 0 < guess["wins"] <= 1 and ahead["manhunt_guess"] is None
+    numbers = " ".join(map(str, guess["numbers"]))
+    assert f"Best guess if 42 comes next: {numbers}" in flat(entry(*before, cwd=cwd).stdout)
     wrong = entry(*args[:6], "--opponent", "steady", cwd=cwd)
     check_error(wrong, "--opponent steady: event 6 (placed")
     unknown = entry(*args[:6], "--opponent", "elusive", cwd=cwd)

@@ -14,6 +14,7 @@ from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.endgame import BEFORE_42_ROUTES, best_before_42, route_sets
 from sleuth.games.fugitive.opponent import StrategyBelief
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, Phase
 from sleuth.games.fugitive.table import ENTRY_HELP, SETUP_EVENTS, MarshalTable, entry_texts
@@ -29,14 +30,37 @@ SHOWN_ROUTES = 8
 
 def opponent_json(belief: StrategyBelief, name: str) -> dict[str, JSON]:
     """The routes under a known strategy (``infer --opponent``'s JSON): every set of face-down
-    hideouts with its probability, most likely first, and the best Manhunt guess."""
+    hideouts with its probability, most likely first, the best guess if 42 comes next, and
+    the best Manhunt guess."""
     sets = belief.face_down_sets()
     ranked = sorted(sets.items(), key=lambda kv: (-kv[1], sorted(kv[0])))
     return {
         "strategy": name,
         "routes": [{"hideouts": sorted(s), "probability": p} for s, p in ranked],
+        "guess_before_42": _before_42_json(belief),
         "manhunt_guess": _manhunt_json(belief),
     }
+
+
+def _before_42_json(belief: StrategyBelief) -> JSON:
+    """Before the Manhunt, while some face-down hideout is uncertain and may be at or above
+    the threshold: the guess that wins most often if 42 comes next, and how often; else None
+    (also beyond :data:`~sleuth.games.fugitive.endgame.BEFORE_42_ROUTES` routes or the
+    expectimax's budget)."""
+    if not belief.states or belief.states[0][0].phase in (Phase.MANHUNT, Phase.OVER):
+        return None
+    threshold = belief.game.manhunt_threshold
+    routes = belief.routes()
+    sets = route_sets(routes)
+    if len(sets) < 2 or len(routes) > BEFORE_42_ROUTES:
+        return None
+    if not any(value >= threshold for values in sets for value in values):
+        return None
+    try:
+        numbers, chance = best_before_42(routes, threshold)
+    except SolverLimitError:
+        return None
+    return {"numbers": list(numbers), "wins": chance}
 
 
 def _manhunt_json(belief: StrategyBelief) -> JSON:
@@ -64,6 +88,10 @@ def opponent_notes(belief: StrategyBelief, name: str) -> Group:
     lines: list[Table | Text] = [table]
     if len(routes) > SHOWN_ROUTES:
         lines.append(Text(f"... {len(routes)} sets in all"))
+    ahead = found["guess_before_42"]
+    if ahead is not None:
+        numbers = " ".join(map(str, ahead["numbers"]))
+        lines.append(Text(f"Best guess if 42 comes next: {numbers} (wins {ahead['wins']:.1%})"))
     guess = found["manhunt_guess"]
     if guess is not None:
         lines.append(Text(f"Best Manhunt guess: {guess['number']} (wins {guess['wins']:.1%})"))

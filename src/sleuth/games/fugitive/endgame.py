@@ -17,13 +17,14 @@ the Marshal's own odds (:meth:`Deduction.routes
   usual candidates (:func:`guess_options`).
 
 Invariant: a :data:`Routes` is canonical (sorted, probabilities summing to 1, every route with
-as many face-down hideouts), so that equal problems share one cache entry.
+as many face-down hideouts), so that equal sub-problems are solved once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+
+from sleuth.core.errors import SolverLimitError
 
 Hideout = tuple[int, int, tuple[int, ...]]
 """A face-down hideout: (position in the route, value, its sprint cards; () when unknown)."""
@@ -35,6 +36,10 @@ Routes = tuple[tuple[Route, float], ...]
 BEFORE_42_ROUTES = 300
 """Possible routes beyond which :func:`best_before_42` is not tried (a few tens are usual when
 42 is near; beyond that a guess is a long shot whatever it is)."""
+
+EXPECTIMAX_NODES = 5_000
+"""Sub-problems one decision may solve before giving up (:class:`Expectimax`); about a tenth
+of a second.  Near 42 against the heuristic Fugitive a few tens are usual."""
 
 OPTIONS_ROUTES = 4
 """The whole routes :func:`guess_options` considers naming: this many of the likeliest."""
@@ -55,30 +60,77 @@ def route_sets(routes: Routes) -> dict[frozenset[int], float]:
     return sets
 
 
-@lru_cache(maxsize=8192)
-def manhunt_chance(routes: Routes) -> tuple[float, int | None]:
-    """The chance of winning the Manhunt from ``routes`` with the best guesses, and the best
-    first number (ties to the lower; None when nothing is face down: won)."""
-    if not routes[0][0]:
-        return 1.0, None
-    best: tuple[float, int | None] = (-1.0, None)
-    for number in sorted({value for route, _ in routes for _, value, _ in route}):
-        shown: dict[Hideout, dict[Route, float]] = {}
+class Expectimax:
+    """The Manhunt's expectimax, remembering the sub-problems it has solved (the routes left
+    after some hits) so that the options of one decision share them.  It gives up with
+    :class:`SolverLimitError` beyond ``max_nodes`` sub-problems: long routes with many face-down
+    hideouts can need millions, and a player on a clock cannot wait."""
+
+    def __init__(self, max_nodes: int = EXPECTIMAX_NODES) -> None:
+        self.max_nodes = max_nodes
+        self.solved: dict[Routes, tuple[float, int | None]] = {}
+
+    def manhunt(self, routes: Routes) -> tuple[float, int | None]:
+        """See :func:`manhunt_chance`."""
+        found = self.solved.get(routes)
+        if found is not None:
+            return found
+        if not routes[0][0]:
+            return 1.0, None
+        if len(self.solved) >= self.max_nodes:
+            raise SolverLimitError(
+                f"the Manhunt's expectimax needs over {self.max_nodes:,} sub-problems"
+            )
+        best: tuple[float, int | None] = (-1.0, None)
+        for number in sorted({value for route, _ in routes for _, value, _ in route}):
+            shown: dict[Hideout, dict[Route, float]] = {}
+            for route, p in routes:
+                for hideout in route:
+                    if hideout[1] == number:  # a hit shows its position and stack
+                        rest = tuple(h for h in route if h[0] != hideout[0])
+                        after = shown.setdefault(hideout, {})
+                        after[rest] = after.get(rest, 0.0) + p
+            chance = sum(
+                sum(left.values()) * self.manhunt(routes_of(left))[0] for left in shown.values()
+            )
+            if chance > best[0] + 1e-12:
+                best = (chance, number)
+        self.solved[routes] = best
+        return best
+
+    def if_42_next(self, guess: Iterable[int], routes: Routes, threshold: int) -> float:
+        """See :func:`chance_if_42_next`."""
+        named = frozenset(guess)
+        won = 0.0
+        missed: dict[Route, float] = {}
+        shown: dict[Route, dict[Route, float]] = {}
         for route, p in routes:
-            for hideout in route:
-                if hideout[1] == number:  # a hit shows its position and stack
-                    rest = tuple(h for h in route if h[0] != hideout[0])
-                    after = shown.setdefault(hideout, {})
-                    after[rest] = after.get(rest, 0.0) + p
-        chance = sum(
-            sum(left.values()) * manhunt_chance(routes_of(left))[0] for left in shown.values()
-        )
-        if chance > best[0] + 1e-12:
-            best = (chance, number)
-    return best
+            values = {value for _, value, _ in route}
+            if not named <= values:
+                missed[route] = p
+            elif named == values:
+                won += p
+            elif max(named) < threshold:
+                hit = tuple(h for h in route if h[1] in named)
+                rest = tuple(h for h in route if h[1] not in named)
+                after = shown.setdefault(hit, {})
+                after[rest] = after.get(rest, 0.0) + p
+        for left in [missed, *shown.values()]:
+            if left:
+                won += sum(left.values()) * self.manhunt(routes_of(left))[0]
+        return won
 
 
-def chance_if_42_next(guess: Iterable[int], routes: Routes, threshold: int) -> float:
+def manhunt_chance(routes: Routes, max_nodes: int = EXPECTIMAX_NODES) -> tuple[float, int | None]:
+    """The chance of winning the Manhunt from ``routes`` with the best guesses, and the best
+    first number (ties to the lower; None when nothing is face down: won).  A
+    :class:`SolverLimitError` beyond ``max_nodes`` sub-problems (:class:`Expectimax`)."""
+    return Expectimax(max_nodes).manhunt(routes)
+
+
+def chance_if_42_next(
+    guess: Iterable[int], routes: Routes, threshold: int, max_nodes: int = EXPECTIMAX_NODES
+) -> float:
     """The chance of winning if she names ``guess`` now and 42 is placed right after it.
 
     A hit naming every face-down hideout wins at once (F25); a hit that shows a hideout at or
@@ -86,25 +138,7 @@ def chance_if_42_next(guess: Iterable[int], routes: Routes, threshold: int) -> f
     stacks, and a miss rules out every route holding them all; the Manhunt then follows
     (:func:`manhunt_chance`).  (It leaves out what 42's own sprint count would show, so it
     slightly underestimates the Manhunt.)"""
-    named = frozenset(guess)
-    won = 0.0
-    missed: dict[Route, float] = {}
-    shown: dict[Route, dict[Route, float]] = {}
-    for route, p in routes:
-        values = {value for _, value, _ in route}
-        if not named <= values:
-            missed[route] = p
-        elif named == values:
-            won += p
-        elif max(named) < threshold:
-            hit = tuple(h for h in route if h[1] in named)
-            rest = tuple(h for h in route if h[1] not in named)
-            after = shown.setdefault(hit, {})
-            after[rest] = after.get(rest, 0.0) + p
-    for left in [missed, *shown.values()]:
-        if left:
-            won += sum(left.values()) * manhunt_chance(routes_of(left))[0]
-    return won
+    return Expectimax(max_nodes).if_42_next(guess, routes, threshold)
 
 
 def guess_options(routes: Routes, threshold: int) -> set[tuple[int, ...]]:
@@ -130,15 +164,19 @@ def guess_options(routes: Routes, threshold: int) -> set[tuple[int, ...]]:
 
 
 def best_before_42(
-    routes: Routes, threshold: int, preferred: tuple[int, ...] = ()
+    routes: Routes,
+    threshold: int,
+    preferred: tuple[int, ...] = (),
+    max_nodes: int = EXPECTIMAX_NODES,
 ) -> tuple[tuple[int, ...], float]:
     """The guess with the best :func:`chance_if_42_next` among :func:`guess_options` and
     ``preferred`` (kept on ties: the usual advice), and that chance; fewer numbers on other
-    ties, then the lower ones."""
+    ties, then the lower ones.  The options share one :class:`Expectimax` (and its budget)."""
     options = guess_options(routes, threshold)
     if preferred:
         options.add(preferred)
-    scored = {option: chance_if_42_next(option, routes, threshold) for option in options}
+    solver = Expectimax(max_nodes)
+    scored = {option: solver.if_42_next(option, routes, threshold) for option in options}
     best = min(scored, key=lambda o: (-scored[o], len(o), o))
     if preferred and scored[preferred] >= scored[best] - 1e-9:
         best = preferred

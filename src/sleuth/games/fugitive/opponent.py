@@ -239,7 +239,8 @@ class StrategyBelief:
         """The Manhunt's best guess under his strategy and its chance of winning it
         (:func:`~sleuth.games.fugitive.endgame.manhunt_chance`).  A ValueError when no
         face-down hideout is left, a :class:`SolverLimitError` beyond
-        :data:`EXPECTIMAX_ROUTES` possible sets of them."""
+        :data:`EXPECTIMAX_ROUTES` possible sets of them or the expectimax's budget
+        (:data:`~sleuth.games.fugitive.endgame.EXPECTIMAX_NODES`)."""
         routes = self.routes()
         if not routes[0][0]:
             raise ValueError("no face-down hideout is left to guess")
