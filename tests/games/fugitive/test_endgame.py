@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sleuth.core.errors import SolverLimitError
 from sleuth.games.fugitive.endgame import (
     Route,
     Routes,
@@ -123,3 +124,20 @@ def test_the_options_include_the_likeliest_whole_route_and_only_safe_partial_gue
     for option in options:
         if frozenset(option) not in sets:
             assert max(option) < THRESHOLD
+
+
+def test_the_expectimax_gives_up_beyond_its_budget() -> None:
+    """Eight equally likely routes of three hideouts: each hit leaves a new sub-problem."""
+    routes = routes_of(
+        {
+            ((1, a, ()), (2, b, ()), (3, c, ())): 1.0
+            for a in (20, 21)
+            for b in (24, 25)
+            for c in (31, 32)
+        }
+    )
+    assert manhunt_chance(routes)[0] == pytest.approx(1 / 8)
+    with pytest.raises(SolverLimitError, match="over 2 sub-problems"):
+        manhunt_chance(routes, max_nodes=2)
+    with pytest.raises(SolverLimitError):
+        best_before_42(routes, THRESHOLD, max_nodes=2)

@@ -13,6 +13,7 @@ from sleuth.arena.tournament import run_tournament
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import View
 from sleuth.games.fugitive import SPEC
+from sleuth.games.fugitive import advice as advice_module
 from sleuth.games.fugitive import belief as belief_module
 from sleuth.games.fugitive import search as fugitive_search
 from sleuth.games.fugitive.actions import PASS, Place, parse_action
@@ -306,3 +307,15 @@ def test_the_bots_that_count_worlds_warm_the_compiled_programme_up(
         warm_up()
     assert called == ["warmed", "warmed"]
     belief_module.warm_up()  # runs the compiled programme without error
+
+
+def test_over_the_expectimax_budget_the_advice_keeps_its_own_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def over_budget(*args: object) -> None:
+        raise SolverLimitError("over budget")
+
+    found = deduction(two_hideouts({6}), threshold=4)
+    assert found.advice("gamble") != found.advice("gamble", lookahead=False)
+    monkeypatch.setattr(advice_module, "best_before_42", over_budget)
+    assert found.advice("gamble") == found.advice("gamble", lookahead=False)
