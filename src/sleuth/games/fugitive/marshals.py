@@ -2,8 +2,9 @@
 source's layered graph), with a shared draw policy.
 
 Both read only the Marshal's view.  The belief Marshal asks :class:`Deduction` for a guess in
-one of the modes of :data:`GUESS_MODES`; told whom she faces (``opponent``, a Fugitive whose
-move probabilities are known), she plays the Manhunt from :class:`StrategyBelief` instead.
+one of the modes of :data:`GUESS_MODES`, looking one turn ahead when 42 may come next
+(``lookahead``); told whom she faces (``opponent``, a Fugitive whose move probabilities are
+known), she plays that look ahead and the Manhunt from :class:`StrategyBelief` instead.
 The notes Marshal guesses what the baseline notes allow: a value forced in some layer, else the
 value on the most paths of the graph.
 
