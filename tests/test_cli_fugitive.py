@@ -219,6 +219,9 @@ def test_infer_under_a_known_fugitive_strategy(tmp_path: Path, cwd: Path) -> Non
     assert guess is not None and 0 < guess["wins"] <= 1 and ahead["manhunt_guess"] is None
     numbers = " ".join(map(str, guess["numbers"]))
     assert f"Best guess if 42 comes next: {numbers}" in flat(entry(*before, cwd=cwd).stdout)
+    last_guess = [*args[:4], "--events", "85", "--opponent", "heuristic", "--json"]
+    ahead = one_json_object(entry(*last_guess, cwd=cwd).stdout)["opponent"]["guess_before_42"]
+    assert ahead["numbers"] == [31, 37] and abs(ahead["wins"] - 16 / 21) < 1e-9  # docs example
     wrong = entry(*args[:6], "--opponent", "steady", cwd=cwd)
     check_error(wrong, "--opponent steady: event 6 (placed")
     unknown = entry(*args[:6], "--opponent", "elusive", cwd=cwd)

@@ -14,7 +14,8 @@ from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.endgame import BEFORE_42_ROUTES, best_before_42, route_sets
+from sleuth.games.fugitive.cards import LAST
+from sleuth.games.fugitive.endgame import BEFORE_42_ROUTES, best_before_42, reaches
 from sleuth.games.fugitive.opponent import StrategyBelief
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, Phase
 from sleuth.games.fugitive.table import ENTRY_HELP, SETUP_EVENTS, MarshalTable, entry_texts
@@ -43,18 +44,20 @@ def opponent_json(belief: StrategyBelief, name: str) -> dict[str, JSON]:
 
 
 def _before_42_json(belief: StrategyBelief) -> JSON:
-    """Before the Manhunt, while some face-down hideout is uncertain and may be at or above
-    the threshold: the guess that wins most often if 42 comes next, and how often; else None
-    (also beyond :data:`~sleuth.games.fugitive.endgame.BEFORE_42_ROUTES` routes or the
-    expectimax's budget)."""
-    if not belief.states or belief.states[0][0].phase in (Phase.MANHUNT, Phase.OVER):
+    """Before the Manhunt, while some face-down hideout may be at or above the threshold and
+    none face up is: the guess that wins most often if 42 comes next under his strategy, and
+    how often; else None (also beyond :data:`~sleuth.games.fugitive.endgame.BEFORE_42_ROUTES`
+    routes or the expectimax's budget)."""
+    if not belief.states:
         return None
+    state = belief.states[0][0]  # the phase and the face-up hideouts are the same in all
     threshold = belief.game.manhunt_threshold
-    routes = belief.routes()
-    sets = route_sets(routes)
-    if len(sets) < 2 or len(routes) > BEFORE_42_ROUTES:
+    if state.phase in (Phase.MANHUNT, Phase.OVER) or any(
+        h.face_up and threshold <= h.value < LAST for h in state.route[1:]
+    ):
         return None
-    if not any(value >= threshold for values in sets for value in values):
+    routes = belief.routes()
+    if len(routes) > BEFORE_42_ROUTES or not reaches(routes, threshold):
         return None
     try:
         numbers, chance = best_before_42(routes, threshold)

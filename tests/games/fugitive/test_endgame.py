@@ -17,6 +17,7 @@ from sleuth.games.fugitive.endgame import (
     manhunt_chance,
     route_sets,
     routes_of,
+    win_now,
 )
 
 THRESHOLD = 30
@@ -38,12 +39,34 @@ def test_a_hit_at_the_threshold_short_of_the_whole_route_loses_to_42() -> None:
     assert manhunt_chance(routes) == (pytest.approx(0.5), 31)  # the sure 31 first
 
 
-def test_the_advice_is_kept_on_a_tie_and_the_stack_a_hit_shows_is_used() -> None:
-    """The sprint card under 12 tells 33 (a +1 card) from 34 (a +2 card), so the sure step
-    wins as surely as the whole route."""
+def test_a_tie_goes_to_the_guess_likelier_to_win_at_once() -> None:
+    """The sprint card under 12 tells 33 (a +1 card) from 34 (a +2 card), so the sure step wins
+    as surely as the whole route if 42 comes next; but the whole route may win now."""
     routes = routes_of({((1, 12, (1,)), (2, 33, ())): 1.0, ((1, 12, (2,)), (2, 34, ())): 1.0})
     assert chance_if_42_next((12,), routes, THRESHOLD) == pytest.approx(1.0)
-    assert best_before_42(routes, THRESHOLD, preferred=(12,)) == ((12,), pytest.approx(1.0))
+    assert win_now((12, 33), routes) == pytest.approx(0.5) and win_now((12,), routes) == 0
+    assert best_before_42(routes, THRESHOLD, preferred=(12,)) == ((12, 33), pytest.approx(1.0))
+
+
+def test_a_single_route_is_named_whatever_the_advice() -> None:
+    routes = routes_of({((1, 12, ()), (2, 33, ())): 1.0})
+    assert best_before_42(routes, THRESHOLD, preferred=(34,)) == ((12, 33), 1.0)
+
+
+def test_certain_hideouts_cost_the_expectimax_nothing() -> None:
+    """Twelve hideouts the same in every route, the last 33 or 34: two sub-problems, not 2^12."""
+    sure = tuple((position, 2 * position, ()) for position in range(1, 13))
+    routes = routes_of({(*sure, (13, 33, ())): 1.0, (*sure, (13, 34, ())): 1.0})
+    assert manhunt_chance(routes, max_nodes=2) == (pytest.approx(0.5), 2)  # a sure 2 first
+    best, chance = best_before_42(routes, THRESHOLD, max_nodes=2)
+    assert set(best) == {v for _, v, _ in sure} | {33} and chance == pytest.approx(1.0)
+
+
+def test_naming_nothing_leaves_the_manhunt_as_it_is() -> None:
+    routes = routes_of({((1, 31, ()),): 1.0, ((1, 32, ()),): 3.0})
+    assert chance_if_42_next((), routes, THRESHOLD) == manhunt_chance(routes)[0] == 0.75
+    with pytest.raises(ValueError, match="no possible route"):
+        manhunt_chance(())
 
 
 def play_manhunt(left: Routes, truth: Route) -> bool:
@@ -95,12 +118,29 @@ def small_routes(draw: st.DrawFn) -> Routes:
     return routes_of(weights)
 
 
+def brute_force_manhunt(routes: list[tuple[Route, float]]) -> float:
+    """Oracle: the best Manhunt by trying every number at every step, nothing merged or set
+    aside (weights relative to their total)."""
+    total = sum(p for _, p in routes)
+    if not routes[0][0]:
+        return 1.0
+    best = 0.0
+    for number in {v for route, _ in routes for _, v, _ in route}:
+        won = 0.0
+        for shown in {h for route, _ in routes for h in route if h[1] == number}:
+            left = [(tuple(h for h in r if h != shown), p) for r, p in routes if shown in r]
+            won += sum(p for _, p in left) * brute_force_manhunt(left)
+        best = max(best, won / total)
+    return best
+
+
 @settings(max_examples=150, deadline=None)
 @given(small_routes())
 def test_every_chance_is_what_playing_it_out_wins(routes: Routes) -> None:
     """Oracle: each guess is deterministic given the true route, so its chance is the weight of
     the routes on which playing it out wins."""
     chance, _ = manhunt_chance(routes)
+    assert chance == pytest.approx(brute_force_manhunt(list(routes)))  # the best there is
     assert chance == pytest.approx(sum(p for r, p in routes if play_manhunt(routes, r)))
     options = guess_options(routes, THRESHOLD)
     for guess in options:

@@ -163,7 +163,8 @@ def test_instead_of_waiting_or_revealing_a_high_number_the_marshal_names_a_whole
         # Looking ahead: a miss on {4, 7} leaves {4, 5}, {5, 7}, {5, 8}, where naming 5 in the
         # Manhunt wins 2/3 (its position tells {4, 5} from the rest); a miss on {4, 5} leaves
         # {4, 7}, {5, 7}, {5, 8}, where the best number wins 1/3.  So {4, 7} wins
-        # 1/4 + 3/4 * 2/3 = 3/4 if 42 comes next, {4, 5} only 1/2.
+        # 1/4 + 3/4 * 2/3 = 3/4 if 42 comes next, {4, 5} only 1/2 ({5, 7} and {5, 8} tie with
+        # {4, 7}; the lower numbers break the tie).
         ahead = found.advice(mode)
         assert ahead is not None and ahead.numbers == (4, 7)
         assert ahead.probability == Fraction(1, 4) and "42 comes next (75%)" in ahead.reason
@@ -319,3 +320,10 @@ def test_over_the_expectimax_budget_the_advice_keeps_its_own_choice(
     assert found.advice("gamble") != found.advice("gamble", lookahead=False)
     monkeypatch.setattr(advice_module, "best_before_42", over_budget)
     assert found.advice("gamble") == found.advice("gamble", lookahead=False)
+
+
+def test_no_look_ahead_once_a_face_up_hideout_would_let_42_win_at_once() -> None:
+    found = deduction(two_hideouts({6}), threshold=3)  # h1 = 3 is face up: 42 escapes (F26)
+    assert not found.near_42()
+    assert found.advice("gamble") == found.advice("gamble", lookahead=False)
+    assert deduction(two_hideouts({6}), threshold=4).near_42()

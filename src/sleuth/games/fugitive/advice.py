@@ -25,9 +25,10 @@ from sleuth.games.fugitive.belief import MAX_STATES, Counts, ExactBelief, Relaxe
 from sleuth.games.fugitive.cards import GUESSABLE, LAST
 from sleuth.games.fugitive.endgame import (
     BEFORE_42_ROUTES,
+    Route,
     Routes,
     best_before_42,
-    route_sets,
+    reaches,
     routes_of,
 )
 
@@ -43,6 +44,9 @@ ASSUMPTIONS = {
 
 GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
 """How the Marshal picks a guess (see :meth:`Deduction.advice`)."""
+
+LOOKAHEAD_MODES = ("gamble", "reveal")
+"""The modes that weigh the whole route and look ahead before 42 (see :meth:`Deduction.advice`)."""
 
 REVEAL_POOL = 3
 """The ``reveal`` mode considers adding up to two of this many most likely numbers."""
@@ -180,7 +184,7 @@ class Deduction:
         if self.belief.timeline.over:
             return None
         choice = self._advice(mode)
-        if choice is None or mode not in ("gamble", "reveal") or self.belief.timeline.manhunt:
+        if choice is None or mode not in LOOKAHEAD_MODES or self.belief.timeline.manhunt:
             return choice
         choice = self._whole_route(choice)
         return self._before_42(choice, routes) if lookahead else choice
@@ -199,9 +203,13 @@ class Deduction:
 
     def near_42(self) -> bool:
         """Before the Manhunt, some face-down hideout is uncertain and may be at or above the
-        threshold: 42 may come next, and what she has not pinned down then is left to the
-        Manhunt."""
-        if self.belief.timeline.manhunt:
+        threshold, and none face up is (else 42 would win at once, F26): 42 may come next,
+        and what she has not pinned down then is left to the Manhunt."""
+        timeline = self.belief.timeline
+        if timeline.manhunt or any(
+            slot.value is not None and self.threshold <= slot.value < LAST
+            for slot in timeline.slots
+        ):
             return False
         candidates = self.counts.candidates()
         return len(self.counts.certain()) < len(candidates) and any(
@@ -213,25 +221,21 @@ class Deduction:
         face-down hideout may be at or above the threshold (see :meth:`advice`)."""
         if not self.near_42():
             return choice
-        if routes is None:
-            try:
-                routes = self.routes()
-            except SolverLimitError:
-                return choice
-        if len(routes) > BEFORE_42_ROUTES:
-            return choice
+        known = routes is not None
         try:
+            sets = self.belief.face_down_sets(self.counts)
+            if routes is None:
+                routes = self.routes(sets)
+            if len(routes) > BEFORE_42_ROUTES or not reaches(routes, self.threshold):
+                return choice
             best, chance = best_before_42(routes, self.threshold, choice.numbers)
         except SolverLimitError:
             return choice  # too long to weigh on a clock
         if best == choice.numbers:
             return choice
-        hit = sum(p for values, p in route_sets(routes).items() if values.issuperset(best))
-        return Advice(
-            best,
-            Fraction(hit).limit_denominator(10**6),
-            f"wins most often if 42 comes next ({chance:.0%})",
-        )
+        hit = sum((p for values, p in sets.items() if values.issuperset(best)), Fraction(0))
+        odds = " by his strategy" if known else ""
+        return Advice(best, hit, f"wins most often if 42 comes next ({chance:.0%}{odds})")
 
     def likeliest_route(self) -> Advice | None:
         """Every face-down hideout of the most likely route, with its exact probability; None
@@ -246,21 +250,19 @@ class Deduction:
         best = min(sets, key=lambda s: (-sets[s], sorted(s)))
         return Advice(tuple(sorted(best)), sets[best], "the most likely whole route (wins if hit)")
 
-    def routes(self) -> Routes:
+    def routes(self, sets: dict[frozenset[int], Fraction] | None = None) -> Routes:
         """Her odds of each set of face-down hideouts, as the end of the hunt weighs them
-        (:mod:`~sleuth.games.fugitive.endgame`; their sprint cards unknown).  A
+        (:mod:`~sleuth.games.fugitive.endgame`; their sprint cards unknown).  ``sets``: this
+        belief's :meth:`~ExactBelief.face_down_sets`, if already computed.  A
         :class:`SolverLimitError` when the pass over the candidates is too big."""
         positions = sorted(self.counts.by_position)
-        sets = self.belief.face_down_sets(self.counts)
-        return routes_of(
-            {
-                tuple(
-                    (position, value, ())
-                    for position, value in zip(positions, sorted(s), strict=True)
-                ): float(p)
-                for s, p in sets.items()
-            }
-        )
+        if sets is None:
+            sets = self.belief.face_down_sets(self.counts)
+        routes: dict[Route, float] = {}
+        for values, p in sets.items():
+            route = zip(positions, sorted(values), strict=True)
+            routes[tuple((position, value, ()) for position, value in route)] = float(p)
+        return routes_of(routes)
 
     def _advice(self, mode: str) -> Advice | None:
         """The choice of ``mode`` alone (see :meth:`advice`)."""
@@ -276,7 +278,7 @@ class Deduction:
         if self.belief.timeline.manhunt:
             if certain:
                 return Advice((certain[0],), Fraction(1), "certain")
-            route = self.likeliest_route() if mode in ("gamble", "reveal") else None
+            route = self.likeliest_route() if mode in LOOKAHEAD_MODES else None
             if route is not None:  # follow the likeliest whole route, surest number first
                 surest = min(route.numbers, key=lambda n: (-probabilities[n], n))
                 return Advice((surest,), probabilities[surest], "on the likeliest whole route")

@@ -41,6 +41,9 @@ EXPECTIMAX_NODES = 5_000
 """Sub-problems one decision may solve before giving up (:class:`Expectimax`); about a tenth
 of a second.  Near 42 against the heuristic Fugitive a few tens are usual."""
 
+TIE = 1e-9
+"""Chances closer than this are a tie (they are sums of floats)."""
+
 OPTIONS_ROUTES = 4
 """The whole routes :func:`guess_options` considers naming: this many of the likeliest."""
 
@@ -62,9 +65,11 @@ def route_sets(routes: Routes) -> dict[frozenset[int], float]:
 
 class Expectimax:
     """The Manhunt's expectimax, remembering the sub-problems it has solved (the routes left
-    after some hits) so that the options of one decision share them.  It gives up with
-    :class:`SolverLimitError` beyond ``max_nodes`` sub-problems: long routes with many face-down
-    hideouts can need millions, and a player on a clock cannot wait."""
+    after some hits) so that the options of one decision share them.  A hideout the same in
+    every route (a sure hit that shows nothing new) is set aside first, so certain hideouts
+    cost nothing.  It gives up with :class:`SolverLimitError` beyond ``max_nodes``
+    sub-problems: long routes with many uncertain hideouts can need millions, and a player on
+    a clock cannot wait."""
 
     def __init__(self, max_nodes: int = EXPECTIMAX_NODES) -> None:
         self.max_nodes = max_nodes
@@ -72,11 +77,19 @@ class Expectimax:
 
     def manhunt(self, routes: Routes) -> tuple[float, int | None]:
         """See :func:`manhunt_chance`."""
+        if not routes:
+            raise ValueError("no possible route to play the Manhunt on")
+        certain: set[Hideout] = set(routes[0][0])
+        for route, _ in routes[1:]:
+            certain.intersection_update(route)
+        if certain:  # name them first: sure hits that narrow nothing
+            narrowed = routes_of({tuple(h for h in r if h not in certain): p for r, p in routes})
+            return self.manhunt(narrowed)[0], min(value for _, value, _ in certain)
+        if not routes[0][0]:
+            return 1.0, None
         found = self.solved.get(routes)
         if found is not None:
             return found
-        if not routes[0][0]:
-            return 1.0, None
         if len(self.solved) >= self.max_nodes:
             raise SolverLimitError(
                 f"the Manhunt's expectimax needs over {self.max_nodes:,} sub-problems"
@@ -93,7 +106,7 @@ class Expectimax:
             chance = sum(
                 sum(left.values()) * self.manhunt(routes_of(left))[0] for left in shown.values()
             )
-            if chance > best[0] + 1e-12:
+            if chance > best[0] + TIE:
                 best = (chance, number)
         self.solved[routes] = best
         return best
@@ -101,6 +114,8 @@ class Expectimax:
     def if_42_next(self, guess: Iterable[int], routes: Routes, threshold: int) -> float:
         """See :func:`chance_if_42_next`."""
         named = frozenset(guess)
+        if not named:
+            return self.manhunt(routes)[0]
         won = 0.0
         missed: dict[Route, float] = {}
         shown: dict[Route, dict[Route, float]] = {}
@@ -163,6 +178,18 @@ def guess_options(routes: Routes, threshold: int) -> set[tuple[int, ...]]:
     return options
 
 
+def reaches(routes: Routes, threshold: int) -> bool:
+    """Some possible face-down hideout is at or above ``threshold``: what is not pinned down
+    when 42 comes is left to the Manhunt."""
+    return any(value >= threshold for route, _ in routes for _, value, _ in route)
+
+
+def win_now(guess: Iterable[int], routes: Routes) -> float:
+    """The chance that ``guess`` names every face-down hideout: a win at once (F25)."""
+    named = frozenset(guess)
+    return sum(p for values, p in route_sets(routes).items() if values == named)
+
+
 def best_before_42(
     routes: Routes,
     threshold: int,
@@ -170,14 +197,23 @@ def best_before_42(
     max_nodes: int = EXPECTIMAX_NODES,
 ) -> tuple[tuple[int, ...], float]:
     """The guess with the best :func:`chance_if_42_next` among :func:`guess_options` and
-    ``preferred`` (kept on ties: the usual advice), and that chance; fewer numbers on other
-    ties, then the lower ones.  The options share one :class:`Expectimax` (and its budget)."""
+    ``preferred``, and that chance.  Ties (within :data:`TIE`) go to the guess likelier to win
+    at once (:func:`win_now`), then to ``preferred`` (the usual advice), then to fewer
+    numbers, then to the lower ones.  The options share one :class:`Expectimax` (and its
+    budget)."""
     options = guess_options(routes, threshold)
     if preferred:
         options.add(preferred)
     solver = Expectimax(max_nodes)
     scored = {option: solver.if_42_next(option, routes, threshold) for option in options}
-    best = min(scored, key=lambda o: (-scored[o], len(o), o))
-    if preferred and scored[preferred] >= scored[best] - 1e-9:
-        best = preferred
+    best = min(
+        options,
+        key=lambda o: (
+            -round(scored[o] / TIE),
+            -round(win_now(o, routes) / TIE),
+            o != preferred,
+            len(o),
+            o,
+        ),
+    )
     return best, scored[best]

@@ -26,7 +26,7 @@ from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.actions import SKIP, Draw, Guess
-from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.advice import LOOKAHEAD_MODES, Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL
 from sleuth.games.fugitive.cards import LAST, PILE_OF
 from sleuth.games.fugitive.endgame import Routes
@@ -137,7 +137,8 @@ class BeliefMarshal(_Marshal):
             if number is not None:
                 return (number,)
         routes = None
-        if self.lookahead and self.opponent is not None and deduction.near_42():
+        looks = self.lookahead and self.mode in LOOKAHEAD_MODES
+        if looks and self.opponent is not None and deduction.near_42():
             routes = self._opponent_routes(view)  # None: her own odds
         advice = deduction.advice(self.mode, self.lookahead, routes)
         return advice.numbers if advice is not None and advice.numbers else None
@@ -160,15 +161,14 @@ class BeliefMarshal(_Marshal):
     def _manhunt_guess(self, view: View) -> int | None:
         """With a known opponent: the number that wins the Manhunt most often under his
         strategy (:meth:`StrategyBelief.manhunt_guess`); None without one (or see
-        :meth:`_opponent_routes`)."""
+        :meth:`_opponent_routes`), or when that is too long to weigh."""
         if self._opponent_routes(view) is None:
             return None
         assert self.opponent_belief is not None
         try:
             return self.opponent_belief.manhunt_guess()[0]
         except SolverLimitError:
-            self.opponent = None
-            return None
+            return None  # too long to weigh on a clock: her own odds, this time
 
 
 def _expected_last(deduction: Deduction) -> float:

@@ -242,7 +242,7 @@ class StrategyBelief:
         :data:`EXPECTIMAX_ROUTES` possible sets of them or the expectimax's budget
         (:data:`~sleuth.games.fugitive.endgame.EXPECTIMAX_NODES`)."""
         routes = self.routes()
-        if not routes[0][0]:
+        if not routes or not routes[0][0]:
             raise ValueError("no face-down hideout is left to guess")
         if len(routes) > EXPECTIMAX_ROUTES:
             raise SolverLimitError(
