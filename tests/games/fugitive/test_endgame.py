@@ -17,7 +17,6 @@ from sleuth.games.fugitive.endgame import (
     manhunt_chance,
     route_sets,
     routes_of,
-    win_now,
 )
 
 THRESHOLD = 30
@@ -39,18 +38,28 @@ def test_a_hit_at_the_threshold_short_of_the_whole_route_loses_to_42() -> None:
     assert manhunt_chance(routes) == (pytest.approx(0.5), 31)  # the sure 31 first
 
 
-def test_a_tie_goes_to_the_guess_likelier_to_win_at_once() -> None:
+def test_a_tie_keeps_the_advice_else_goes_to_fewer_numbers() -> None:
     """The sprint card under 12 tells 33 (a +1 card) from 34 (a +2 card), so the sure step wins
-    as surely as the whole route if 42 comes next; but the whole route may win now."""
+    as surely as the whole route if 42 comes next, and it is kept (its sprint cards are worth
+    more if 42 does not come next); so is the advice of the whole route."""
     routes = routes_of({((1, 12, (1,)), (2, 33, ())): 1.0, ((1, 12, (2,)), (2, 34, ())): 1.0})
     assert chance_if_42_next((12,), routes, THRESHOLD) == pytest.approx(1.0)
-    assert win_now((12, 33), routes) == pytest.approx(0.5) and win_now((12,), routes) == 0
-    assert best_before_42(routes, THRESHOLD, preferred=(12,)) == ((12, 33), pytest.approx(1.0))
+    assert best_before_42(routes, THRESHOLD) == ((12,), pytest.approx(1.0))
+    assert best_before_42(routes, THRESHOLD, preferred=(12, 34)) == ((12, 34), pytest.approx(1.0))
 
 
-def test_a_single_route_is_named_whatever_the_advice() -> None:
+def test_a_single_possible_route_is_named_whatever_the_advice() -> None:
     routes = routes_of({((1, 12, ()), (2, 33, ())): 1.0})
     assert best_before_42(routes, THRESHOLD, preferred=(34,)) == ((12, 33), 1.0)
+
+
+def test_an_advice_that_cannot_hit_gives_way() -> None:
+    """If 42 comes next, naming 34 (never a hideout) leaves the Manhunt a coin toss, while
+    naming 31 wins at once or shows that it is 32."""
+    routes = routes_of({((1, 31, ()),): 1.0, ((1, 32, ()),): 1.0})
+    assert chance_if_42_next((34,), routes, THRESHOLD) == pytest.approx(0.5)
+    best, chance = best_before_42(routes, THRESHOLD, preferred=(34,))
+    assert best != (34,) and chance == pytest.approx(1.0)
 
 
 def test_certain_hideouts_cost_the_expectimax_nothing() -> None:

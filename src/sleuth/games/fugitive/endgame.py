@@ -184,12 +184,6 @@ def reaches(routes: Routes, threshold: int) -> bool:
     return any(value >= threshold for route, _ in routes for _, value, _ in route)
 
 
-def win_now(guess: Iterable[int], routes: Routes) -> float:
-    """The chance that ``guess`` names every face-down hideout: a win at once (F25)."""
-    named = frozenset(guess)
-    return sum(p for values, p in route_sets(routes).items() if values == named)
-
-
 def best_before_42(
     routes: Routes,
     threshold: int,
@@ -197,23 +191,22 @@ def best_before_42(
     max_nodes: int = EXPECTIMAX_NODES,
 ) -> tuple[tuple[int, ...], float]:
     """The guess with the best :func:`chance_if_42_next` among :func:`guess_options` and
-    ``preferred``, and that chance.  Ties (within :data:`TIE`) go to the guess likelier to win
-    at once (:func:`win_now`), then to ``preferred`` (the usual advice), then to fewer
-    numbers, then to the lower ones.  The options share one :class:`Expectimax` (and its
-    budget)."""
+    ``preferred``, and that chance; the whole route when only one is possible (a sure win at
+    once).  Ties (within :data:`TIE`) go to ``preferred`` (the usual advice, whose worth if 42
+    does not come next this score leaves out: a sure step shows sprint cards) unless it cannot
+    hit, then to fewer numbers (naming more rarely pays on a tie: measured against the
+    heuristic Fugitive, preferring the guess likelier to win at once lost more games), then to
+    the lower ones.  The options share one :class:`Expectimax` (and its budget)."""
+    sets = route_sets(routes)
+    if len(sets) == 1:
+        return tuple(sorted(next(iter(sets)))), 1.0
     options = guess_options(routes, threshold)
     if preferred:
         options.add(preferred)
     solver = Expectimax(max_nodes)
     scored = {option: solver.if_42_next(option, routes, threshold) for option in options}
-    best = min(
-        options,
-        key=lambda o: (
-            -round(scored[o] / TIE),
-            -round(win_now(o, routes) / TIE),
-            o != preferred,
-            len(o),
-            o,
-        ),
-    )
+    kept = preferred if any(set(preferred) <= values for values in sets) else None
+    best = min(options, key=lambda o: (-scored[o], len(o), o))
+    if kept and scored[kept] >= scored[best] - TIE:
+        best = kept
     return best, scored[best]
