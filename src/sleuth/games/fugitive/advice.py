@@ -177,7 +177,8 @@ class Deduction:
         (:meth:`routes`); a Marshal who knows her opponent passes his
         (:meth:`StrategyBelief.routes <sleuth.games.fugitive.opponent.StrategyBelief.routes>`).
 
-        Ties go to the lower number.
+        Ties go to the lower number (for the look ahead, see
+        :func:`~sleuth.games.fugitive.endgame.best_before_42`).
         """
         if mode not in GUESS_MODES:
             raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
