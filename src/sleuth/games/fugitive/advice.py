@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 
 from sleuth.core.errors import SolverLimitError
@@ -224,9 +225,9 @@ class Deduction:
             return choice
         known = routes is not None
         try:
-            sets = self.belief.face_down_sets(self.counts)
+            sets = self.face_down_sets
             if routes is None:
-                routes = self.routes(sets)
+                routes = self.routes()
             if len(routes) > BEFORE_42_ROUTES or not reaches(routes, self.threshold):
                 return choice
             best, chance = best_before_42(routes, self.threshold, choice.numbers)
@@ -245,20 +246,25 @@ class Deduction:
         if len(set().union(*candidates)) > ROUTE_POOL:
             return None
         try:
-            sets = self.belief.face_down_sets(self.counts)
+            sets = self.face_down_sets
         except SolverLimitError:
             return None
         best = min(sets, key=lambda s: (-sets[s], sorted(s)))
         return Advice(tuple(sorted(best)), sets[best], "the most likely whole route (wins if hit)")
 
-    def routes(self, sets: dict[frozenset[int], Fraction] | None = None) -> Routes:
+    @cached_property
+    def face_down_sets(self) -> dict[frozenset[int], Fraction]:
+        """The belief's :meth:`~ExactBelief.face_down_sets` for these counts, computed once:
+        the whole-route gamble and the look ahead both need it.  A :class:`SolverLimitError`
+        (not remembered) when the pass over the candidates is too big."""
+        return self.belief.face_down_sets(self.counts)
+
+    def routes(self) -> Routes:
         """Her odds of each set of face-down hideouts, as the end of the hunt weighs them
-        (:mod:`~sleuth.games.fugitive.endgame`; their sprint cards unknown).  ``sets``: this
-        belief's :meth:`~ExactBelief.face_down_sets`, if already computed.  A
+        (:mod:`~sleuth.games.fugitive.endgame`; their sprint cards unknown).  A
         :class:`SolverLimitError` when the pass over the candidates is too big."""
         positions = sorted(self.counts.by_position)
-        if sets is None:
-            sets = self.belief.face_down_sets(self.counts)
+        sets = self.face_down_sets
         routes: dict[Route, float] = {}
         for values, p in sets.items():
             route = zip(positions, sorted(values), strict=True)
