@@ -1,17 +1,20 @@
-"""The Camel Up placement study (issue 5, section 4): does a camel's starting place influence
-where it finishes, and how much does the seat order matter?
+"""The Camel Up placement study: does a camel's starting place influence where it finishes,
+and how much does the seat order matter?
 
-    python studies/camel_up_study.py run --db camel-up-study.duckdb --games 100000   # ~1 min
-    python studies/camel_up_study.py report --db camel-up-study.duckdb  # tables and the plot
+    python studies/camel_up_study.py run --games 100000   # ~1 min; into study-output/
+    python studies/camel_up_study.py report               # tables; study-output/camel-up-study.png
 
 ``run`` plays 1st-edition games between four random bots (the source's RandomBot, through the
 fast kernel :func:`sleuth.games.camel_up.simulate.play_random_game`, which plays exactly the
 games of ``sleuth play camel-up --bots random,random,random,random``), game ``i`` with the seed
 ``derive_seed(2026, "game", i)``, seats fixed (the same bot in every seat).  It resumes: games
 already in the database are not played again, and a larger ``--games`` tops the study up.
-``report`` prints Markdown tables (95% Wilson intervals) and writes
-``docs/img/camel-up-study.png``.  The exact baseline is the race alone (no desert tiles, no
-players), averaged over every random start of rule K5, from the exact whole-race table.
+``report`` prints Markdown tables (95% Wilson intervals) and writes the plot
+``camel-up-study.png``.  Both write to ``--out DIR`` (default ``study-output/``, ignored by git;
+the database is ``DIR/camel-up-study.duckdb`` unless ``--db`` names another file), so that a
+run never overwrites the committed figure in ``docs/img``.  The exact baseline is the race
+alone (no desert tiles, no players), averaged over every random start of rule K5, from the
+exact whole-race table.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from _args import positive
+from _args import add_output_options, output_paths, positive
 
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
@@ -38,6 +41,8 @@ from sleuth.games.camel_up.track import arrangement, racing_order
 SEED = 2026
 PLAYERS = 4
 CHUNK = 2_000
+NAME = "camel-up-study"
+"""The name of the database and the plot in the output folder."""
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS placement (
     game_index INTEGER PRIMARY KEY, seed BIGINT, start_order INTEGER[], finish_order INTEGER[],
@@ -77,6 +82,7 @@ def _chunks(indices: list[int]) -> Iterator[list[int]]:
 
 
 def run(db: Path, games: int, workers: int) -> None:
+    db.parent.mkdir(parents=True, exist_ok=True)
     try:
         con = store.connect(db)  # refuses a file that is not a DuckDB database
     except duckdb.Error as exc:
@@ -223,20 +229,20 @@ def _plot(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="The Camel Up placement study: run, then report.")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("run", help="play the study's games (resumes)")
-    play.add_argument("--db", type=Path, default=Path("camel-up-study.duckdb"))
+    add_output_options(play, NAME)
     play.add_argument("--games", type=positive, default=100_000)
     play.add_argument("--workers", type=positive, default=os.cpu_count() or 1)
     show = sub.add_parser("report", help="print the tables and write the plot")
-    show.add_argument("--db", type=Path, default=Path("camel-up-study.duckdb"))
-    show.add_argument("--image", type=Path, default=Path("docs/img/camel-up-study.png"))
+    add_output_options(show, NAME)
     args = parser.parse_args()
+    db, image = output_paths(args, NAME)
     if args.command == "run":
-        run(args.db, args.games, args.workers)
+        run(db, args.games, args.workers)
     else:
-        report(args.db, args.image)
+        report(db, image)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
-"""The Fugitive balance study (issue 4, section 5): run the tournaments, then report.
+"""The Fugitive balance study: run the tournaments, then report.
 
-    python studies/fugitive_study.py run --db fugitive-study.duckdb --games 2000   # ~40 min
-    python studies/fugitive_study.py report --db fugitive-study.duckdb    # tables and the plot
+    python studies/fugitive_study.py run --games 2000   # ~40 min; into study-output/
+    python studies/fugitive_study.py report             # tables; study-output/fugitive-study.png
 
 ``run`` plays every experiment of :data:`EXPERIMENTS` up to ``--games`` games (1,000 by
 default), counting the games already in the database: an interrupted run resumes, and a
@@ -9,8 +9,10 @@ larger ``--games`` tops every experiment up with new games (seed 2026 plus the g
 played).  1st edition unless the experiment says otherwise, ``max_rounds=50``, seats fixed by
 role, five seconds a move, every core (``--workers``).
 ``report`` prints one Markdown table per question (the Marshal's win rate with its 95% Wilson
-interval; a draw counts half) and writes the plot to ``--image`` (default
-``docs/img/fugitive-study.png``); a missing database is an error.
+interval; a draw counts half) and writes the plot ``fugitive-study.png``; a missing database is
+an error.  Both write to ``--out DIR`` (default ``study-output/``, ignored by git; the
+database is ``DIR/fugitive-study.duckdb`` unless ``--db`` names another file), so that a run
+never overwrites the committed figure in ``docs/img``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
-from _args import positive
+from _args import add_output_options, output_paths, positive
 
 import sleuth
 from sleuth.arena import store
@@ -33,6 +35,8 @@ from sleuth.games.fugitive import SPEC
 SEED = 2026
 BASE_OPTIONS = {"max_rounds": 50}
 TIME_LIMIT = 5.0
+NAME = "fugitive-study"
+"""The name of the database and the plot in the output folder."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,7 @@ def _experiment_key(e: Experiment) -> str:
 
 
 def run(db: Path, games: int, workers: int | None) -> None:
+    db.parent.mkdir(parents=True, exist_ok=True)
     store.prepare(db)
     done = _done(db)
     for e in EXPERIMENTS:
@@ -188,15 +193,15 @@ def report(db: Path, image: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("run", "report"))
-    parser.add_argument("--db", type=Path, default=Path("fugitive-study.duckdb"))
-    parser.add_argument("--games", type=positive, default=1000)
+    add_output_options(parser, NAME)
+    parser.add_argument("--games", type=positive, default=1000, help="per experiment (run)")
     parser.add_argument("--workers", type=positive, default=None, help="default: every core")
-    parser.add_argument("--image", type=Path, default=Path("docs/img/fugitive-study.png"))
     args = parser.parse_args()
+    db, image = output_paths(args, NAME)
     if args.command == "run":
-        run(args.db, args.games, args.workers)
+        run(db, args.games, args.workers)
     else:
-        report(args.db, args.image)
+        report(db, image)
 
 
 if __name__ == "__main__":

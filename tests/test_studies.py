@@ -1,5 +1,6 @@
-"""Smoke test: the Fugitive balance study runs end to end on one game per experiment, resumes
-without replaying, tops up with new games, and reports every question with a plot."""
+"""Smoke tests: each study runs end to end on a few games, resumes without replaying, tops up
+with new games, and reports with a plot; by default everything goes to ``study-output/`` under
+the current directory, never into the committed ``docs/img``."""
 
 from __future__ import annotations
 
@@ -14,20 +15,38 @@ from sleuth.arena import store
 from sleuth.arena.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
 STUDY = ROOT / "studies" / "fugitive_study.py"
 NOW = datetime(2026, 1, 1)
 
 
-def study(*args: str) -> subprocess.CompletedProcess[str]:
+def docs_files() -> dict[Path, tuple[int, int]]:
+    """Every file under docs/ but the pages (edited by hand) with its modification time and
+    size: the figures and anything a study could have written there."""
+    return {
+        f: (f.stat().st_mtime_ns, f.stat().st_size)
+        for f in DOCS.rglob("*")
+        if f.is_file() and f.suffix != ".md"
+    }
+
+
+def study(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(STUDY), *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [sys.executable, str(STUDY), *args], cwd=cwd, capture_output=True, text=True, timeout=300
     )
 
 
 def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
-    db, image = tmp_path / "study.duckdb", tmp_path / "study.png"
-    first = study("run", "--db", str(db), "--games", "1", "--workers", "1")
+    before = docs_files()
+    first = study("run", "--games", "1", "--workers", "1", cwd=tmp_path)  # the default folder
     assert first.returncode == 0, first.stderr
+    db = tmp_path / "study-output" / "fugitive-study.duckdb"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["fugitive-study.duckdb", "study-output"]
+    default = study("report", cwd=tmp_path)
+    assert default.returncode == 0, default.stderr
+    assert (tmp_path / "study-output" / "fugitive-study.png").stat().st_size > 10_000
+    assert docs_files() == before  # the committed figure is untouched
+    out = tmp_path / "elsewhere"
     with duckdb.connect(str(db), read_only=True) as con:
         runs = con.execute("select count(*) from runs").fetchone()
     again = study("run", "--db", str(db), "--games", "1", "--workers", "1")
@@ -39,34 +58,40 @@ def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
         counts = con.execute("select count(*), count(distinct seed) from games").fetchone()
     assert counts == (34, 2)  # one more game per pairing; every pairing shares the seeds
     store.save(db, run_tournament("fox", ["solver", "quantum"], 2, workers=1), NOW, "x")
-    result = study("report", "--db", str(db), "--image", str(image))  # other games are ignored
+    result = study("report", "--db", str(db), "--out", str(out))  # other games are ignored
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("### ") == 7 and "not run" not in result.stdout
-    assert image.stat().st_size > 10_000
-    missing = study("report", "--db", str(tmp_path / "none.duckdb"), "--image", str(image))
-    assert missing.returncode != 0 and "none.duckdb does not exist" in missing.stderr
+    assert (out / "fugitive-study.png").stat().st_size > 10_000
+    missing = study("report", "--out", str(tmp_path / "none"))
+    assert missing.returncode != 0 and "fugitive-study.duckdb does not exist" in missing.stderr
 
 
 CAMEL_STUDY = ROOT / "studies" / "camel_up_study.py"
 
 
 def test_camel_up_study_runs_resumes_and_reports(tmp_path: Path) -> None:
-    db, image = tmp_path / "camel.duckdb", tmp_path / "camel.png"
+    before = docs_files()
 
     def camel(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, str(CAMEL_STUDY), *args], cwd=ROOT,
+        return subprocess.run([sys.executable, str(CAMEL_STUDY), *args], cwd=tmp_path,
                               capture_output=True, text=True, timeout=300)  # fmt: skip
 
-    first = camel("run", "--db", str(db), "--games", "300", "--workers", "1")
+    first = camel("run", "--games", "300", "--workers", "1")  # the default folder
     assert first.returncode == 0 and "played 300 games" in first.stdout, first.stderr
+    db = tmp_path / "study-output" / "camel-up-study.duckdb"
     again = camel("run", "--db", str(db), "--games", "400", "--workers", "2")
     assert again.returncode == 0 and "played 100 games; 400" in again.stdout, again.stderr
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("select count(distinct seed) from placement").fetchone() == (400,)
-    result = camel("report", "--db", str(db), "--image", str(image))
+    result = camel("report")
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("### ") == 3 and "| 1st (front) |" in result.stdout
     assert "17.52%" in result.stdout  # the exact baseline of the rearmost camel's P(win)
-    assert image.stat().st_size > 10_000
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name, "camel-up-study.png"]
+    assert (db.parent / "camel-up-study.png").stat().st_size > 10_000
+    assert docs_files() == before  # the committed figure is untouched
+    out = tmp_path / "figures"
+    elsewhere = camel("report", "--db", str(db), "--out", str(out))
+    assert elsewhere.returncode == 0 and (out / "camel-up-study.png").exists(), elsewhere.stderr
     missing = camel("report", "--db", str(tmp_path / "none.duckdb"))
     assert missing.returncode != 0 and "none.duckdb does not exist" in missing.stderr
