@@ -1,9 +1,9 @@
 """The baseline for ``bench/fugitive_belief.py``: the source blog's Marshal notes, on NetworkX.
 
-Written plainly after the blog post's description (section 9.1 of the rules document): a
+Written plainly after the blog post's description (the baseline notes of ``docs/fugitive.md``): a
 ``networkx.DiGraph`` with nodes (depth, value), ``add_new_hideout``, ``eliminate_vals``,
-``hideout_revealed`` and ``_remove_unreachable_nodes``, plus a ``hideouts_range`` array.  The
-blog's bugs are corrected as the rules document asks (M8): the hideout counter moves once per
+``hideout_revealed`` and ``_remove_unreachable_nodes``, plus a ``hideouts_range`` array.  The blog's
+bugs are corrected as rule M8 of ``docs/fugitive.md`` asks: the hideout counter moves once per
 hideout, the sprint reach is ``3 + 2 * n_sprint``, and single misses remove values only from the
 layers that exist at that moment.  Not part of the package: NetworkX is a development extra.
 """

@@ -9,7 +9,7 @@
 4. A few games of OpenSpiel's ISMCTS hunter against the random-walk fox, then the sims/s of
    ``openspiel_ismcts_rate(simulations=1000, games=2)`` and the wall time of that call.
 
-    /work/main/.venv/bin/python bench/_openspiel_fox_check.py
+    .venv/bin/python bench/_openspiel_fox_check.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The baseline for ``bench/fugitive_games.py``: a plain Fugitive engine and its random players.
 
-Written from the rules document (``shared/rules/fugitive.md``, F1-F30) the way public engines
+Written from the rules (F1-F30 of ``docs/fugitive.md``) the way public engines
 are written (``handasontam/fugitive_rl``'s ``envs/game.py`` keeps its piles as shuffled lists
 and pops them): piles are shuffled lists, hands are sets, the route is three parallel lists.
 It has no events, views, action objects or lazy action sequences, and checks a move only as

@@ -11,10 +11,10 @@ hidden cards it has inferred are in place).  For each decision we time
 * ``inference``: the belief about one hidden card (one race-odds query and five card values),
   paid once per hidden card placed.
 
-"vs baseline" divides ``ev``'s median by the method's (below 1: slower).  The rules doc's strong
-house bots average 83–236 ms per move (T6).
+"vs baseline" divides ``ev``'s median by the method's (below 1: slower).  The Camel Up Cup's strong
+house bots average 83–236 ms per move (the published figures of ``docs/camel-up.md``).
 
-    /work/main/.venv/bin/python bench/camel_up_bots.py [--quick]
+    .venv/bin/python bench/camel_up_bots.py [--quick]
 """
 
 from __future__ import annotations

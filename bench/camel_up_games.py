@@ -11,18 +11,19 @@ variant), in this process, one core:
     visibility, a view per seat, the engine's legal actions handed to the bot, the bot's
     answer checked against them and again by the engine, a per-move clock
     (``time_limit=None``: no timer signal).
-(c) ``baseline``: the source's architecture written plainly (DragonDuck/CamelAI, described in
-    ``shared/sources/002``): a game-state object of lists and dicts, a deep copy with the other
-    players' overall bets masked handed to the bot on every turn, ``get_valid_moves`` called by
-    the bot and again by the engine (double validation), the camel moved by list surgery.  Same
-    rules and bot policy, its own random streams (so its games differ; the actions per game
-    show that they are alike).
+(c) ``baseline``: the source's architecture written plainly (DragonDuck/CamelAI: a Python engine
+    with a bot API): a game-state object of lists and dicts, a deep copy with the other players'
+    overall bets masked handed to the bot on every turn, ``get_valid_moves`` called by the bot and
+    again by the engine (double validation), the camel moved by list surgery.  Same rules and bot
+    policy, its own random streams (so its games differ; the actions per game show that they are
+    alike).
 
 Each method plays several rounds, interleaved, and the best round is reported.  ``vs
 baseline`` is games/s divided by the baseline's games/s.  The issue's target is at least 2,000
-games/s per core for random bots; public Python engines reach 97-226 (rules doc, §7).
+games/s per core for random bots; public Python engines reach 97-226 (the published figures of
+``docs/camel-up.md``).
 
-    /work/main/.venv/bin/python bench/camel_up_games.py [--quick]
+    .venv/bin/python bench/camel_up_games.py [--quick]
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Benchmark: exact Camel Up odds against the public engines' methods, in one process.
 
-(a) The current leg at position M (rules O9: ``3:[0] | 4:[1,2] | 6:[3] | 7:[4]``, five dice
-    left): Sleuth's merged enumeration (:func:`leg_odds`) against the baseline the public
-    engines use, a naive recursion over every die order and value that copies the whole board
-    at each node (rules §7: "naive copying recursion 90 ms"), written plainly below.
+(a) The current leg at position M (rule O9 of ``docs/camel-up-odds.md``:
+    ``3:[0] | 4:[1,2] | 6:[3] | 7:[4]``, five dice left): Sleuth's merged enumeration
+    (:func:`leg_odds`) against the baseline the public engines use, a naive recursion over every
+    die order and value that copies the whole board at each node (published: about 90 ms),
+    written plainly below.
 (b) The whole race from M, per query once the table is in memory (:func:`game_odds`), against
     Monte Carlo rollouts of the race (:func:`monte_carlo`, 10,000 rollouts); plus a mid-leg
     query with live tiles.
@@ -13,7 +14,7 @@ Times are per query, the best and the median of repeated runs; "vs baseline" div
 baseline's median by the method's (above 1: faster than the baseline).  Every method's answer
 is checked against the exact one.
 
-    /work/main/.venv/bin/python bench/camel_up_odds.py [--quick]
+    .venv/bin/python bench/camel_up_odds.py [--quick]
 """
 
 from __future__ import annotations

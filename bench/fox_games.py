@@ -11,15 +11,15 @@ Three ways to play the same game, all in this process:
 (c) ``baseline``: a minimal plain-Python engine written for this benchmark: one small class
     with ``__slots__``, integer actions, the fox's hole as an int; the same bare loop as (a)
     drives it.  Day t: the hunter inspects one hole (X3), then an uncaught fox moves to a
-    random neighbour (X4).  The rules document's reference figure for such an engine is about
+    random neighbour (X4).  The published reference figure for such an engine is about
     79,000 games/s (586,000 steps/s) on a 2-core machine with Python 3.11.
 
 A step is one applied action (the fox hiding, an inspection, a night move).  Each method plays
 several rounds, interleaved with the others, and the best round is reported.  The catch rate
-is printed as a check that the three play the same game (the rules document measured 75.5%
+is printed as a check that the three play the same game (a published measurement: 75.5%
 over 200 games).
 
-    /work/main/.venv/bin/python bench/fox_games.py [--quick]
+    .venv/bin/python bench/fox_games.py [--quick]
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from sleuth.games.fox.rules import FOX, FoxGame
 HOLES = 5
 DAYS = 6
 REFERENCE_GAMES_PER_S = 79_000
-"""The rules document's figure for a plain-Python engine (fox.md section 4)."""
+"""The published figure for a plain-Python engine on a 2-core machine (games/s)."""
 
 # ---------------------------------------------------------------------------------------------
 # (c) Baseline: a minimal plain-Python engine
@@ -203,7 +203,7 @@ def main() -> None:
     print_table(header, rows)
     print()
     print("vs baseline = games/s divided by the baseline's games/s (below 1: slower).")
-    print("vs 79k ref = games/s divided by the rules doc's reference figure (79,000 games/s).")
+    print("vs 79k ref = games/s divided by the published reference figure (79,000 games/s).")
     exact = 100 * (1 - (1 - 1 / HOLES) ** DAYS)
     print(
         f"Exact catch rate: 1 - (1 - 1/{HOLES})^{DAYS} = {exact:.1f}% (a uniformly random "

@@ -13,7 +13,7 @@ Both must agree on the number of days for every case (asserted).  A baseline run
 longer than the time budget is stopped and reported as "> budget", with a lower bound on the
 ratio.
 
-    /work/main/.venv/bin/python bench/fox_solver.py [--quick] [--budget SECONDS]
+    .venv/bin/python bench/fox_solver.py [--quick] [--budget SECONDS]
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ cost.  A control without Sleuth (a pure-Python loop, in-process vs on a 2-proces
 how much parallelism the machine offered at the time.  The two runs of a pairing must give
 the same results (the seeds do not depend on the number of workers); this is asserted.
 
-    /work/main/.venv/bin/python bench/fox_tournament.py [--quick] [--games N] [--rounds R]
+    .venv/bin/python bench/fox_tournament.py [--quick] [--games N] [--rounds R]
 """
 
 from __future__ import annotations

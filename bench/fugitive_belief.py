@@ -21,7 +21,7 @@ method's (above 1: faster than the baseline).  The
 check column confirms soundness along the way: the exact candidates are within the baseline's
 at every guess, and the truth is always an exact candidate.
 
-    /work/main/.venv/bin/python bench/fugitive_belief.py [--quick] [--games N] [--rounds R]
+    .venv/bin/python bench/fugitive_belief.py [--quick] [--games N] [--rounds R]
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Both must give the same chances (checked).  It prints the time of each and the r
 time / fast time: above 1, fast is faster), then what the look ahead costs a whole game: the
 mean time of a game with and without it (``lookahead=false``).
 
-    /work/main/.venv/bin/python bench/fugitive_endgame.py [--quick]
+    .venv/bin/python bench/fugitive_endgame.py [--quick]
 """
 
 from __future__ import annotations

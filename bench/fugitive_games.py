@@ -24,7 +24,7 @@ The ratio ``vs baseline`` is games/s divided by the baseline's games/s.  (a), (d
 the same game, so their Fugitive win rates, draw rates and actions per game agree within
 sampling error; the script prints the differences with two standard errors.
 
-    /work/main/.venv/bin/python bench/fugitive_games.py [--quick]
+    .venv/bin/python bench/fugitive_games.py [--quick]
 """
 
 from __future__ import annotations

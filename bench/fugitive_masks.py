@@ -16,7 +16,7 @@ RL agent would.  Two methods compute the same masks, in this process:
 Both methods must agree on every mask (checked).  Each method runs several rounds, the best
 is kept.
 
-    /work/main/.venv/bin/python bench/fugitive_masks.py [--quick]
+    .venv/bin/python bench/fugitive_masks.py [--quick]
 """
 
 from __future__ import annotations

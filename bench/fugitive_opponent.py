@@ -16,7 +16,7 @@ It prints the time of each, the ratio (baseline time / exact time: above 1, exac
 the number of hands and routes the exact answer weighs, and the baseline's error: the total
 variation distance from the exact answer (1 when it lost every particle).
 
-    /work/main/.venv/bin/python bench/fugitive_opponent.py [--quick] [--particles 2000]
+    .venv/bin/python bench/fugitive_opponent.py [--quick] [--particles 2000]
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ sampler from the view).
 * ``openspiel ismcts``: OpenSpiel's pure-Python ``ISMCTSBot`` (open_spiel >= 2.0.2) on a
   Python OpenSpiel port of the same rules (``bench/_openspiel_fox.py``): information-state
   strings as keys, one random rollout per simulation, ``uct_c = 2`` on rewards in [-1, 1]
-  (the same exploration as ``c = 1`` on [0, 1]).  The rules document measured about 6,700
-  simulations/s for it on a 2-core machine.
+  (the same exploration as ``c = 1`` on [0, 1]).  A published measurement gives about
+  6,700 simulations/s for it on a 2-core machine.
 * ``sleuth ismcts``: :class:`sleuth.search.players.ISMCTSPlayer` with a fresh tree per move
   (as OpenSpiel), then with the tree kept between moves (``reuse``).
 * ``sleuth dmcts``: determinized MCTS with 10 worlds (the same total simulations).
@@ -17,7 +17,7 @@ sampler from the view).
 Each player runs several rounds interleaved with the others; the best round counts.  The catch
 rate is a sanity check (rules/fox.md: ISMCTS 87.5% at 1,000 simulations, 40 games).
 
-    /work/main/.venv/bin/python bench/search_fox.py [--quick] [--simulations N] [--games G]
+    .venv/bin/python bench/search_fox.py [--quick] [--simulations N] [--games G]
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ and sets (``bench/_plain_fugitive.py``, the random players' policy).  A simulati
 most the rest of one such game, plus sampling and the tree, so the ratio is a scale of what
 the search adds to the cheapest possible rollout.  The win rate is a sanity check.
 
-    /work/main/.venv/bin/python bench/search_fugitive.py [--quick] [--simulations N] [--games G]
+    .venv/bin/python bench/search_fugitive.py [--quick] [--simulations N] [--games G]
 """
 
 from __future__ import annotations

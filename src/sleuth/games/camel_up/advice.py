@@ -1,4 +1,4 @@
-"""Expected coins of every legal action for the player to move (the greedy EV of rule §7).
+"""Expected coins of every legal action for the player to move (the greedy EV bot).
 
 :func:`advise` takes a state as that player sees it (its own overall cards known, the others'
 hidden) and returns the race odds and, for each legal action, the expected change of the

@@ -1,4 +1,4 @@
-"""Camel Up (rules K1-K30 and E1-E9 of ``shared/rules/camel-up.md``): betting on a camel race.
+"""Camel Up (rules K1-K30 and E1-E9 of ``docs/camel-up.md``): betting on a camel race.
 
 Seats ``0 .. players-1`` all have the role ``player``; seat 0 starts (K6).  The game starts with
 a chance ``start`` action (K5, E3).  On a turn the seat to move takes one action: ``roll``,
@@ -82,7 +82,7 @@ TILE_SPACES = ALL_SPACES - 1
 
 @dataclass(frozen=True)
 class CamelUpGame(Game[CamelAction]):
-    """Camel Up with the options of the rules document (defaults: 1st edition, 4 players)."""
+    """Camel Up with the options of ``docs/camel-up.md`` (defaults: 1st edition, 4 players)."""
 
     name: ClassVar[str] = "camel-up"
     continues_after_forfeit: ClassVar[bool] = True

@@ -19,7 +19,7 @@ read through :mod:`~sleuth.games.camel_up.inference`), :func:`strong_values` add
 
 ``w(o)`` is ``richest`` for the opponent with the largest standing (money plus expected pending
 payouts) and ``others`` for the rest; the defaults 0.35 and 0.18 and the shape of the risk term
-follow the strong bots of the Camel Up Cup (rules §7).
+follow the strong bots of the Camel Up Cup (the published figures of ``docs/camel-up.md``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fox in a Hole on any connected graph (rules X1-X9 of ``shared/rules/fox.md``).
+"""Fox in a Hole on any connected graph (rules X1-X9 of ``docs/fox.md``).
 
 Seats: 0 is the hunter, 1 the fox.  The fox moves first (choosing where to hide, X2); then each
 day the hunter inspects up to ``k`` holes (X3) and, if the fox survives, it moves at night (X4).

@@ -1,4 +1,4 @@
-"""The Marshal's exact deduction (section 9.2 of ``shared/rules/fugitive.md``).
+"""The Marshal's exact deduction (rules E1-E6 of ``docs/fugitive.md``).
 
 A *world* assigns every card the Fugitive drew (in order, from the recorded piles, never one of
 the Marshal's cards), every hideout value and every sprint card.  :class:`ExactBelief` counts
@@ -24,7 +24,7 @@ multiplied together: first the stack (a count of cards per type, giving the *rea
 highest hideout its footprints allow), then the hideout.  Backward values and forward flows
 give the per-position counts.
 
-The constraints used are D1-D9 of the rules document: monotone route; the sprint budget with
+The constraints used are D1-D9 of ``docs/fugitive.md``: monotone route; the sprint budget with
 the stack's real cards (no lower bound); one place per card, never a Marshal card, 0 or 42
 (except 42's own slot); single misses for the positions placed before them; multi-number
 misses as clauses; pile provenance and draw timing; sprint cards using the same cards;

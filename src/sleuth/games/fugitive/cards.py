@@ -1,4 +1,4 @@
-"""The cards of Fugitive (rules F1-F7 of ``shared/rules/fugitive.md``) as constants and bitsets.
+"""The cards of Fugitive (rules F1-F7 of ``docs/fugitive.md``) as constants and bitsets.
 
 Cards are the numbers 0-42.  A set of cards is an ``int`` bitset (bit ``c`` set when card ``c``
 is in the set), like the holes of the fox game.  0 starts the route, 42 ends the game; 1-41 can

@@ -1,4 +1,4 @@
-"""Fugitive (rules F1-F30 of ``shared/rules/fugitive.md``): the Fugitive against the Marshal.
+"""Fugitive (rules F1-F30 of ``docs/fugitive.md``): the Fugitive against the Marshal.
 
 Seats: 0 is the Fugitive, 1 the Marshal.  The game starts with chance dealing the Fugitive's
 setup draws (3 cards from pile 1, 2 from pile 2).  Then:
@@ -80,7 +80,7 @@ class Phase(Enum):
 
 @dataclass(frozen=True)
 class FugitiveGame(Game[FugitiveAction]):
-    """Fugitive with the rule options of section 8 of the rules document."""
+    """Fugitive with its rule options (the table of options in ``docs/fugitive.md``)."""
 
     name: ClassVar[str] = "fugitive"
 
