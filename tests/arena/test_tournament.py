@@ -297,7 +297,8 @@ def check_summary_shape(summary: dict[str, Any]) -> None:
     assert type(summary["bots"]) is list and all(type(b) is str for b in summary["bots"])
     assert type(summary["results"]) is list and summary["results"]
     for res in summary["results"]:
-        assert list(res) == ["bot", "role", "games", "wins", "win_rate", "ci95"]
+        assert list(res) == ["bot", "role", "games", "wins", "win_rate", "ci95", "forfeits"]
+        assert type(res["forfeits"]) is int and 0 <= res["forfeits"] <= res["games"]
         assert type(res["bot"]) is str and type(res["role"]) is str
         assert type(res["games"]) is int
         assert type(res["wins"]) is float and type(res["win_rate"]) is float
@@ -319,9 +320,9 @@ def test_summary_shape_and_values() -> None:
     assert summary["bots"] == ["solver", "quantum"]
     assert summary["results"] == [
         {"bot": "solver", "role": "hunter", "games": 20, "wins": 20.0, "win_rate": 1.0,
-         "ci95": list(wilson_interval(20, 20))},
+         "ci95": list(wilson_interval(20, 20)), "forfeits": 0},
         {"bot": "quantum", "role": "fox", "games": 20, "wins": 0.0, "win_rate": 0.0,
-         "ci95": list(wilson_interval(0, 20))},
+         "ci95": list(wilson_interval(0, 20)), "forfeits": 0},
     ]  # fmt: skip
     assert summary["results"][0]["ci95"][1] == 1.0 and summary["results"][1]["ci95"][0] == 0.0
     assert summary["mean_length"] == 12.0  # 6 days on path:5, a fox move and an inspection each
@@ -421,6 +422,11 @@ def test_forfeits_are_counted_and_recorded() -> None:
         assert r.wins[seat] == 0.0 and sum(r.wins) == pytest.approx(1.0)
         assert r.outcome.startswith("forfeit by")
     assert all(s.wins == 0.0 for s in t.standings() if s.bot == "crash")
+    # forfeits are counted per bot and role: each crash seat once, nobody else
+    assert {(s.bot, s.role): s.forfeits for s in t.standings()} == {
+        (s.bot, s.role): (1 if s.bot == "crash" else 0) for s in t.standings()
+    }
+    assert sum(s.forfeits for s in t.standings()) == 3
 
 
 # --- bad input -------------------------------------------------------------------------------

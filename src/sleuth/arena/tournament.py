@@ -6,49 +6,34 @@ that seating in which every bot can play its seat's role are the *valid seatings
 ``games`` is a multiple of the number of valid seatings).  Game ``i`` uses the seed
 ``derive_seed(seed, "game", i)``, so results do not depend on the number of workers.
 
-Backends: in-process for one worker, a process pool otherwise (all cores by default).
+Backends: in-process for one worker, worker processes otherwise (all cores by default), see
+:mod:`sleuth.arena.processes`.  Finished games are handed to ``on_rows`` in batches as they
+finish, and Ctrl-C or SIGTERM stop a run early without losing any of them
+(:mod:`sleuth.arena.stopping`); a stopped run resumes from its finished games.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sleuth.arena.play import GameRow, Job, play_game
+from sleuth.arena.processes import play_in_processes
 from sleuth.arena.stats import wilson_interval
+from sleuth.arena.stopping import GameAbandoned, StopRequest, stop_signals
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
-from sleuth.core.log import write_log
-from sleuth.core.match import DEFAULT_TIME_LIMIT, run_match
+from sleuth.core.match import DEFAULT_TIME_LIMIT
 from sleuth.core.registry import game_spec
 from sleuth.core.rng import derive_seed
 
-
-@dataclass(frozen=True)
-class GameRow:
-    """The result of one game of a tournament (one row of the ``games`` table)."""
-
-    index: int
-    seed: int
-    bots: tuple[str, ...]
-    roles: tuple[str, ...]
-    outcome: str
-    returns: tuple[float, ...]
-    wins: tuple[float, ...]
-    length: int
-    duration: float
-    forfeits: list[dict[str, JSON]]
-    actions: tuple[str, ...] = ()
-    """Every action in order, chance outcomes included, as text: the game replays from them."""
-    thinking: tuple[tuple[int, float, float], ...] = ()
-    """Per seat: moves its bot was asked for, their total and their longest time (seconds)."""
+__all__ = ["GameRow", "Standing", "Tournament", "run_tournament", "schedule", "valid_seatings"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +50,8 @@ class Standing:
     """Total seconds over ``moves`` moves."""
     longest: float = 0.0
     """The longest move, in seconds."""
+    forfeits: int = 0
+    """Games this bot lost by forfeit in this role (a crash, an illegal move, overtime)."""
 
     @property
     def ms_per_move(self) -> float:
@@ -91,31 +78,48 @@ class Tournament:
     workers: int
     rows: list[GameRow] = field(default_factory=list)
     seconds: float = 0.0
+    requested: int = 0
+    """Games scheduled; fewer are in ``rows`` when the run was stopped or a worker died."""
+    stopped_by: str | None = None
+    """``"Ctrl-C"`` or ``"SIGTERM"`` when a signal stopped the run early."""
+    exit_code: int = 0
+    """The shell's code for the signal that stopped the run (130 for Ctrl-C), else 0."""
+    lost: list[str] = field(default_factory=list)
+    """One line per worker process that died unexpectedly, losing its unfinished games."""
+
+    @property
+    def complete(self) -> bool:
+        """Every scheduled game was played."""
+        return len(self.rows) == self.requested
 
     def standings(self) -> list[Standing]:
         """Per bot and role, in the order the bots were named and roles are seated."""
         tally: dict[tuple[str, str], list[float]] = {}
         for row in self.rows:
             thinking = row.thinking or ((0, 0.0, 0.0),) * len(row.bots)
-            for bot, role, win, (moves, total, longest) in zip(
-                row.bots, row.roles, row.wins, thinking, strict=False
+            forfeited = {f["seat"] for f in row.forfeits}
+            for seat, (bot, role, win, (moves, total, longest)) in enumerate(
+                zip(row.bots, row.roles, row.wins, thinking, strict=False)
             ):
-                entry = tally.setdefault((bot, role), [0, 0.0, 0, 0, 0.0, 0.0])
+                entry = tally.setdefault((bot, role), [0, 0.0, 0, 0, 0.0, 0.0, 0])
                 entry[0] += 1
                 entry[1] += win
                 entry[2] += row.length
                 entry[3] += moves
                 entry[4] += total
                 entry[5] = max(entry[5], longest)
+                entry[6] += seat in forfeited
         roles = game_spec(self.game).roles
         order = {name: i for i, name in reversed(list(enumerate(self.bots)))}
         keys = sorted(
             tally, key=lambda k: (order[k[0]], roles.index(k[1]) if k[1] in roles else 99)
         )
         return [
-            Standing(bot, role, int(games), wins, length / games, int(moves), total, longest)
+            Standing(
+                bot, role, int(games), wins, length / games, int(moves), total, longest, int(lost)
+            )
             for bot, role in keys
-            for games, wins, length, moves, total, longest in [tally[bot, role]]
+            for games, wins, length, moves, total, longest, lost in [tally[bot, role]]
         ]
 
     @property
@@ -141,6 +145,7 @@ class Tournament:
                     "wins": s.wins,
                     "win_rate": s.win_rate,
                     "ci95": list(s.ci95),
+                    "forfeits": s.forfeits,
                 }
                 for s in self.standings()
             ],
@@ -193,64 +198,73 @@ def valid_seatings(game: Game[Any], bots: Sequence[str]) -> list[tuple[str, ...]
     ]
 
 
-def schedule(
-    game: Game[Any], bots: Sequence[str], games: int, seed: int
-) -> list[tuple[int, int, tuple[str, ...]]]:
+def schedule(game: Game[Any], bots: Sequence[str], games: int, seed: int) -> list[Job]:
     """``(index, seed, seating)`` for each game of the tournament."""
     seatings = valid_seatings(game, bots)
     return [(i, derive_seed(seed, "game", i), seatings[i % len(seatings)]) for i in range(games)]
 
 
-_GAMES: dict[tuple[str, str], Game[Any]] = {}
+BATCH_SECONDS = 1.0
+"""Finished games are handed to ``on_rows`` at least this often (and when the run ends)."""
+BATCH_ROWS = 2000
+"""... or as soon as this many are waiting."""
 
 
-def _game(name: str, options: dict[str, JSON]) -> Game[Any]:
-    key = (name, repr(sorted(options.items())))
-    if key not in _GAMES:
-        _GAMES[key] = game_spec(name).make(options, canonical=True)
-    return _GAMES[key]
+class _Batches:
+    """Collects finished rows and hands them to ``on_rows`` in batches."""
+
+    def __init__(self, on_rows: Callable[[list[GameRow]], None] | None) -> None:
+        self.on_rows = on_rows
+        self.waiting: list[GameRow] = []
+        self.since = time.monotonic()
+
+    def add(self, row: GameRow) -> None:
+        self.waiting.append(row)
+        if len(self.waiting) >= BATCH_ROWS or time.monotonic() - self.since >= BATCH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.waiting and self.on_rows is not None:
+            self.on_rows(self.waiting)
+        self.waiting = []
+        self.since = time.monotonic()
 
 
-def play_games(
+def _prepare_logs(logs: Path, resuming: bool) -> None:
+    try:
+        logs.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SleuthError(f"cannot write logs to {logs}: {exc.strerror or exc}") from None
+    taken = sorted(p.name for p in logs.glob("game-*.jsonl"))
+    if taken and not resuming:
+        raise SleuthError(
+            f"{logs} already holds game logs ({taken[0]}, ...): choose an empty folder, "
+            "so that no earlier log is replaced"
+        )
+
+
+def _play_inline(
     name: str,
     options: dict[str, JSON],
-    jobs: Sequence[tuple[int, int, tuple[str, ...]]],
+    jobs: Sequence[Job],
     logs: str | None,
     time_limit: float | None,
-) -> list[GameRow]:
-    """Play some scheduled games in this process (the unit of work of every backend)."""
-    game = _game(name, options)
-    spec = game_spec(name)
-    rows = []
-    for index, seed, seating in jobs:
-        record = run_match(game, [spec.bot(b) for b in seating], seed, time_limit)
-        if logs is not None:
-            write_log(record, Path(logs) / f"game-{index:06d}.jsonl")
-        rows.append(
-            GameRow(
-                index=index,
-                seed=seed,
-                bots=seating,
-                roles=game.roles,
-                outcome=record.outcome,
-                returns=record.returns,
-                wins=record.wins,
-                length=record.length,
-                duration=record.duration,
-                forfeits=[
-                    {"seat": f.seat, "bot": f.bot, "step": f.step, "reason": f.reason}
-                    for f in record.forfeits
-                ],
-                actions=tuple(sys.intern(str(step.action)) for step in record.steps),
-                thinking=tuple((len(t), sum(t), max(t, default=0.0)) for t in record.thinking),
-            )
-        )
-    return rows
-
-
-def _chunks(jobs: list[Any], size: int) -> Iterator[list[Any]]:
-    for start in range(0, len(jobs), size):
-        yield jobs[start : start + size]
+    stop: StopRequest,
+    accept: Callable[[GameRow], None],
+) -> None:
+    """Play ``jobs`` in this process; a stop request abandons the game in flight."""
+    try:
+        for job in jobs:
+            if stop.requested:
+                return
+            stop.playing = True
+            row = play_game(name, options, job, logs, time_limit)
+            stop.playing = False
+            accept(row)
+    except GameAbandoned:
+        pass
+    finally:
+        stop.playing = False
 
 
 def run_tournament(
@@ -263,11 +277,22 @@ def run_tournament(
     logs: Path | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     on_progress: Callable[[int], None] | None = None,
+    *,
+    on_rows: Callable[[list[GameRow]], None] | None = None,
+    previous: Sequence[GameRow] = (),
+    run_id: str | None = None,
 ) -> Tournament:
     """Play ``games`` games of ``name`` between ``bots`` and return the results.
 
-    ``workers`` defaults to every core; ``on_progress(n)`` is called as each batch of ``n``
-    games finishes.  Bad names, options or seatings raise ``SleuthError`` before any game.
+    ``workers`` defaults to every core; ``on_progress(n)`` is called as ``n`` more games
+    finish, and ``on_rows(rows)`` receives the finished games in batches while the run goes
+    on (so that they can be stored before it ends).  To resume a stopped run, give its
+    ``run_id`` and its finished games as ``previous``: they are not played again, and the
+    result holds them with the new ones (``logs`` may then already hold their logs).
+
+    Ctrl-C or SIGTERM during the run stop it early (see :mod:`sleuth.arena.stopping`): the
+    result then has ``stopped_by`` set and holds every game that finished.  Bad names,
+    options or seatings raise ``SleuthError`` before any game.
     """
     if games < 1:
         raise SleuthError("the number of games must be at least 1")
@@ -275,40 +300,40 @@ def run_tournament(
     game = spec.make(spec.options_for(options or {}, len(bots)))
     canonical = game.options()
     bots = [spec.bot(b).name for b in bots]  # canonical: ismcts:c=.50 is ismcts:c=0.5
-    jobs = schedule(game, bots, games, seed)
+    done = {row.index for row in previous}
+    jobs = [job for job in schedule(game, bots, games, seed) if job[0] not in done]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     if not -(2**63) <= seed < 2**63:
         raise SleuthError(f"seed {seed} does not fit in 64 bits")
     if logs is not None:
-        try:
-            logs.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise SleuthError(f"cannot write logs to {logs}: {exc.strerror or exc}") from None
-        taken = sorted(p.name for p in logs.glob("game-*.jsonl"))
-        if taken:
-            raise SleuthError(
-                f"{logs} already holds game logs ({taken[0]}, ...): choose an empty folder, "
-                "so that no earlier log is replaced"
-            )
+        _prepare_logs(logs, resuming=bool(previous))
     log_dir = None if logs is None else str(logs)
-    tournament = Tournament(uuid.uuid4().hex, name, canonical, seed, tuple(bots), workers)
+    tournament = Tournament(
+        run_id or uuid.uuid4().hex, name, canonical, seed, tuple(bots), workers,
+        rows=list(previous), requested=games,
+    )  # fmt: skip
+    batches = _Batches(on_rows)
+
+    def accept(row: GameRow) -> None:
+        tournament.rows.append(row)
+        batches.add(row)
+        if on_progress:
+            on_progress(1)
+
     started = time.perf_counter()
-    if workers == 1 or games == 1:
-        for chunk in _chunks(jobs, 16):
-            tournament.rows.extend(play_games(name, canonical, chunk, log_dir, time_limit))
-            if on_progress:
-                on_progress(len(chunk))
-    else:
-        size = max(1, min(64, games // (workers * 8)))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {
-                pool.submit(play_games, name, canonical, chunk, log_dir, time_limit): len(chunk)
-                for chunk in _chunks(jobs, size)
-            }
-            for future in as_completed(futures):
-                tournament.rows.extend(future.result())
-                if on_progress:
-                    on_progress(futures[future])
-        tournament.rows.sort(key=lambda r: r.index)
+    try:
+        with stop_signals() as stop:
+            if workers == 1 or len(jobs) <= 1:
+                _play_inline(name, canonical, jobs, log_dir, time_limit, stop, accept)
+            else:
+                outcome = play_in_processes(
+                    name, canonical, jobs, log_dir, time_limit, workers, stop, accept
+                )
+                tournament.lost = outcome.lost
+    finally:
+        batches.flush()
+    if stop.requested:
+        tournament.stopped_by, tournament.exit_code = stop.name, stop.exit_code
+    tournament.rows.sort(key=lambda r: r.index)
     tournament.seconds = time.perf_counter() - started
     return tournament

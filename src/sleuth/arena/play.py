@@ -1,0 +1,83 @@
+"""One game of a tournament, played in whatever process runs it, and its result row."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sleuth.core.events import JSON
+from sleuth.core.game import Game
+from sleuth.core.log import write_log
+from sleuth.core.match import run_match
+from sleuth.core.registry import game_spec
+
+Job = tuple[int, int, tuple[str, ...]]
+"""``(index, seed, seating)`` of one scheduled game."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """The result of one game of a tournament (one row of the ``games`` table)."""
+
+    index: int
+    seed: int
+    bots: tuple[str, ...]
+    roles: tuple[str, ...]
+    outcome: str
+    returns: tuple[float, ...]
+    wins: tuple[float, ...]
+    length: int
+    duration: float
+    forfeits: list[dict[str, JSON]]
+    actions: tuple[str, ...] = ()
+    """Every action in order, chance outcomes included, as text: the game replays from them."""
+    thinking: tuple[tuple[int, float, float], ...] = ()
+    """Per seat: moves its bot was asked for, their total and their longest time (seconds)."""
+
+
+_GAMES: dict[tuple[str, str], Game[Any]] = {}
+
+
+def _game(name: str, options: dict[str, JSON]) -> Game[Any]:
+    key = (name, repr(sorted(options.items())))
+    if key not in _GAMES:
+        _GAMES[key] = game_spec(name).make(options, canonical=True)
+    return _GAMES[key]
+
+
+def play_game(
+    name: str, options: dict[str, JSON], job: Job, logs: str | None, time_limit: float | None
+) -> GameRow:
+    """Play one scheduled game in this process; write its log to ``logs`` if given.
+
+    The log appears whole or not at all (it is written aside and renamed), so a run that is
+    stopped while a log is being written leaves no truncated file behind."""
+    index, seed, seating = job
+    game = _game(name, options)
+    spec = game_spec(name)
+    record = run_match(game, [spec.bot(b) for b in seating], seed, time_limit)
+    if logs is not None:
+        path = Path(logs) / f"game-{index:06d}.jsonl"
+        partial = path.with_name(f".{path.name}.{os.getpid()}.part")
+        write_log(record, partial)
+        partial.replace(path)
+    return GameRow(
+        index=index,
+        seed=seed,
+        bots=seating,
+        roles=game.roles,
+        outcome=record.outcome,
+        returns=record.returns,
+        wins=record.wins,
+        length=record.length,
+        duration=record.duration,
+        forfeits=[
+            {"seat": f.seat, "bot": f.bot, "step": f.step, "reason": f.reason}
+            for f in record.forfeits
+        ],
+        actions=tuple(sys.intern(str(step.action)) for step in record.steps),
+        thinking=tuple((len(t), sum(t), max(t, default=0.0)) for t in record.thinking),
+    )

@@ -1,0 +1,225 @@
+"""Playing scheduled games on worker processes, stoppable at any moment without losing results.
+
+Each worker has its own pipe to the parent (no lock is shared between processes, so a worker
+killed at any instant cannot block the others).  The parent hands out games a few at a time,
+and a worker sends back each game's row as soon as the game ends, so the parent always holds
+every finished game.  Stopping (see :mod:`sleuth.arena.stopping`):
+
+1. the parent sends ``stop``; a worker reads it between games and exits after its current game;
+2. workers still playing :data:`GRACE` seconds later get SIGTERM, which abandons their game;
+3. workers alive :data:`KILL_AFTER` seconds after that are killed.
+
+A second Ctrl-C skips the grace period.  Workers ignore SIGINT (the parent decides), and each
+one exits by itself within half a second if its parent dies, so no worker is ever orphaned.
+A worker that dies unexpectedly loses only the games it was given and had not finished; the
+run goes on with the others and reports the loss.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from sleuth.arena.play import GameRow, Job, play_game
+from sleuth.arena.stopping import GameAbandoned, StopRequest
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import JSON
+
+GRACE = 1.0
+"""Seconds the games in flight get to finish after the first stop request."""
+KILL_AFTER = 2.0
+"""Seconds between SIGTERM and SIGKILL for a worker that does not stop."""
+ORPHAN_CHECK = 0.5
+"""Seconds between a worker's checks that its parent is still alive."""
+TARGET_SECONDS = 0.05
+"""Games are handed out so that each worker holds about this much work beyond its current game."""
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while True:
+        time.sleep(ORPHAN_CHECK)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _worker(
+    conn: Connection,
+    name: str,
+    options: dict[str, JSON],
+    logs: str | None,
+    time_limit: float | None,
+    parent: int,
+) -> None:
+    """A worker's life: play the games it is sent, send each row back, stop when told."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    phase = {"abandonable": False}
+
+    def on_term(signum: int, frame: object) -> None:
+        if phase["abandonable"]:  # playing or waiting: nothing half-sent to lose
+            raise GameAbandoned
+        phase["stop"] = True
+
+    signal.signal(signal.SIGTERM, on_term)
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+    queue: deque[Job] = deque()
+    try:
+        while not phase.get("stop"):
+            phase["abandonable"] = True
+            if not queue or conn.poll():
+                message = conn.recv()
+                if message is None:
+                    break
+                queue.extend(message)
+                continue
+            row = play_game(name, options, queue.popleft(), logs, time_limit)
+            phase["abandonable"] = False
+            conn.send(row)
+    except (GameAbandoned, EOFError):
+        pass
+    except BaseException:
+        phase["abandonable"] = False
+        conn.send(traceback.format_exc())
+    finally:
+        phase["abandonable"] = False
+        conn.close()
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    given: int = 0
+    """Games sent and not yet answered."""
+    told_to_stop: bool = False
+    open: bool = True
+    """The pipe still delivers: the worker has not exited (or its last rows are unread)."""
+
+
+@dataclass
+class PoolResult:
+    """What a pool run left to report beyond its rows."""
+
+    lost: list[str] = field(default_factory=list)
+    """One line per worker that died unexpectedly (its unfinished games are not played)."""
+
+
+def play_in_processes(
+    name: str,
+    options: dict[str, JSON],
+    jobs: Sequence[Job],
+    logs: str | None,
+    time_limit: float | None,
+    workers: int,
+    stop: StopRequest,
+    on_row: Callable[[GameRow], None],
+) -> PoolResult:
+    """Play ``jobs`` on ``workers`` processes, calling ``on_row`` in this process for each
+    finished game as it arrives, until every job is played or ``stop`` is requested.
+
+    Never leaves a worker running.  A worker's error (not a bot's: bots forfeit) stops the run
+    and is raised as a ``SleuthError`` after every finished row was handed over."""
+    context = multiprocessing.get_context()
+    pool: list[_Worker] = []
+    result = PoolResult()
+    pending = deque(jobs)
+    mean_duration = 0.01
+    failure: str | None = None
+    stop_since: float | None = None
+    terminated_at: float | None = None
+    try:
+        for _ in range(max(1, min(workers, len(jobs)))):
+            here, there = context.Pipe()
+            process = context.Process(
+                target=_worker,
+                args=(there, name, options, logs, time_limit, os.getpid()),
+                daemon=True,
+            )
+            process.start()
+            there.close()
+            pool.append(_Worker(process, here))
+        finished = 0
+        while any(w.open for w in pool):
+            stopping = stop.requested or failure is not None
+            if stopping and stop_since is None:
+                stop_since = time.monotonic()
+            for worker in pool:
+                if not worker.open or worker.told_to_stop:
+                    continue
+                if stopping or (not pending and worker.given == 0):
+                    _send(worker, None)
+                    worker.told_to_stop = True
+                    continue
+                wanted = max(2, min(256, round(TARGET_SECONDS / max(mean_duration, 1e-6))))
+                if pending and worker.given < wanted:
+                    count = min(wanted - worker.given, len(pending))
+                    batch = [pending.popleft() for _ in range(count)]
+                    worker.given += len(batch)
+                    _send(worker, batch)
+            ready = wait([w.conn for w in pool if w.open], timeout=0.1)
+            for worker in pool:
+                if worker.conn not in ready:
+                    continue
+                try:
+                    message = worker.conn.recv()
+                except (EOFError, OSError):
+                    worker.open = False
+                    _reap(worker, result, stopping)
+                    continue
+                if isinstance(message, GameRow):
+                    worker.given -= 1
+                    finished += 1
+                    mean_duration += (message.duration - mean_duration) / min(finished, 50)
+                    on_row(message)
+                else:
+                    failure = failure or str(message)
+            if stop_since is not None:
+                waited = time.monotonic() - stop_since
+                if terminated_at is None and (stop.urgent or waited > GRACE):
+                    terminated_at = time.monotonic()
+                    for worker in pool:
+                        if worker.open and worker.process.is_alive():
+                            worker.process.terminate()
+                elif terminated_at is not None and (
+                    stop.urgent or time.monotonic() - terminated_at > KILL_AFTER
+                ):
+                    for worker in pool:
+                        if worker.open:
+                            worker.process.kill()
+                            worker.open = False
+    finally:
+        for worker in pool:
+            if worker.process.is_alive():
+                worker.process.kill()
+            worker.process.join(timeout=5)
+            worker.conn.close()
+    if failure is not None:
+        raise SleuthError(f"a worker process failed:\n{failure.rstrip()}")
+    return result
+
+
+def _send(worker: _Worker, message: Any) -> None:
+    try:
+        worker.conn.send(message)
+    except (BrokenPipeError, ConnectionResetError, OSError):
+        worker.open = False
+
+
+def _reap(worker: _Worker, result: PoolResult, stopping: bool) -> None:
+    """A worker's pipe closed: it exited.  Note it if it died with games still to play."""
+    worker.process.join(timeout=5)
+    code = worker.process.exitcode
+    if worker.given and not stopping:
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        result.lost.append(
+            f"worker process {worker.process.pid} died ({how}) with {worker.given} unfinished games"
+        )
