@@ -63,7 +63,7 @@ def played_sequence(game: FoxGame, player: type, settings: SearchSettings, seed:
 
 
 def test_oracle_matches_published_anchor() -> None:
-    # rules/fox.md: the sequence 2,3,4,2,3,4 (1-based) always catches on P5 within 6 days.
+    # O8 of docs/fox.md: the sequence 2,3,4,2,3,4 (1-based) always catches on P5 within 6 days.
     game = make_game("fox", {"graph": "path:5", "days": "6"})
     assert isinstance(game, FoxGame)
     assert catch_probability(game, [1, 2, 3, 1, 2, 3]) == pytest.approx(1.0)

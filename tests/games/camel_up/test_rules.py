@@ -1,5 +1,5 @@
-"""Camel Up rules: golden cases for the numbered rules and every common mistake of
-``shared/rules/camel-up.md`` §5, bad input, visibility, and random playthroughs."""
+"""Camel Up rules: golden cases for the numbered rules and every common mistake listed in
+``docs/camel-up.md``, bad input, visibility, and random playthroughs."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ SPEC = game_spec("camel-up")
 
 def test_hidden_cards_are_inferred_far_better_than_chance() -> None:
     """Against greedy bots, the inferred favourite is the card's camel most of the time (the
-    rules doc reports ~63% top-1 for the Camel Up Cup's inference)."""
+    published figure is ~63% top-1 for the Camel Up Cup's inference)."""
     game = CamelUpGame()
     hits = cards = 0
     log_likelihood = 0.0

@@ -1,4 +1,4 @@
-"""The hunter's belief (rule A2), path reconstruction (A4) and the seed convention (§1)."""
+"""The hunter's belief (rule A2), path reconstruction (A4) and the web page's convention (X7)."""
 
 from __future__ import annotations
 
@@ -242,7 +242,7 @@ def test_reconstruct_path_edge_cases() -> None:
     assert reconstruct_path(g, [0b0001], final=0b0010) == [0, 1]
 
 
-# --- §1: the original page's convention ---------------------------------------------------
+# --- X7: the original page's convention ---------------------------------------------------
 
 
 def test_seed_convention_equivalence() -> None:

@@ -1,6 +1,6 @@
-"""The exact solver (rule A5) against the oracles O1-O12 of the rules document.
+"""The exact solver (rule A5) against the known results O1-O12 of ``docs/fox.md``.
 
-Sequences from the rules document use holes 1..n; here they are converted to 0-based holes.
+Sequences in ``docs/fox.md`` use holes 1..n; here they are converted to 0-based holes.
 """
 
 from __future__ import annotations

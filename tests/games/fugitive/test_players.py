@@ -269,7 +269,7 @@ def test_belief_marshal_catches_the_heuristic_fugitive() -> None:
     result = run_tournament("fugitive", ["heuristic", "belief"], games=30, seed=0, workers=1)
     marshal = next(r for r in result.summary()["results"] if r["role"] == "marshal")
     assert marshal["wins"] >= 27, marshal  # about 98% over 2,000 games (docs/fugitive.md)
-    assert marshal["wins"] / 30 > 0.86  # the rules doc's anchor against a random Fugitive
+    assert marshal["wins"] / 30 > 0.86  # the published figure against a random Fugitive
 
 
 @pytest.mark.parametrize("seed", range(20))

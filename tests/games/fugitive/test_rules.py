@@ -1,5 +1,5 @@
 """Fugitive rules: golden cases for the numbered rules and the common mistakes of
-``shared/rules/fugitive.md``, bad input, visibility, and random playthroughs."""
+``docs/fugitive.md`` (its Rules section), bad input, visibility, and random playthroughs."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from sleuth.games.fugitive.rules import (
 )
 
 SETUP = ["card 12", "card 13", "card 14", "card 15", "card 17"]
-"""Setup draws giving the rules document's F14 hand {1, 2, 3, 12, 13, 14, 15, 17, 42}."""
+"""Setup draws giving F14's example hand {1, 2, 3, 12, 13, 14, 15, 17, 42}."""
 
 
 def play(game: FugitiveGame, *moves: str) -> tuple[FugitiveState, list[Event]]:
