@@ -23,6 +23,7 @@ from sleuth.cli import export as export_cli
 from sleuth.cli import fox as fox_cli
 from sleuth.cli import infer as infer_cli
 from sleuth.cli.common import console, errors, print_json
+from sleuth.cli.help import SleuthGroup
 from sleuth.core.errors import SleuthError
 from sleuth.core.log import replay_log
 from sleuth.core.match import DEFAULT_TIME_LIMIT
@@ -30,11 +31,32 @@ from sleuth.core.registry import game_spec, game_specs, make_game, parse_option_
 
 app = typer.Typer(
     name="sleuth",
+    cls=SleuthGroup,
     help="Hidden-information board games: rules engines, exact deduction, AI players, tournaments.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(f"sleuth {sleuth.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Options that come before any command (``--version``); the commands do the work."""
+
+
 app.add_typer(fox_cli.app, name="fox")
 app.add_typer(infer_cli.app, name="infer")
 app.add_typer(assist_cli.app, name="assist")
@@ -42,8 +64,14 @@ app.add_typer(export_cli.app, name="export")
 app.add_typer(camel_up_cli.app, name="camel-up")
 
 
+def _check_seed(value: int) -> int:
+    if not -(2**63) <= value < 2**63:
+        raise typer.BadParameter(f"{value} does not fit in 64 bits (-2**63 to 2**63 - 1)")
+    return value
+
+
 SeedOption = Annotated[
-    int, typer.Option("--seed", min=-(2**63), max=2**63 - 1, help="Master seed (64-bit).")
+    int, typer.Option("--seed", callback=_check_seed, help="Master seed (a 64-bit integer).")
 ]
 GameOptions = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Game option name=value (repeatable).")
@@ -225,7 +253,7 @@ def _print_standings(tournament: Tournament) -> None:
         )  # fmt: skip
     console.print(table)
     thinking = ", ".join(
-        f"{s.bot} ({s.role}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.1f}"
+        f"{s.bot} ({s.role}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.1f} ms"
         for s in tournament.standings()
     )
     console.print(f"thinking time per move: {thinking}", highlight=False)
