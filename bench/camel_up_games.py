@@ -19,7 +19,7 @@ variant), in this process, one core:
     alike).
 
 Each method plays several rounds, interleaved, and the best round is reported.  ``vs
-baseline`` is games/s divided by the baseline's games/s.  The issue's target is at least 2,000
+baseline`` is games/s divided by the baseline's games/s.  Sleuth's target is at least 2,000
 games/s per core for random bots; public Python engines reach 97-226 (the published figures of
 ``docs/camel-up.md``).
 

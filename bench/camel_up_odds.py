@@ -210,7 +210,7 @@ def main() -> None:
             row("load from the cache file (checksum)", load_best, load_median, None, 1e3)[:3],
         ],
     )
-    print("\nreference figures (rules section 7): naive copying recursion 90 ms, camel-up-solver")
+    print("\npublished figures (docs/camel-up.md): naive copying recursion 90 ms, camel-up-solver")
     print("MC 10k runs 297 ms, exact trapless table 7 min build (reported)")
 
 

@@ -15,7 +15,8 @@ sampler from the view).
 * ``sleuth dmcts``: determinized MCTS with 10 worlds (the same total simulations).
 
 Each player runs several rounds interleaved with the others; the best round counts.  The catch
-rate is a sanity check (rules/fox.md: ISMCTS 87.5% at 1,000 simulations, 40 games).
+rate is a sanity check (a published figure in ``docs/fox.md``: ISMCTS 87.5% at 1,000
+simulations, 40 games).
 
     .venv/bin/python bench/search_fox.py [--quick] [--simulations N] [--games G]
 """
@@ -40,7 +41,7 @@ from sleuth.search.tree import SearchSettings
 HOLES = 5
 DAYS = 6
 REFERENCE_OPENSPIEL = 6_700
-"""rules/fox.md section 4: OpenSpiel's Python ISMCTS on a Python port of this game."""
+"""Published figure (``docs/fox.md``): OpenSpiel's Python ISMCTS on a Python port of this game."""
 
 Rate = tuple[float, float]
 """(simulations per second, catch rate) of one round."""
@@ -134,9 +135,7 @@ def main() -> None:
     print_table(["player", "simulations/s", "vs openspiel", "caught"], rows)
     if baseline is None:
         print("OpenSpiel is not installed: pip install 'sleuth[bench]' for the baseline.")
-    print(
-        f"(rules/fox.md reference for OpenSpiel's Python ISMCTS: about {REFERENCE_OPENSPIEL:,}/s)"
-    )
+    print(f"(published figure for OpenSpiel's Python ISMCTS: about {REFERENCE_OPENSPIEL:,}/s)")
 
 
 if __name__ == "__main__":

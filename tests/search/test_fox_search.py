@@ -90,7 +90,7 @@ def test_ismcts_converges_to_the_best_catch_probability(graph: str, days: int) -
 
 
 def test_ismcts_catches_a_random_fox_on_p5_as_well_as_the_best_sequence() -> None:
-    # rules/fox.md anchors OpenSpiel's ISMCTS at 87.5% (1,000 simulations) on this game.
+    # a published figure (docs/fox.md) puts ISMCTS at 87.5% (1,000 simulations) on this game.
     game = make_game("fox", {"graph": "path:5", "days": "6"})
     assert isinstance(game, FoxGame)
     settings = SearchSettings(iterations=1000)

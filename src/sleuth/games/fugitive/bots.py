@@ -195,7 +195,7 @@ BOTS = (
                 "lookahead",
                 True,
                 "when 42 may come next, the guess that wins most often if it does (gamble "
-                "and reveal modes; false: the mode's own choice, as before 2026-11-26)",
+                "and reveal modes; false: the mode's own choice, without looking ahead)",
                 parse_bool,
             ),
         ),

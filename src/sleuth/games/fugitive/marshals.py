@@ -121,7 +121,7 @@ class BeliefMarshal(_Marshal):
         self.opponent_belief: StrategyBelief | None = None
         self.lookahead = lookahead
         """Look one turn ahead when 42 may come next (see :meth:`Deduction.advice`); False:
-        the advice's own choice (as before 2026-11-26)."""
+        the advice's own choice, without looking ahead."""
 
     def choose(self, view: View) -> tuple[int, ...] | None:
         threshold: int = self.game.manhunt_threshold  # type: ignore[attr-defined]

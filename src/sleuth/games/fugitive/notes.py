@@ -1,4 +1,4 @@
-"""The baseline Marshal notes: the layered graph of section 9.1 ("MarshalNotes", Level 1).
+"""The baseline Marshal notes: the layered graph of the source's blog ("MarshalNotes").
 
 Written plainly, as the source's blog post describes it (with its bugs corrected, M8), so that
 users can compare it with the exact engine.  Layer ``d`` holds the values hideout ``d`` may
