@@ -143,7 +143,7 @@ BOTS = (
         "steady",
         ("fugitive",),
         SteadyFugitive,
-        "simple and predictable: lowest pile, largest hideout within 3, 42 at once (like L1)",
+        "simple and predictable: lowest pile, largest hideout within 3, 42 at once",
         (
             OptionSpec(
                 "dead_cards",
