@@ -181,3 +181,21 @@ def test_the_assistant_at_the_command_line(tmp_path: Path, cwd: Path) -> None:
     for extra, flag in ((["--seat", "2"], "--seat"), (["-o", "players=4"], "-o")):
         both = entry("assist", "camel-up", "--load", saved, *extra, cwd=cwd)
         assert both.returncode == 2 and f"leave out {flag}" in both.stderr
+
+
+def test_the_banner_and_help_say_seats_count_from_0(cwd: Path) -> None:
+    typed = f"help\n{START}\nleg white\nundo\nquit\n"
+    done = entry("assist", "camel-up", "-o", "players=3", "--seat", "2", cwd=cwd, stdin=typed)
+    assert done.returncode == 0, done.stderr
+    banner, helped = (flat(part) for part in done.stdout.split("> ")[:2])
+    assert banner.startswith(
+        "Camel Up odds assistant: you are seat 2 of 3 (seats are counted from 0, and seat 0 "
+        "moves first)."
+    )
+    for text in (banner, helped):
+        assert "seats are counted from 0, and seat 0 starts" in text
+        assert "roll blue 2" in text and "undo [N]" in text and "save FILE" in text
+    assert "took back: leg white" in done.stdout
+    assert "Left the assistant after 1 entry. The last changes were not saved." in done.stdout
+    usage = entry("assist", "camel-up", "--help", cwd=cwd)
+    assert "counted from 0" in flat(usage.stdout)

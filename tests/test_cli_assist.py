@@ -104,3 +104,24 @@ def test_a_view_with_a_fugitive_card_in_it_is_refused_as_infer_refuses_it(cwd: P
     assert "its 'private' field is {'card': 6}; the rules would show None here" in loaded.stderr
     inferred = entry("infer", "fugitive", "--log", "b.jsonl", cwd=cwd)
     assert inferred.returncode == 2 and "its 'private' field is {'card': 6}" in inferred.stderr
+
+
+def test_the_banner_lists_entries_and_commands_and_quit_confirms(cwd: Path) -> None:
+    done = entry("assist", "fugitive", cwd=cwd, stdin="help\nhideout\nsave a.jsonl\nquit\n")
+    assert done.returncode == 0, done.stderr
+    banner, helped = done.stdout.split("> ")[:2]
+    assert banner.startswith("Marshal's assistant for Fugitive")
+    for text in (banner, helped):
+        for form in ("draw 2 17", "guess 12 15 hit", "undo [N]", "save FILE / load FILE", "quit"):
+            assert form in text
+    assert "Left the assistant after 1 entry." in done.stdout
+    assert "not saved" not in done.stdout  # saved before leaving
+    unsaved = entry("assist", "fugitive", cwd=cwd, stdin="hideout\n")  # end of input
+    assert "Left the assistant after 1 entry. The last changes were not saved." in unsaved.stdout
+
+
+def test_what_the_user_types_is_never_read_as_markup(cwd: Path) -> None:
+    done = entry("assist", "fugitive", cwd=cwd, stdin="[/x] [bold]\nhistory\n")
+    assert done.returncode == 0, done.stderr
+    assert "error: '[/x] [bold]': not an entry" in done.stdout
+    assert "no entries yet" in done.stdout

@@ -27,6 +27,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from sleuth.assist.repl import Command, count_entries
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
@@ -36,6 +37,7 @@ from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame, describ
 from sleuth.games.camel_up.track import racing_order
 
 ENTRY_HELP = """\
+(each entry is the move of the seat to move: seats are counted from 0, and seat 0 starts)
 start 1:blue 2:green,orange 3:yellow,white   the starting stacks, bottom to top
 roll blue 2                a roll: blue's die showing 2 (2nd edition: roll white 2 = grey die)
 leg blue                   the top leg ticket of blue
@@ -46,9 +48,12 @@ reveal winner blue green   at the end: a pile's cards as turned up, first card f
 
 
 class CamelSession:
-    """One seat's game at a real table, for :func:`sleuth.assist.repl.run_repl`."""
+    """One seat's game at a real table, for :func:`sleuth.assist.repl.run_repl` (it goes on
+    after the game's end, so that entries can still be taken back)."""
 
     entry_help = ENTRY_HELP
+    commands: tuple[Command, ...] = ()
+    finished = False
 
     def __init__(self, game: CamelUpGame, seat: int = 0, rollouts: int = 20_000) -> None:
         if not 0 <= seat < game.players:
@@ -132,6 +137,16 @@ class CamelSession:
 
     def history(self) -> list[str]:
         return list(self.entries)
+
+    @property
+    def title(self) -> str:
+        return (
+            f"Camel Up odds assistant: you are seat {self.seat} of {self.game.players} "
+            f"(seats are counted from 0, and seat 0 moves first). Type the moves in turn order."
+        )
+
+    def leave(self) -> str:
+        return f"Left the assistant after {count_entries(len(self.entries))}."
 
     def render(self) -> Group:
         state = self.state

@@ -10,6 +10,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from sleuth.assist.repl import Command, count_entries
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
@@ -161,9 +162,13 @@ def _ranges(numbers: list[int]) -> str:
 
 
 class FugitiveSession:
-    """A Marshal's game at a real table, for :func:`sleuth.assist.repl.run_repl`."""
+    """A Marshal's game at a real table, for :func:`sleuth.assist.repl.run_repl` (it goes on
+    after the game's end, so that entries can still be taken back)."""
 
+    title = "Marshal's assistant for Fugitive: type what happens at the table, one entry a line."
     entry_help = ENTRY_HELP
+    commands: tuple[Command, ...] = ()
+    finished = False
 
     def __init__(self, game: FugitiveGame, model: str = "uniform") -> None:
         self.model = model
@@ -177,6 +182,9 @@ class FugitiveSession:
 
     def history(self) -> list[str]:
         return [entry.text for entry in self.table.entries]
+
+    def leave(self) -> str:
+        return f"Left the assistant after {count_entries(len(self.table.entries))}."
 
     def render(self) -> Group:
         return notepad(self.table.deduction)

@@ -1,45 +1,89 @@
-"""The read-eval-print loop shared by every table-side assistant.
+"""The read-eval-print loop shared by every interactive tool (the table-side assistants and
+``sleuth fox play``).
 
 A game plugs in a :class:`TableSession`: it turns one typed entry into recorded facts (or
 refuses it with a :class:`~sleuth.core.errors.SleuthError`, changing nothing), takes back the
-last entry, renders what can be deduced, and saves and loads its view log.  The loop adds the
-commands every assistant has:
+last entry, renders what can be deduced, and saves and loads its view log.  It may add
+commands of its own (:class:`Command`) and may end (``finished``: a game won or given up).
+The loop opens with a banner (the session's title, its entry forms and every command), then
+adds the commands every tool has:
 
-========================  =================================================
-``help``                  the commands and the game's entry forms
-``show``                  the deduction again
-``history``               the entries so far, numbered
-``undo [N]``              take back the last entry (or the last N)
-``save FILE``             write the view log (JSONL) to FILE
-``load FILE``             replace the session by the one saved in FILE
-``quit`` (or end of input)  leave
-========================  =================================================
+==========================  =================================================
+``help``                    the entry forms and the commands
+``show``                    the deduction (or board) again
+``history``                 the entries so far, numbered
+``undo [N]``                take back the last entry (or the last N)
+``save FILE``               write the view log (JSONL) to FILE
+``load FILE``               replace the session by the one saved in FILE
+``quit`` (or end of input)  leave (the session says what leaving means)
+==========================  =================================================
+
+Every command is confirmed by one line (``ok: ...``, ``took back: ...``, ``saved ... to
+...``), and every refusal by one ``error: ...`` line, after which the session is as before.
+Messages are printed as plain text: what the user typed is never read as Rich markup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console, RenderableType
+from rich.text import Text
 
 from sleuth.core.errors import SleuthError
 
 COMMANDS = """\
-help / show / history      these forms / the deduction again / the entries so far
+help / show / history      these forms / the board or deduction again / the entries so far
 undo [N]                   take back the last entry (or the last N)
 save FILE / load FILE      write the view log to FILE / continue from a saved one
 quit                       leave (end of input too)"""
+
+_PLAIN = ("quit", "exit", "help", "show", "history")
+"""The loop's commands that take nothing after them."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A session's own command: the whole line, lower-cased and with single spaces, is one of
+    ``names``; ``run`` returns the confirmation to print."""
+
+    names: tuple[str, ...]
+    help: str
+    run: Callable[[], RenderableType]
+
+    def usage(self) -> str:
+        """The command's help line, in the column layout of :data:`COMMANDS`."""
+        return f"{' / '.join(self.names[:1]):<26} {self.help}"
 
 
 class TableSession(Protocol):
     """What a game provides to the loop."""
 
-    entry_help: str
+    @property
+    def title(self) -> str:
+        """The banner's first line: what this tool is."""
+        ...
+
+    @property
+    def entry_help(self) -> str:
+        """The entry forms, one per line (shown by the banner and ``help``)."""
+        ...
+
+    @property
+    def commands(self) -> Sequence[Command]:
+        """The session's own commands (none for most)."""
+        ...
+
+    @property
+    def finished(self) -> bool:
+        """True once the game has ended and the loop should stop (after its last render)."""
+        ...
 
     def enter(self, text: str) -> str:
-        """Record one entry; return its canonical text (a SleuthError changes nothing)."""
+        """Record one entry; return its confirmation (a SleuthError changes nothing)."""
         ...
 
     def undo(self) -> str:
@@ -56,50 +100,77 @@ class TableSession(Protocol):
         """Replace the session by a saved one (unchanged if the file is bad)."""
         ...
 
+    def leave(self) -> str:
+        """What ``quit`` (or the end of input) says, before the end."""
+        ...
+
+
+def help_text(session: TableSession) -> str:
+    """The entry forms and every command (the banner and ``help``)."""
+    commands = "\n".join([*(c.usage() for c in session.commands), COMMANDS])
+    return f"Entries:\n{_indent(session.entry_help)}\nCommands:\n{_indent(commands)}"
+
 
 def run_repl(session: TableSession, console: Console, read: Callable[[str], str] = input) -> None:
-    """Read entries until ``quit`` or the end of input, showing the deduction after each."""
+    """Print the banner, then read entries and commands until ``quit``, the end of input or
+    the end of the game, showing the deduction after each change."""
+    say = _printer(console)
+    say(session.title)
+    say(help_text(session))
     console.print(session.render())
-    while True:
+    unsaved = False  # entries changed since the last save or load
+    while not session.finished:
         try:
             line = read("> ").strip()
         except EOFError:
-            return
+            line = "quit"
         if not line or line.startswith("#"):
             continue
         word, _, rest = line.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        command = next(
+            (c for c in session.commands if " ".join(line.lower().split()) in c.names), None
+        )
         try:
-            if word in ("quit", "exit", "help", "show", "history") and rest.strip():
+            if word in _PLAIN and rest:
                 raise SleuthError(f"{word!r} takes nothing after it")
             if word in ("quit", "exit"):
+                note = " The last changes were not saved." if unsaved else ""
+                say(session.leave() + note)
                 return
-            if word == "help":
-                console.print(session.entry_help + "\n" + COMMANDS)
+            if command is not None:
+                console.print(_plain(command.run()))
+            elif word == "help":
+                say(help_text(session))
+                continue
             elif word == "show":
-                console.print(session.render())
+                pass
             elif word == "history":
-                for number, text in enumerate(session.history(), start=1):
-                    console.print(f"{number:3}  {text}")
+                texts = session.history()
+                say("\n".join(f"{n:3}  {t}" for n, t in enumerate(texts, 1)) or "no entries yet")
+                continue
             elif word == "undo":
-                for text in _undo(session, rest.strip()):
-                    console.print(f"took back: {text}")
-                console.print(session.render())
+                for text in _undo(session, rest):
+                    say(f"took back: {text}")
+                unsaved = True
             elif word in ("save", "load"):
-                if not rest.strip():
+                if not rest:
                     raise SleuthError(f"{word} needs a file name: {word} FILE")
-                path = Path(rest.strip())
+                path = Path(rest)
                 if word == "save":
                     session.save(path)
-                    console.print(f"saved {_entries(len(session.history()))} to {path}")
-                else:
-                    session.load(path)
-                    console.print(f"loaded {_entries(len(session.history()))} from {path}")
-                    console.print(session.render())
+                    say(f"saved {count_entries(len(session.history()))} to {path}")
+                    unsaved = False
+                    continue
+                session.load(path)
+                say(f"loaded {count_entries(len(session.history()))} from {path}")
+                unsaved = False
             else:
-                console.print(f"ok: {session.enter(line)}")
-                console.print(session.render())
+                say(f"ok: {session.enter(line)}")
+                unsaved = True
+            console.print(session.render())
         except SleuthError as exc:
-            console.print(f"error: {exc}")
+            say(f"error: {exc}")
 
 
 def _undo(session: TableSession, count_text: str) -> list[str]:
@@ -111,10 +182,29 @@ def _undo(session: TableSession, count_text: str) -> list[str]:
     else:
         raise SleuthError(f"'undo {count_text}': write 'undo' or 'undo N' (N a positive number)")
     entries = len(session.history())
+    if not entries:
+        raise SleuthError("nothing to undo")
     if count > entries:
-        raise SleuthError(f"'undo {count}': there are only {_entries(entries)}")
+        raise SleuthError(f"'undo {count}': there are only {count_entries(entries)}")
     return [session.undo() for _ in range(count)]
 
 
-def _entries(count: int) -> str:
+def count_entries(count: int) -> str:
+    """``1 entry``, ``2 entries``."""
     return f"{count} entr{'y' if count == 1 else 'ies'}"
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+def _plain(renderable: RenderableType) -> RenderableType:
+    """Strings as plain text (no markup, no highlighting); other renderables as they are."""
+    return Text(renderable) if isinstance(renderable, str) else renderable
+
+
+def _printer(console: Console) -> Callable[[str], None]:
+    def say(text: str) -> None:
+        console.print(Text(text))
+
+    return say

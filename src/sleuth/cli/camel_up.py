@@ -129,7 +129,11 @@ def assist_command(
     ] = None,
     seat: Annotated[
         int | None,
-        typer.Option("--seat", min=0, help="Your seat (0 starts; default 0, or the log's)."),
+        typer.Option(
+            "--seat",
+            min=0,
+            help="Your seat, counted from 0 (seat 0 moves first; default 0, or the log's).",
+        ),
     ] = None,
     load: Annotated[
         Path | None,
@@ -144,8 +148,8 @@ def assist_command(
 ) -> None:
     """The odds assistant at a real table: type the moves as they happen (the start, each
     roll with its die, leg tickets, tiles, overall bets) and see the leg and race odds and the
-    best actions after each.  'help' lists the forms; undo, save FILE and load FILE work at any
-    time."""
+    best actions after each.  Seats are counted from 0 in turn order (seat 0 moves first);
+    --seat is yours.  'help' lists the forms; undo, save FILE and load FILE work at any time."""
     if load is not None and (option or seat is not None):
         raise OptionError(
             "--load takes the game's options and your seat from the log: leave out "
@@ -157,5 +161,4 @@ def assist_command(
     session = CamelSession(game, seat or 0, rollouts)
     if load is not None:
         session.load(load)
-    console.print("Camel Up odds assistant. Type 'help' for the entry forms.")
     run_repl(session, console)

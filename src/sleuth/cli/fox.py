@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
-from rich.text import Text
 
+from sleuth.assist.fox import FoxSession
+from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
-from sleuth.core.errors import IllegalActionError, SleuthError
-from sleuth.games.fox.belief import FoxBelief
-from sleuth.games.fox.graph import FoxGraph, parse_graph
+from sleuth.games.fox.graph import parse_graph
+from sleuth.games.fox.rules import FoxGame
 from sleuth.games.fox.solver import DEFAULT_MAX_SECONDS, DEFAULT_MAX_STATES, solve
 
 app = typer.Typer(
@@ -115,92 +115,24 @@ def value_command(
     console.print(fox)
 
 
-def _show_board(board: FoxGraph, belief: FoxBelief) -> str:
-    possible = set(belief.possible_holes())
-    return " ".join(f"[{h}]" if h in possible else f" {h} " for h in range(board.n))
-
-
 @app.command("play")
 def play_command(
     graph: GraphOption = "path:5",
     k: KOption = 1,
     lazy: LazyOption = False,
+    days: Annotated[
+        int,
+        typer.Option("--days", min=0, help="Day limit after which the fox escapes (0: 4 x holes)."),
+    ] = 0,
     show: Annotated[
-        bool, typer.Option("--show", help="Show the possible holes after each day.")
+        bool,
+        typer.Option("--show", help="Mark the holes the fox may be in ('marks' toggles it)."),
     ] = False,
 ) -> None:
     """Hunt the adversarial ("quantum") fox in the terminal.
 
-    Type the holes to inspect (e.g. `2` or `1,3`), `show` to toggle the possible holes,
-    `undo`, `hint` or `give up`."""
-    board = parse_graph(graph)
-    belief = FoxBelief(board, k=k, lazy=lazy)
-    console.print(
-        f"Fox in a Hole on {board.spec}: holes 0..{board.n - 1}, inspect up to {k} a day. "
-        "The fox moves every night" + (" or stays" if lazy else "") + ".",
-        highlight=False,
-    )
-    if board.n <= 24:
-        try:
-            if not solve(board, k=k, lazy=lazy, max_seconds=2.0).winnable:
-                console.print("Warning: no strategy is sure to catch this fox.")
-        except SleuthError:
-            pass
-    while True:
-        if show:
-            console.print("possible holes: " + _show_board(board, belief), highlight=False)
-        try:
-            text = input(f"day {belief.day}> ").strip().lower()
-        except EOFError:
-            text = "give up"
-        if text in ("give up", "giveup", "quit", "q"):
-            path = belief.fox_path()
-            route = " → ".join(map(str, path)) if path else "anywhere"
-            console.print(
-                f"The fox got away. One path that dodged every inspection: {route}", highlight=False
-            )
-            return
-        if text == "show":
-            show = not show
-            continue
-        if text == "undo":
-            try:
-                belief.undo()
-            except IllegalActionError as exc:
-                console.print(str(exc), style="red")
-            continue
-        if text == "hint":
-            _hint(board, belief, k, lazy)
-            continue
-        try:
-            holes = [int(p) for p in text.replace(",", " ").split()]
-            caught = belief.inspect(holes)
-        except ValueError as exc:  # IllegalActionError is a ValueError too
-            message = exc if isinstance(exc, IllegalActionError) else f"cannot read {text!r}"
-            usage = "(type holes such as 2 or 1,3, or show/undo/hint/give up)"
-            console.print(Text.assemble((str(message), "red"), f" {usage}"))
-            continue
-        if caught:
-            path = belief.fox_path()
-            console.print(
-                f"Caught on day {belief.day - 1}! One way the fox could have come: "
-                + " → ".join(map(str, path)),
-                highlight=False,
-            )
-            return
-        console.print("Not yet.")
-
-
-def _hint(board: FoxGraph, belief: FoxBelief, k: int, lazy: bool) -> None:
-    try:
-        solution = solve(board, k=k, lazy=lazy, start=belief.morning, max_seconds=5.0)
-    except SleuthError as exc:
-        console.print(f"no hint: {exc}")
-        return
-    if solution.strategy:
-        first = ", ".join(map(str, solution.strategy[0]))
-        console.print(
-            f"hint: inspect {first} (a catch is certain within {solution.days} more days)"
-        )
-    else:
-        console.print("hint: from here no strategy is sure to catch the fox")
+    Type the holes to inspect each day (e.g. `2`, or `1,3` with --k 2). The board is drawn
+    after every day; `help` lists the commands: `hint`, `marks`, `give up`, `show`,
+    `history`, `undo`, `save FILE`, `load FILE`, `quit`."""
+    game = FoxGame(parse_graph(graph), k=k, lazy=lazy, days=days or None)
+    run_repl(FoxSession(game, marks=show), console)

@@ -125,5 +125,4 @@ def assist_command(
     session = FugitiveSession(game, model.value)
     if load is not None:
         session.load(load)
-    console.print("Marshal's assistant for Fugitive. Type 'help' for the entry forms.")
     run_repl(session, console)
