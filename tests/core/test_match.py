@@ -7,7 +7,7 @@ import pytest
 
 from sleuth.core.bots import BotSpec
 from sleuth.core.game import CHANCE
-from sleuth.core.match import run_match
+from sleuth.core.match import DEFAULT_TIME_LIMIT, DefaultLimit, run_match, seat_limits
 from sleuth.core.registry import game_spec, make_game
 from tests.core import toy
 
@@ -189,3 +189,30 @@ def test_a_bots_warm_up_runs_once_per_process_before_any_move_is_timed() -> None
         record = run_match(game, [caller, caller], seed=seed, time_limit=0.1)
         assert not record.forfeits and record.duration < 0.2
     assert len(calls) == 1
+
+
+def test_a_declared_move_budget_raises_the_default_limit_but_not_a_chosen_one() -> None:
+    game = make_game("highcard")
+    slow = toy.SPEC.bot("slow")  # 0.3 s a move
+    patient = replace(slow, move_budget=0.6)
+    default = DefaultLimit(0.1)
+    assert seat_limits([patient, slow], default) == [0.6, 0.1]
+    assert seat_limits([patient, slow], 0.1) == [0.1, 0.1]
+    assert seat_limits([patient, slow], None) == [None, None]
+    assert not run_match(game, [patient, patient], seed=1, time_limit=default).forfeits
+    chosen = run_match(game, [patient, patient], seed=1, time_limit=0.1)
+    assert [f.reason.endswith("(limit 0.1 s per move)") for f in chosen.forfeits] == [True]
+    undeclared = run_match(game, [slow, slow], seed=1, time_limit=default)
+    assert len(undeclared.forfeits) == 1
+
+
+def test_the_default_limit_survives_pickling_and_a_budget_may_depend_on_options() -> None:
+    import pickle
+
+    assert isinstance(pickle.loads(pickle.dumps(DEFAULT_TIME_LIMIT)), DefaultLimit)
+    assert float(DEFAULT_TIME_LIMIT) == 1.0
+    spec = replace(
+        game_spec("fox").bot("ismcts"), move_budget=lambda iterations, **_: iterations / 100
+    )
+    assert spec.budget() == 10.0
+    assert spec.configured({"iterations": "50"}, "fox").budget() == 0.5

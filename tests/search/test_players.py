@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +18,14 @@ from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec, parse_float
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fox.search import FoxSearchModel
-from sleuth.search.players import DeterminizedPlayer, ISMCTSPlayer, SearchError, search_bots
+from sleuth.search.players import (
+    SEARCH_MARGIN,
+    SEARCH_SECONDS,
+    DeterminizedPlayer,
+    ISMCTSPlayer,
+    SearchError,
+    search_bots,
+)
 from sleuth.search.rewards import Rewards
 from sleuth.search.tree import SearchSettings, TreeSearch
 from tests.core.toy import HighCard
@@ -170,10 +178,33 @@ def test_configured_bot_name_and_settings() -> None:
     bot = spec.make(make_game("fox", {}), 0, 5)
     assert isinstance(bot, ISMCTSPlayer)
     assert bot.settings == SearchSettings(
-        iterations=20, exploration=0.3, policy="heuristic", depth=4
+        iterations=20, seconds=SEARCH_SECONDS, exploration=0.3, policy="heuristic", depth=4
     )
     plain = game_spec("fox").bot("dmcts").make(make_game("fox", {}), 1, 5)
-    assert isinstance(plain, DeterminizedPlayer) and plain.settings == SearchSettings()
+    assert isinstance(plain, DeterminizedPlayer)
+    assert plain.settings == SearchSettings(seconds=SEARCH_SECONDS)
+
+
+def test_the_search_stops_at_whichever_of_iterations_and_seconds_comes_first() -> None:
+    game = make_game("fox", {"graph": "path:5"})
+    state, events = _after(game, [game.parse_action("hide")])
+    timed = ISMCTSPlayer(
+        game, 0, 1, FoxSearchModel(), SearchSettings(iterations=10**9, seconds=0.1)
+    )
+    started = time.perf_counter()
+    timed.act(_view(game, events, 0), state.legal_actions())
+    assert time.perf_counter() - started < 1.0 and 1 <= timed.search.iterations < 10**9
+    counted = ISMCTSPlayer(game, 0, 1, FoxSearchModel(), SearchSettings(iterations=9, seconds=60))
+    counted.act(_view(game, events, 0), state.legal_actions())
+    assert counted.search.iterations == 9
+
+
+def test_search_bots_declare_their_time_budget_plus_a_margin() -> None:
+    spec = game_spec("fox")
+    assert spec.bot("ismcts").budget() == SEARCH_SECONDS + SEARCH_MARGIN
+    assert spec.bot("dmcts:iterations=3000").budget() == SEARCH_SECONDS + SEARCH_MARGIN
+    assert spec.bot("ismcts:seconds=4").budget() == 4 + SEARCH_MARGIN
+    assert spec.bot("ismcts:seconds=0").budget() == SEARCH_SECONDS + SEARCH_MARGIN
 
 
 def test_heuristic_policy_and_depth_limit_play_legal_games() -> None:
@@ -230,7 +261,8 @@ def test_decisions_do_not_depend_on_the_hash_seed(tmp_path: Any) -> None:
         "from sleuth.core.registry import game_spec, make_game\n"
         "game = make_game('fox', {'graph': 'grid:2x3', 'k': '2'})\n"
         "spec = game_spec('fox')\n"
-        "bots = [spec.bot('ismcts:iterations=150'), spec.bot('dmcts:iterations=150:worlds=3')]\n"
+        "bots = [spec.bot('ismcts:iterations=150:seconds=0'),"
+        " spec.bot('dmcts:iterations=150:worlds=3:seconds=0')]\n"
         "record = run_match(game, bots, seed=11, time_limit=30)\n"
         "print([str(s.action) for s in record.steps])\n"
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from sleuth.core.compiled import one_off
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_options
@@ -60,13 +61,28 @@ class BotSpec:
     """Loads what the bot's first move would otherwise wait for, such as compiled kernels
     (Numba compiles them on a cold cache: seconds, enough to forfeit a timed move).  Run at
     most once per process, untimed, by :meth:`warm`."""
+    move_budget: float | Callable[..., float] | None = None
+    """Seconds per move this bot may need when that is more than the match runner's default
+    limit (:data:`sleuth.core.match.DEFAULT_TIME_LIMIT`): the runner's default is raised to it
+    for this bot's seat (a limit the user gives is kept as given).  A callable receives the
+    option values as keyword arguments, for budgets that depend on options; read the value
+    with :meth:`budget`.  None: no more than the default."""
 
     def warm(self) -> None:
         """Run :attr:`warm_up` unless this process already has (the match runner calls this
         before it times any move)."""
         if self.warm_up is not None and self.warm_up not in _WARMED:
-            self.warm_up()
+            base = self.name.split(":")[0]
+            with one_off(f"Preparing bot {base!r}: compiling its code, once after an install"):
+                self.warm_up()
             _WARMED.add(self.warm_up)
+
+    def budget(self) -> float | None:
+        """The seconds per move this bot declares (:attr:`move_budget`) with its option values
+        (the defaults for a spec not :meth:`configured`); None when it declares none."""
+        if callable(self.move_budget):
+            return self.move_budget(**{option.name: option.default for option in self.options})
+        return self.move_budget
 
     def make(self, game: Game[Any], seat: int, seed: int) -> Bot:
         if self.options:
@@ -78,7 +94,14 @@ class BotSpec:
         base = self.name.split(":")[0]
         values = parse_options(self.options, texts, f"bot {base!r} of {game_name}")
         name = base + "".join(f":{key}={_text(values[key])}" for key in texts)
-        return replace(self, name=name, factory=partial(self.factory, **values), options=())
+        budget = self.move_budget(**values) if callable(self.move_budget) else self.move_budget
+        return replace(
+            self,
+            name=name,
+            factory=partial(self.factory, **values),
+            options=(),
+            move_budget=budget,
+        )
 
 
 _WARMED: set[Callable[[], None]] = set()

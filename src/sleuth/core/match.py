@@ -27,8 +27,18 @@ from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.rng import derive_seed
 
-DEFAULT_TIME_LIMIT = 1.0
-"""Seconds a bot may take per move before it forfeits."""
+
+class DefaultLimit(float):
+    """The runner's default per-move limit: a float (seconds) that a bot's declared move budget
+    (:meth:`~sleuth.core.bots.BotSpec.budget`) raises for that bot's seat.  Any other float
+    passed as a time limit is one the user chose, and applies to every seat as given."""
+
+    def __repr__(self) -> str:
+        return f"DefaultLimit({float(self)!r})"
+
+
+DEFAULT_TIME_LIMIT: float = DefaultLimit(1.0)
+"""Seconds a bot may take per move before it forfeits, unless it declares a larger budget."""
 SETUP_LIMIT = 60.0
 """Seconds a bot may take to start (its constructor) before it is interrupted and forfeits."""
 MAX_TIMER = 1e6
@@ -128,10 +138,12 @@ def run_match(
     seed: int,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
 ) -> MatchRecord:
-    """Play one game; ``bots[s]`` plays seat ``s``.  ``time_limit`` is seconds per move.
+    """Play one game; ``bots[s]`` plays seat ``s``.  ``time_limit`` is seconds per move (None:
+    no limit); by default :data:`DEFAULT_TIME_LIMIT`, raised for each seat to the move budget
+    its bot declares (:func:`seat_limits`).
 
-    A bot exceeding ``time_limit`` forfeits after its move returns; a bot still thinking at
-    five times the limit (at least one second more) is interrupted, where the platform allows.
+    A bot exceeding its limit forfeits after its move returns; a bot still thinking at five
+    times the limit (at least one second more) is interrupted, where the platform allows.
     """
     if len(bots) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} bots, got {len(bots)}")
@@ -146,7 +158,8 @@ def run_match(
     events_of: list[list[Event]] = [[] for _ in bots]
     views = [View(s, game.roles[s], info, events_of[s]) for s in range(len(bots))]
     forfeited: set[int] = set()
-    hard_limit = None if time_limit is None else max(5 * time_limit, time_limit + 1.0)
+    limits = seat_limits(bots, time_limit)
+    hard_limits = [None if limit is None else max(5 * limit, limit + 1.0) for limit in limits]
 
     with _alarm_handler() as can_interrupt:
         players = _start_bots(game, bots, seed, can_interrupt, record.forfeits)
@@ -169,7 +182,7 @@ def run_match(
                 assert player is not None
                 started_move = time.perf_counter()
                 action, problem = _ask(
-                    player, state, views[seat], time_limit, hard_limit, can_interrupt
+                    player, state, views[seat], limits[seat], hard_limits[seat], can_interrupt
                 )
                 record.thinking[seat].append(time.perf_counter() - started_move)
                 if problem is None:
@@ -184,12 +197,20 @@ def run_match(
             for s, seen in enumerate(events_of):
                 seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
-        _tell_game_over(players, views, forfeited, hard_limit, can_interrupt)
+        _tell_game_over(players, views, forfeited, hard_limits, can_interrupt)
 
     record.returns, record.wins, record.outcome = final_result(game, state, record.forfeits)
     record.final_state = state
     record.duration = time.perf_counter() - started
     return record
+
+
+def seat_limits(bots: Sequence[BotSpec], time_limit: float | None) -> list[float | None]:
+    """Each seat's seconds per move: ``time_limit`` as given (None: no limit), except that the
+    default limit (a :class:`DefaultLimit`) is raised to the budget the seat's bot declares."""
+    if not isinstance(time_limit, DefaultLimit):
+        return [time_limit] * len(bots)
+    return [max(float(time_limit), bot.budget() or 0.0) for bot in bots]
 
 
 def _start_bots(
@@ -219,7 +240,7 @@ def _tell_game_over(
     players: list[Bot | None],
     views: list[View],
     forfeited: set[int],
-    hard_limit: float | None,
+    hard_limits: Sequence[float | None],
     can_interrupt: bool,
 ) -> None:
     """Give every bot still in the game its final view; a failure there changes nothing."""
@@ -227,7 +248,7 @@ def _tell_game_over(
         if player is None or seat in forfeited or type(player).game_over is Bot.game_over:
             continue
         try:
-            with _deadline(hard_limit, can_interrupt):
+            with _deadline(hard_limits[seat], can_interrupt):
                 player.game_over(views[seat])
         except (BotTimeout, *BOT_FAILURES):
             pass

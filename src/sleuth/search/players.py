@@ -143,9 +143,9 @@ class DeterminizedPlayer(SearchPlayer):
 
     def _prepare(self) -> None:
         game, model, settings = self.game, self.model, self.settings
-        worlds = settings.worlds if settings.seconds else min(settings.worlds, settings.iterations)
+        worlds = min(settings.worlds, settings.iterations)
         self.worlds = worlds
-        """Worlds per decision: at most one per simulation with a fixed budget."""
+        """Worlds per decision: at most one per simulation."""
         share = replace(
             settings, iterations=settings.iterations // worlds, seconds=settings.seconds / worlds
         )
@@ -173,12 +173,20 @@ class DeterminizedPlayer(SearchPlayer):
         return max(votes, key=lambda a: (votes[a], visits[a]))
 
 
+SEARCH_SECONDS = 0.5
+"""The search bots' default time budget per move (``seconds``): half the match runner's default
+limit, leaving room for sampling the first world and for a loaded machine."""
+SEARCH_MARGIN = 1.0
+"""Seconds a search bot declares beyond its time budget for a move (sampling the first world,
+choosing the move; see :func:`_move_budget`)."""
+
 _COMMON_OPTIONS = (
-    OptionSpec("iterations", 1000, "simulations per move", parse_int(1)),
+    OptionSpec("iterations", 1000, "simulations per move, at most", parse_int(1)),
     OptionSpec(
         "seconds",
-        0.0,
-        "time per move instead of a fixed number of simulations (0: off)",
+        SEARCH_SECONDS,
+        "time per move, at most: the search stops at whichever of iterations and seconds "
+        "comes first (0: no time budget, always the full iterations)",
         parse_float(0.0),
     ),
     OptionSpec(
@@ -222,6 +230,14 @@ def _settings(options: dict[str, Any]) -> SearchSettings:
     )
 
 
+def _move_budget(seconds: float, **_: Any) -> float:
+    """The seconds per move a search bot declares to the match runner: its time budget plus
+    :data:`SEARCH_MARGIN` (at least the default ``seconds`` plus the margin).  A bot without a
+    time budget (``seconds=0``) declares the same: a long fixed search is the user's choice to
+    time with ``--time-limit``."""
+    return max(seconds, SEARCH_SECONDS) + SEARCH_MARGIN
+
+
 def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpec, BotSpec]:
     """The ``ismcts`` and ``dmcts`` bots of a game whose search model is ``model``, with the
     common options and the model's own (:attr:`SearchModel.options`)."""
@@ -247,6 +263,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             "information-set MCTS: one tree over its information sets, a sampled world "
             "per simulation",
             warm_up=model.warm_up,
+            move_budget=_move_budget,
             options=(
                 *_COMMON_OPTIONS,
                 *model.options,
@@ -259,6 +276,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             dmcts,
             "determinized MCTS: search sampled worlds as if they were known, then vote",
             warm_up=model.warm_up,
+            move_budget=_move_budget,
             options=(
                 *_COMMON_OPTIONS,
                 *model.options,

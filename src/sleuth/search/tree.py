@@ -47,8 +47,9 @@ POLICIES = ("random", "heuristic")
 class SearchSettings:
     """How hard and how to search.
 
-    ``iterations`` simulations per decision, unless ``seconds`` > 0 gives a time budget instead
-    (then the decision depends on the machine's speed).  ``exploration`` is UCB's constant ``c``.
+    ``iterations`` simulations per decision at most; ``seconds`` > 0 also stops the search
+    once that time has passed (after at least one simulation), and a decision cut short by it
+    depends on the machine's speed.  ``exploration`` is UCB's constant ``c``.
     ``policy`` is ``random`` (the game's rollout move) or ``heuristic`` (the game's heuristic move
     with probability ``1 - epsilon``).  ``depth`` > 0 stops each simulation after that many
     moves from the root and uses the game's evaluation (when it has one).  ``reuse`` keeps the
@@ -138,12 +139,13 @@ class TreeSearch(Generic[A]):
         """Total simulations run by this search (for benchmarks and reports)."""
 
     def run(self, root: Node, draw: Callable[[], State[A]]) -> int:
-        """Run the budget of iterations from ``root``, each on a world from ``draw``."""
+        """Run up to ``iterations`` simulations from ``root``, each on a world from ``draw``,
+        stopping early once ``seconds`` (when > 0) have passed; return how many ran (>= 1)."""
         settings = self.settings
         done = 0
         if settings.seconds > 0:
             deadline = time.perf_counter() + settings.seconds
-            while done == 0 or time.perf_counter() < deadline:
+            while done < settings.iterations and (done == 0 or time.perf_counter() < deadline):
                 self.iterate(root, draw())
                 done += 1
         else:
