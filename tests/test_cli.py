@@ -143,7 +143,7 @@ def check_play_json(summary: dict[str, Any]) -> None:
     assert isinstance(summary["games"], int) and isinstance(summary["seed"], int)
     assert all(isinstance(b, str) for b in summary["bots"])
     for res in summary["results"]:
-        assert list(res) == ["bot", "role", "games", "wins", "win_rate", "ci95"]
+        assert list(res) == ["bot", "role", "games", "wins", "win_rate", "ci95", "forfeits"]
         assert isinstance(res["bot"], str) and isinstance(res["role"], str)
         assert isinstance(res["games"], int) and isinstance(res["wins"], float)
         assert isinstance(res["win_rate"], float)

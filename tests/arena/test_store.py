@@ -19,11 +19,11 @@ from sleuth.core.registry import make_game
 
 RUN_COLUMNS = [
     "run_id", "started_at", "game", "options", "seed", "bots", "games", "workers", "seconds",
-    "sleuth_version",
+    "sleuth_version", "status", "time_limit",
 ]  # fmt: skip
 GAME_COLUMNS = [
     "run_id", "game_index", "game", "options", "seed", "bots", "roles", "outcome", "returns",
-    "wins", "length", "duration", "forfeits", "actions",
+    "wins", "length", "duration", "forfeits", "actions", "thinking",
 ]  # fmt: skip
 STARTED = datetime(2025, 1, 2, 3, 4, 5)
 

@@ -422,9 +422,9 @@ def test_forfeits_are_counted_and_recorded() -> None:
         assert r.wins[seat] == 0.0 and sum(r.wins) == pytest.approx(1.0)
         assert r.outcome.startswith("forfeit by")
     assert all(s.wins == 0.0 for s in t.standings() if s.bot == "crash")
-    # forfeits are counted per bot and role: each crash seat once, nobody else
+    # forfeits are counted per bot and role: every game of crash, nobody else
     assert {(s.bot, s.role): s.forfeits for s in t.standings()} == {
-        (s.bot, s.role): (1 if s.bot == "crash" else 0) for s in t.standings()
+        (s.bot, s.role): (s.games if s.bot == "crash" else 0) for s in t.standings()
     }
     assert sum(s.forfeits for s in t.standings()) == 3
 

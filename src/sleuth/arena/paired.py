@@ -126,6 +126,15 @@ class Comparison:
         }
 
 
+class ComparisonStopped(Exception):
+    """A signal stopped a comparison before both tournaments finished."""
+
+    def __init__(self, by: str, exit_code: int) -> None:
+        super().__init__(f"stopped by {by}")
+        self.by = by
+        self.exit_code = exit_code
+
+
 def compare(
     name: str,
     candidate: str,
@@ -141,16 +150,23 @@ def compare(
     """Play ``candidate`` and ``baseline`` against ``field`` on the same ``games`` seeds and seats.
 
     Both must be able to play the same seats (a bad name, option or seating raises
-    ``SleuthError`` before any game)."""
+    ``SleuthError`` before any game).  Ctrl-C or SIGTERM stop the comparison: it raises
+    :class:`ComparisonStopped`, as a comparison of part of the games would not be paired."""
     spec = game_spec(name)
     seating_a, seating_b = [candidate, *field], [baseline, *field]
     game = spec.make(spec.options_for(options or {}, len(seating_a)))
     shifts = valid_rotations(game, seating_a)
     if valid_rotations(game, seating_b) != shifts:
         raise SleuthError(f"{candidate} and {baseline} cannot play the same seats among the field")
-    played = [
-        run_tournament(name, seating, games, seed, options, workers, None, time_limit, on_progress)
-        for seating in (seating_a, seating_b)
-    ]
+    played = []
+    for seating in (seating_a, seating_b):
+        tournament = run_tournament(
+            name, seating, games, seed, options, workers, None, time_limit, on_progress
+        )
+        if tournament.stopped_by is not None:
+            raise ComparisonStopped(tournament.stopped_by, tournament.exit_code)
+        if tournament.lost:
+            raise SleuthError("; ".join(tournament.lost) + ": the comparison is incomplete")
+        played.append(tournament)
     seats = tuple(shifts[i % len(shifts)] for i in range(games))
     return Comparison(played[0], played[1], seats)

@@ -3,29 +3,41 @@
 Tables:
 
 ``runs``   one row per tournament: ``run_id``, ``started_at``, ``game``, ``options`` (JSON),
-           ``seed``, ``bots``, ``games``, ``workers``, ``seconds``, ``sleuth_version``.
+           ``seed``, ``bots``, ``games`` (scheduled), ``workers``, ``seconds``,
+           ``sleuth_version``, ``status`` (``running`` while it plays, ``finished``, or
+           ``stopped`` when it ended early: ``sleuth play --resume`` continues it),
+           ``time_limit`` (seconds per move, ``NULL`` for none).
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
            ``bots`` and ``roles`` (per seat), ``outcome``, ``returns``, ``wins`` (per seat),
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
            ``{seat, bot, step, reason}``), ``actions`` (every action's text, chance included:
-           the game replays from its options, seed and actions).  Files written before the
-           ``actions`` column existed get it on first use (empty for their old games).
+           the game replays from its options, seed and actions), ``thinking`` (JSON list per
+           seat of ``[moves, total seconds, longest seconds]``).  Files written before a
+           column existed get it on first use (``NULL`` for their old rows).
+
+A run being played is written as it goes: its ``runs`` row first (status ``running``), its
+games in batches, each batch in one transaction, then its final status.  A game is stored at
+most once per run (a batch skips the indices already there).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import duckdb
 
+from sleuth.arena.play import GameRow
 from sleuth.core.errors import SleuthError
+from sleuth.core.events import JSON
 
 if TYPE_CHECKING:
-    from sleuth.arena.tournament import GameRow, Tournament
+    from sleuth.arena.tournament import Tournament
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -39,11 +51,14 @@ CREATE TABLE IF NOT EXISTS games (
     length INTEGER, duration DOUBLE, forfeits JSON, actions VARCHAR[]
 );
 ALTER TABLE games ADD COLUMN IF NOT EXISTS actions VARCHAR[];
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS status VARCHAR;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS time_limit DOUBLE;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS thinking JSON;
 """
 
 _GAME_COLUMNS = (
     "run_id", "game_index", "game", "options", "seed", "bots", "roles", "outcome",
-    "returns", "wins", "length", "duration", "forfeits", "actions",
+    "returns", "wins", "length", "duration", "forfeits", "actions", "thinking",
 )  # fmt: skip
 
 
@@ -72,20 +87,123 @@ def prepare(path: Path) -> None:
 
 def save(path: Path, tournament: Tournament, started_at: datetime, sleuth_version: str) -> None:
     """Append a finished tournament and its games to the DuckDB file at ``path``."""
-    options = json.dumps(tournament.options, sort_keys=True)
+    begin(path, tournament, started_at, sleuth_version, time_limit=None)
+    add_games(path, tournament.run_id, tournament.game, tournament.options, tournament.rows)
+    end(path, tournament)
+
+
+def begin(
+    path: Path,
+    tournament: Tournament,
+    started_at: datetime,
+    sleuth_version: str,
+    time_limit: float | None,
+) -> None:
+    """Record a run about to be played (status ``running``, no games yet)."""
+    with _transaction(path) as con:
+        con.execute(
+            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                tournament.run_id, started_at, tournament.game, _options(tournament.options),
+                tournament.seed, list(tournament.bots), tournament.requested or
+                len(tournament.rows), tournament.workers, 0.0, sleuth_version, "running",
+                time_limit,
+            ],
+        )  # fmt: skip
+
+
+def add_games(
+    path: Path, run_id: str, game: str, options: dict[str, JSON], rows: Sequence[GameRow]
+) -> None:
+    """Store finished games of a run in one transaction (indices already stored are skipped)."""
+    if rows:
+        with _transaction(path) as con:
+            _insert_games(con, run_id, game, _options(options), rows)
+
+
+def end(path: Path, tournament: Tournament, seconds_before: float = 0.0) -> None:
+    """Record how a run ended: ``finished`` when every scheduled game is stored, else
+    ``stopped``; its seconds are those of every session that played it."""
+    status = "finished" if tournament.complete else "stopped"
+    with _transaction(path) as con:
+        con.execute(
+            "UPDATE runs SET status = ?, seconds = ?, workers = ? WHERE run_id = ?",
+            [status, seconds_before + tournament.seconds, tournament.workers, tournament.run_id],
+        )
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A run found in the store, with its finished games (ordered by index)."""
+
+    run_id: str
+    status: str
+    seconds: float
+    rows: list[GameRow]
+
+
+def find_run(
+    path: Path,
+    game: str,
+    options: dict[str, JSON],
+    seed: int,
+    bots: Sequence[str],
+    games: int,
+    time_limit: float | None,
+) -> StoredRun:
+    """The latest run of exactly this tournament (game, options, seed, bots, games, time
+    limit) in ``path``, to resume it; a ``SleuthError`` says why there is none."""
+    try:
+        with connect(path) as con:
+            con.execute(SCHEMA)
+            found = con.execute(
+                "SELECT run_id, coalesce(status, 'finished'), seconds FROM runs WHERE game = ? "
+                "AND options = ?::JSON AND seed = ? AND bots = ? AND games = ? "
+                "AND time_limit IS NOT DISTINCT FROM ? ORDER BY started_at DESC LIMIT 1",
+                [game, _options(options), seed, list(bots), games, time_limit],
+            ).fetchone()
+            if found is None:
+                raise SleuthError(
+                    f"{path} holds no run of this tournament to resume (the same game, options, "
+                    "seed, bots, number of games and time limit): run it without --resume"
+                )
+            run_id, status, seconds = found
+            rows = _load_games(con, run_id)
+    except duckdb.Error as exc:
+        raise SleuthError(f"cannot read results from {path}: {exc}") from None
+    return StoredRun(run_id, status, seconds, rows)
+
+
+def _load_games(con: duckdb.DuckDBPyConnection, run_id: str) -> list[GameRow]:
+    records = con.execute(
+        "SELECT game_index, seed, bots, roles, outcome, returns, wins, length, duration, "
+        "forfeits, actions, thinking FROM games WHERE run_id = ? ORDER BY game_index",
+        [run_id],
+    ).fetchall()
+    return [
+        GameRow(
+            index=index, seed=seed, bots=tuple(bots), roles=tuple(roles), outcome=outcome,
+            returns=tuple(returns), wins=tuple(wins), length=length, duration=duration,
+            forfeits=json.loads(forfeits), actions=tuple(actions or ()),
+            thinking=tuple(tuple(t) for t in json.loads(thinking)) if thinking else (),
+        )
+        for (index, seed, bots, roles, outcome, returns, wins, length, duration, forfeits,
+             actions, thinking) in records
+    ]  # fmt: skip
+
+
+def _options(options: dict[str, JSON]) -> str:
+    return json.dumps(options, sort_keys=True)
+
+
+@contextmanager
+def _transaction(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """One transaction on ``path``; any database error becomes a ``SleuthError``."""
     try:
         with connect(path) as con:
             con.execute(SCHEMA)
             con.execute("BEGIN TRANSACTION")
-            con.execute(
-                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    tournament.run_id, started_at, tournament.game, options, tournament.seed,
-                    list(tournament.bots), len(tournament.rows), tournament.workers,
-                    tournament.seconds, sleuth_version,
-                ],
-            )  # fmt: skip
-            _insert_games(con, tournament.run_id, tournament.game, options, tournament.rows)
+            yield con
             con.execute("COMMIT")
     except duckdb.Error as exc:
         raise SleuthError(f"cannot store results in {path}: {exc}") from None
@@ -94,8 +212,6 @@ def save(path: Path, tournament: Tournament, started_at: datetime, sleuth_versio
 def _insert_games(
     con: duckdb.DuckDBPyConnection, run_id: str, game: str, options: str, rows: Sequence[GameRow]
 ) -> None:
-    if not rows:
-        return
     columns = [
         [run_id] * len(rows),
         [r.index for r in rows],
@@ -111,7 +227,13 @@ def _insert_games(
         [r.duration for r in rows],
         [json.dumps(r.forfeits) for r in rows],
         [list(r.actions) for r in rows],
+        [json.dumps([list(t) for t in r.thinking]) for r in rows],
     ]
     selects = ", ".join(f"UNNEST(?) AS {name}" for name in _GAME_COLUMNS)
     names = ", ".join(_GAME_COLUMNS)
-    con.execute(f"INSERT INTO games ({names}) SELECT * FROM (SELECT {selects})", columns)
+    con.execute(
+        f"INSERT INTO games ({names}) SELECT * FROM (SELECT {selects}) AS new "
+        "WHERE NOT EXISTS (SELECT 1 FROM games AS old "
+        "WHERE old.run_id = new.run_id AND old.game_index = new.game_index)",
+        columns,
+    )

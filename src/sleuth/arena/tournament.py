@@ -267,6 +267,16 @@ def _play_inline(
         stop.playing = False
 
 
+def canonical_setup(
+    name: str, bots: Sequence[str], options: dict[str, Any]
+) -> tuple[Game[Any], list[str]]:
+    """The game with these options and the bots' canonical names (``ismcts:c=.50`` is
+    ``ismcts:c=0.5``): a tournament is known by them in the results store."""
+    spec = game_spec(name)
+    game = spec.make(spec.options_for(options, len(bots)))
+    return game, [spec.bot(b).name for b in bots]
+
+
 def run_tournament(
     name: str,
     bots: Sequence[str],
@@ -296,10 +306,8 @@ def run_tournament(
     """
     if games < 1:
         raise SleuthError("the number of games must be at least 1")
-    spec = game_spec(name)
-    game = spec.make(spec.options_for(options or {}, len(bots)))
+    game, bots = canonical_setup(name, bots, options or {})
     canonical = game.options()
-    bots = [spec.bot(b).name for b in bots]  # canonical: ismcts:c=.50 is ismcts:c=0.5
     done = {row.index for row in previous}
     jobs = [job for job in schedule(game, bots, games, seed) if job[0] not in done]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))

@@ -3,20 +3,30 @@ here."""
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
+import uuid
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 import sleuth
 from sleuth.arena import store
-from sleuth.arena.paired import Comparison, PairedMean, compare
-from sleuth.arena.tournament import Tournament, run_tournament, valid_seatings
+from sleuth.arena.paired import Comparison, ComparisonStopped, PairedMean, compare
+from sleuth.arena.tournament import (
+    GameRow,
+    Tournament,
+    canonical_setup,
+    run_tournament,
+    valid_seatings,
+)
 from sleuth.cli import assist as assist_cli
 from sleuth.cli import camel_up as camel_up_cli
 from sleuth.cli import export as export_cli
@@ -188,22 +198,57 @@ def play_command(
         Path | None, typer.Option("--logs", help="Write one JSONL log per game to this folder.")
     ] = None,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue the latest stopped run of this same command in the results file: "
+            "its finished games are kept, the others are played.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Run a tournament between bots and print a results table."""
+    """Run a tournament between bots and print a results table.
+
+    Finished games are stored as the run goes.  Ctrl-C (or SIGTERM) stops it within about a
+    second, keeping every finished game; a second Ctrl-C stops at once.  The same command
+    with --resume then plays the games that are left."""
     if not time_limit > 0:
         raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
     if no_db and db != DEFAULT_DB:
         raise SleuthError("--db and --no-db contradict each other: give one")
+    if resume and no_db:
+        raise SleuthError("--resume continues a run stored in the results file: drop --no-db")
     names = bot_names(bots, "--bots")
     options = game_spec(game).options_for(parse_option_texts(option or []), len(names))
     valid_seatings(make_game(game, options), names)  # bad names fail before the database is touched
+    board, canonical_bots = canonical_setup(game, names, options)
+    previous: list[GameRow] = []
+    seconds_before = 0.0
+    run_id = uuid.uuid4().hex
     if not no_db:
         store.prepare(db)
-    started_at = datetime.now()
+        if resume:
+            found = store.find_run(
+                db, game, board.options(), seed, canonical_bots, games, time_limit
+            )
+            if found.status == "finished":
+                errors.print(
+                    f"run {found.run_id[:8]} in {db} already finished: nothing to resume",
+                    highlight=False,
+                )
+            run_id, previous, seconds_before = found.run_id, found.rows, found.seconds
+        else:
+            header = Tournament(
+                run_id, game, board.options(), seed, tuple(canonical_bots),
+                workers or os.cpu_count() or 1, requested=games,
+            )  # fmt: skip
+            store.begin(db, header, datetime.now(), sleuth.__version__, time_limit)
     show_progress = not as_json and sys.stderr.isatty()
     with _progress(show_progress) as progress:
-        task = progress.add_task(f"{game}: {', '.join(names)}", total=games)
+        task = progress.add_task(
+            f"{game}: {', '.join(names)}", total=games, completed=len(previous)
+        )
         tournament = run_tournament(
             game,
             names,
@@ -214,44 +259,87 @@ def play_command(
             logs=logs,
             time_limit=time_limit,
             on_progress=lambda n: progress.advance(task, n),
+            on_rows=None
+            if no_db
+            else lambda rows: store.add_games(db, run_id, game, board.options(), rows),
+            previous=previous,
+            run_id=run_id,
         )
     if not no_db:
-        store.save(db, tournament, started_at, sleuth.__version__)
+        store.end(db, tournament, seconds_before)
     if as_json:
         print_json(tournament.summary())
+    else:
+        _print_standings(tournament)
+        where = "" if no_db else f"; results in {db} (run {tournament.run_id[:8]})"
+        if logs is not None:
+            where += f"; logs in {logs}/"
+        played = len(tournament.rows) - len(previous)
+        earlier = f" (and {len(previous)} from before)" if previous else ""
+        console.print(
+            f"{played} games{earlier} in {tournament.seconds:.2f} s, mean length "
+            f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
+            highlight=False,
+        )
+    if not tournament.complete:
+        _explain_incomplete(tournament, no_db)
+        raise typer.Exit(tournament.exit_code or 1)
+
+
+def _explain_incomplete(tournament: Tournament, no_db: bool) -> None:
+    """Say on stderr why the run stopped short, what was kept and how to continue."""
+    for line in tournament.lost:
+        errors.print(f"warning: {line}", highlight=False)
+    why = f"stopped by {tournament.stopped_by}" if tournament.stopped_by else "incomplete"
+    kept = f"{len(tournament.rows)} of {tournament.requested} games finished"
+    if no_db:
+        errors.print(
+            f"{why}: {kept} (not stored: --no-db); run the command again to play them all",
+            highlight=False,
+        )
         return
-    _print_standings(tournament)
-    where = "" if no_db else f"; results in {db} (run {tournament.run_id[:8]})"
-    if logs is not None:
-        where += f"; logs in {logs}/"
-    console.print(
-        f"{len(tournament.rows)} games in {tournament.seconds:.2f} s, mean length "
-        f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
+    again = ["sleuth", *sys.argv[1:]]
+    if "--resume" not in again:
+        again.append("--resume")
+    errors.print(
+        f"{why}: {kept} and stored (run {tournament.run_id[:8]}); to play the rest:\n"
+        f"  {shlex.join(again)}",
         highlight=False,
+        soft_wrap=True,
     )
 
 
 def _add_columns(table: Table, columns: tuple[str, ...]) -> None:
-    """A results table's columns: a long bot spec folds onto several lines, whole; the role
-    is left-aligned and the figures right-aligned, never wrapped."""
+    """A results table's columns: the role is left-aligned and the figures right-aligned;
+    nothing wraps (see :func:`_print_table`)."""
     for column in columns:
-        if column == "bot":
-            table.add_column(column, overflow="fold")
+        if column in ("bot", "role"):
+            table.add_column(column, no_wrap=True)
         else:
-            table.add_column(column, justify="left" if column == "role" else "right", no_wrap=True)
+            table.add_column(column, justify="right", no_wrap=True)
+
+
+def _print_table(table: Table) -> None:
+    """Print a results table whole: wider than the terminal if a long bot spec needs it
+    (a bot spec cut or wrapped over lines could not be copied back into a command)."""
+    needed = console.measure(table, options=console.options.update_width(10_000)).maximum
+    wide = Console(markup=False, emoji=False, highlight=False, width=max(console.width, needed))
+    wide.print(table)
 
 
 def _print_standings(tournament: Tournament) -> None:
     options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
     table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
-    _add_columns(table, ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length"))
+    _add_columns(
+        table, ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length", "forfeits")
+    )
     for s in tournament.standings():
         lo, hi = s.ci95
         table.add_row(
             s.bot, s.role, str(s.games), f"{s.wins:g}", f"{s.win_rate:.1%}",
-            f"{lo:.1%}–{hi:.1%}", f"{s.mean_length:.2f}",
+            f"{lo:.1%}–{hi:.1%}", f"{s.mean_length:.2f}", str(s.forfeits),
         )  # fmt: skip
-    console.print(table)
+    _print_table(table)
     thinking = ", ".join(
         f"{s.bot} ({s.role}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.1f} ms"
         for s in tournament.standings()
@@ -290,10 +378,14 @@ def compare_command(
     started_at = datetime.now()
     with _progress(not as_json and sys.stderr.isatty()) as progress:
         task = progress.add_task(f"{game}: {candidate} / {baseline}", total=2 * games)
-        comparison = compare(
-            game, candidate, baseline, names, games, seed, options, workers, time_limit,
-            lambda n: progress.advance(task, n),
-        )  # fmt: skip
+        try:
+            comparison = compare(
+                game, candidate, baseline, names, games, seed, options, workers, time_limit,
+                lambda n: progress.advance(task, n),
+            )  # fmt: skip
+        except ComparisonStopped as stopped:
+            errors.print(f"{stopped}: the comparison was abandoned, nothing stored")
+            raise typer.Exit(stopped.exit_code) from None
     if db is not None:
         for tournament in (comparison.candidate, comparison.baseline):
             store.save(db, tournament, started_at, sleuth.__version__)
@@ -319,7 +411,7 @@ def _print_comparison(comparison: Comparison) -> None:
             f"{entry['bot']} ({label})", str(summary["games"]), f"{entry['wins']:g}",
             f"{entry['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", str(entry["forfeits"]),
         )  # fmt: skip
-    console.print(table)
+    _print_table(table)
     better, worse, same = comparison.counts
 
     def gain(name: str, paired: PairedMean, scale: float, unit: str) -> str:
