@@ -5,6 +5,7 @@ change nothing; undo, and the positions of hit numbers deduced when they are cer
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -149,7 +150,7 @@ def table_after(*entries: str) -> MarshalTable:
         (OPENING, "guess 3 3 hit", "a number is repeated"),
         (OPENING, "guess 3 hit; 4 at 2", "4 was not named"),
         (OPENING, "guess 2 miss; 2 at 1", "a miss reveals nothing"),
-        (OPENING, "guess 7", "write 'guess 12 15 hit'"),
+        (OPENING, "guess 7", "'guess 7': write 'guess 7 hit' or 'guess 7 miss'"),
         (OPENING, "guess 4 hit", "4 at 2 has 1 sprint card"),
         (OPENING, "guess 4 hit; 4 sprint 1 2", "position 2 has 1 sprint card(s), not 2"),
         (OPENING, "guess 2 hit", "2 could be at 1 or 2"),
@@ -157,6 +158,13 @@ def table_after(*entries: str) -> MarshalTable:
         (OPENING, "guess 1 2 hit; 2 at 1", "1 fits 1, but not with the others"),
         (OPENING, "guess 50 miss", "only 1-41 can be named, not 50"),
         (OPENING, "guess 3 hit; 3 at 1; 3 at 2", "3 is described twice"),
+        (OPENING, "guess 3 hit; 3 sprint 4; 3 at 2 sprint 6", "3 is described twice"),
+        (
+            OPENING,
+            "guess 3 hit",
+            "write 'guess 3 hit; 3 at 1' or 'guess 3 hit; 3 at 2 sprint CARDS'",
+        ),
+        (OPENING, "guess 3 hit; 3 at 2", "write 'guess 3 hit; 3 at 2 sprint CARDS' with the"),
         (OPENING, "guess 3 hit; 3 at 5", "position 5 is not a face-down hideout"),
         (OPENING, "guess 1 hit; 1 on 1", "write '; NUMBER at POSITION"),
         (OPENING, "guess 1 hit; 1 at 1; 3", "3 was not named"),
@@ -246,3 +254,95 @@ def test_a_pass_after_his_first_opening_hideout_where_the_rules_allow_it(
     table.enter("hideout 5")  # e.g. 1 with 2-6: then no card is left within his reach
     assert table.enter("pass").text == "pass"
     assert table.events[-1].kind == "passed"
+
+
+FORMS = {
+    "PILE": r"\d+",
+    "CARD": r"\d+",
+    "SPRINTS": r"\d+",
+    "NUMBERS": r"\d+(?: \d+)*",
+    "NUMBER": r"\d+",
+}
+"""The placeholders of the turn hints ('draw PILE CARD'), as patterns."""
+
+PROBES = ("hideout", "fugitive draw 1", "skip", "no bonus", "bonus", "draw 3 41")
+"""Entries of every kind, at least one of them out of turn at any moment."""
+
+
+def _turn_forms(table: MarshalTable) -> list[str]:
+    """The entry forms the turn hint ('not now; ...') names, from probes out of turn."""
+    for probe in PROBES:
+        try:
+            table.enter(probe)
+        except SleuthError as exc:
+            if "not now; " in str(exc):
+                return re.findall(r"'([^']+)'", str(exc).split("not now; ", 1)[1])
+        else:
+            table.undo()
+    return []
+
+
+def _suggestions(message: str) -> list[str]:
+    """The whole entries an error suggests ('... write 'A' or 'B' ...')."""
+    assert ": write " in message, message
+    return re.findall(r"'(guess [^']*)'", message.split(": write ", 1)[1])
+
+
+def _filled(suggestion: str, truth: dict[str, str]) -> str | None:
+    """``suggestion`` with CARDS replaced by the true sprint cards of its number, or None when
+    it puts a number where it was not (``truth``: number -> its true clause)."""
+    head, *clauses = suggestion.split("; ")
+    out = [head]
+    for clause in clauses:
+        number = clause.split()[0]
+        real = truth[number]
+        if clause.endswith(" sprint CARDS"):
+            clause = clause.removesuffix(" sprint CARDS") + real[len(real.split(" sprint")[0]) :]
+        if not real.startswith(clause.split(" sprint")[0]):
+            return None
+        out.append(clause)
+    return "; ".join(out)
+
+
+@pytest.mark.parametrize("name", ["first", "second"])
+@pytest.mark.parametrize("seed", range(2))
+def test_every_hint_typed_back_is_accepted(seed: int, name: str) -> None:
+    """Along whole games: the turn hint names the form of the entry that comes next; a guess
+    without its outcome is told both whole entries; a hit typed bare is told, step by step,
+    whole entries that the table accepts once their placeholders hold the true values (never
+    'described twice'), ending in the very entry the game's view gives."""
+    game = GAMES[name]
+    table = MarshalTable(game, seed)
+    checked = hits = 0
+    for text in entry_texts(marshal_view(seed, game, strong=True)):
+        forms = _turn_forms(table)
+        if forms:
+            patterns = [re.escape(f).replace(r"hit\|miss", "(?:hit|miss)") for f in forms]
+            for word, pattern in FORMS.items():
+                patterns = [p.replace(word, pattern) for p in patterns]
+            typed = text.split(";")[0].replace("hideout", "hideout 0", text == "hideout")
+            typed = "42 0" if typed == "42" else typed
+            assert any(re.fullmatch(p, typed) for p in patterns), (text, forms)
+            checked += 1
+        if not text.startswith("guess"):
+            table.enter(text)
+            continue
+        bare = text.split(";")[0].removesuffix(" hit").removesuffix(" miss")
+        with pytest.raises(SleuthError) as told:
+            table.enter(bare)
+        assert _suggestions(str(told.value)) == [f"{bare} hit", f"{bare} miss"]
+        truth = {c.split()[0]: c for c in text.split("; ")[1:]}
+        typed = text.split(";")[0]
+        for _ in range(4):
+            try:
+                entry = table.enter(typed)
+                break
+            except SleuthError as exc:
+                assert "described twice" not in str(exc)
+                filled = [_filled(s, truth) for s in _suggestions(str(exc))]
+                typed = next(f for f in filled if f is not None)
+                hits += 1
+        else:
+            pytest.fail(f"the hints for {text!r} went round in circles")
+        assert entry.text == text
+    assert table.over and checked > 10 and hits > 0

@@ -46,8 +46,8 @@ hideout 2                  the Fugitive placed a hideout with 2 sprint cards (hi
 42 1                       the Fugitive placed 42 with 1 sprint card
 pass / bonus / no bonus    the Fugitive passed; 2nd edition: took the bonus draw, or not
 guess 12 15 miss           you named 12 and 15 and missed
-guess 12 15 hit            a hit; add '; 12 at 3' where a number could be at several
-                           positions and '; 15 sprint 4 6' for the sprint cards under it
+guess 12 15 hit            a hit; where asked, add what it revealed: the position and
+                           sprint cards, e.g. 'guess 12 15 hit; 12 at 3; 15 at 4 sprint 6 9'
 skip                       you made no guess"""
 
 SETUP_EVENTS = tuple(
@@ -175,8 +175,7 @@ class MarshalTable:
         if words == ["pass"]:
             if self._turns.phase is Phase.OPENING and self._turns.opening_placed == 0:
                 raise SleuthError("'pass': the Fugitive must place his first hideout (F13)")
-            exactly_2 = self.game.opening == "exactly_2" and self.game.dead_end_check
-            if self._turns.phase is Phase.OPENING and exactly_2:  # else a dead end may pass
+            if self._turns.phase is Phase.OPENING and not _may_stop_opening(self._turns):
                 raise SleuthError(
                     "'pass': the Fugitive places exactly two opening hideouts (F13, F14; "
                     "opening=one_or_two lets him stop after one)"
@@ -270,7 +269,10 @@ class MarshalTable:
 
     def _guess(self, words: list[str], details: list[list[str]]) -> Entry:
         if len(words) < 3 or words[-1] not in ("hit", "miss"):
-            raise SleuthError(f"{' '.join(words)!r}: write 'guess 12 15 hit' or 'guess 12 15 miss'")
+            named = " ".join(words[1:]) or "12 15"
+            raise SleuthError(
+                f"{' '.join(words)!r}: write 'guess {named} hit' or 'guess {named} miss'"
+            )
         numbers = _numbers(words[1:-1], "guess NUMBERS hit|miss", None)
         hit = words[-1] == "hit"
         shown = "guess " + " ".join(map(str, numbers)) + (" hit" if hit else " miss")
@@ -313,15 +315,19 @@ class MarshalTable:
     ) -> dict[int, tuple[int, tuple[int, ...]]]:
         """Each hit number's position and sprint cards, from the details or deduced."""
         given: dict[int, tuple[int | None, tuple[int, ...] | None]] = {}
-        for words in details:
+        for words in details:  # one number's clauses merge: '3 at 2; 3 sprint 4' is '3 at 2 ...'
             number, position, stack = _reveal_clause(shown, words)
             if number not in numbers:
                 raise SleuthError(f"{shown!r}: {number} was not named")
-            if number in given:
-                raise SleuthError(f"{shown!r}: {number} is described twice")
-            given[number] = (position, stack)
+            had_position, had_stack = given.get(number, (None, None))
+            if (position and had_position) or (stack is not None and had_stack is not None):
+                raise SleuthError(
+                    f"{shown!r}: {number} is described twice "
+                    f"(write one clause: '; {number} at POSITION sprint CARDS')"
+                )
+            given[number] = (position or had_position, had_stack if stack is None else stack)
         slots = {s.position: s for s in self._deduction.belief.timeline.slots}
-        positions = self._positions(shown, numbers, {n: p for n, (p, _) in given.items() if p})
+        positions = self._positions(shown, numbers, given)
         out: dict[int, tuple[int, tuple[int, ...]]] = {}
         for number, position in zip(numbers, positions, strict=True):
             slot = slots.get(position)
@@ -330,9 +336,10 @@ class MarshalTable:
             stack = given.get(number, (None, None))[1]
             if stack is None:
                 if slot.sprints:
+                    suggestion = _with_clause(shown, given, number, position, "CARDS")
                     raise SleuthError(
                         f"{shown!r}: {number} at {position} has {slot.sprints} sprint card(s): "
-                        f"add '; {number} sprint CARDS'"
+                        f"write '{suggestion}' with the card number(s) for CARDS"
                     )
                 stack = ()
             mine = sorted(set(stack) & self._deduction.belief.timeline.marshal_cards)
@@ -348,28 +355,20 @@ class MarshalTable:
             out[number] = (position, tuple(sorted(stack)))
         return out
 
-    def _positions(self, shown: str, numbers: list[int], given: dict[int, int]) -> list[int]:
+    def _positions(
+        self, shown: str, numbers: list[int], details: dict[int, tuple[int | None, Stack | None]]
+    ) -> list[int]:
         """The positions of the hit ``numbers`` (increasing): the given ones, the others
         deduced when exactly one assignment fits (hideouts rise along the route, and each
-        number must be possible at its position)."""
+        number must be possible at its position).  When several fit, the error suggests
+        each whole entry that names the first unsure number's position."""
+        given = {n: p for n, (p, _) in details.items() if p}
         candidates = self._deduction.counts.candidates()
         options = [
             [given[n]] if n in given else [p for p, vs in candidates.items() if n in vs]
             for n in numbers
         ]
-        fits: list[tuple[int, ...]] = []
-
-        def extend(chosen: tuple[int, ...]) -> None:
-            if len(fits) > 1:
-                return
-            if len(chosen) == len(numbers):
-                fits.append(chosen)
-                return
-            for p in options[len(chosen)]:
-                if not chosen or p > chosen[-1]:
-                    extend((*chosen, p))
-
-        extend(())
+        fits = _assignments(options, 2)
         if len(fits) == 1:
             return list(fits[0])
         unsure = next(
@@ -385,8 +384,67 @@ class MarshalTable:
                 )
             where = " or ".join(map(str, options[numbers.index(unsure)]))
             raise SleuthError(f"{shown!r}: {unsure} fits {where}, but not with the others")
-        where = " or ".join(map(str, options[numbers.index(unsure)]))
-        raise SleuthError(f"{shown!r}: {unsure} could be at {where}: add '; {unsure} at POSITION'")
+        index = numbers.index(unsure)
+        places = [  # the positions of ``unsure`` with which the others fit
+            p
+            for p in options[index]
+            if _assignments([*options[:index], [p], *options[index + 1 :]], 1)
+        ]
+        sprints = {s.position: s.sprints for s in self._deduction.belief.timeline.slots}
+        stack = details.get(unsure, (None, None))[1]
+        suggestions = [
+            _with_clause(shown, details, unsure, p, "CARDS" if sprints[p] and stack is None else "")
+            for p in places
+        ]
+        cards = (
+            " (CARDS: the sprint cards under it)" if any("CARDS" in t for t in suggestions) else ""
+        )
+        raise SleuthError(
+            f"{shown!r}: {unsure} could be at {' or '.join(map(str, places))}: write "
+            + " or ".join(f"'{t}'" for t in suggestions)
+            + cards
+        )
+
+
+Stack = tuple[int, ...]
+"""The sprint cards under a hideout."""
+
+
+def _assignments(options: list[list[int]], limit: int) -> list[tuple[int, ...]]:
+    """Up to ``limit`` increasing choices of one position from each of ``options``."""
+    fits: list[tuple[int, ...]] = []
+
+    def extend(chosen: tuple[int, ...]) -> None:
+        if len(fits) >= limit:
+            return
+        if len(chosen) == len(options):
+            fits.append(chosen)
+            return
+        for p in options[len(chosen)]:
+            if not chosen or p > chosen[-1]:
+                extend((*chosen, p))
+
+    extend(())
+    return fits
+
+
+def _with_clause(
+    shown: str,
+    details: dict[int, tuple[int | None, Stack | None]],
+    number: int,
+    position: int,
+    cards: str,
+) -> str:
+    """The entry ``shown`` with its details and ``number``'s clause completed: at
+    ``position``, on its given sprint cards or else on ``cards`` (a placeholder, or none)."""
+    clauses = dict(details)
+    stack = clauses.get(number, (None, None))[1]
+    clauses[number] = (position, stack)
+    parts = [shown]
+    for n, (at, under) in clauses.items():
+        sprint = " ".join(map(str, under)) if under else (cards if n == number else "")
+        parts.append(f"{n}" + (f" at {at}" if at else "") + (f" sprint {sprint}" if sprint else ""))
+    return "; ".join(parts)
 
 
 def _listed(numbers: Sequence[int]) -> str:
@@ -445,6 +503,10 @@ def _expected(turns: PublicTurns) -> str:
         return "you draw ('draw PILE CARD')"
     if turns.expects_draw():
         return "the Fugitive draws ('fugitive draw PILE')"
+    if turns.phase is Phase.OPENING and turns.opening_placed and _may_stop_opening(turns):
+        return (
+            "the Fugitive places his second opening hideout or passes ('hideout SPRINTS', 'pass')"
+        )
     return {
         Phase.OPENING: "the Fugitive places his opening hideouts ('hideout SPRINTS')",
         Phase.FUGITIVE_PLACE: "the Fugitive places a hideout or passes ('hideout SPRINTS', "
@@ -454,6 +516,12 @@ def _expected(turns: PublicTurns) -> str:
         + (", 'skip')" if turns.game.marshal_may_skip else "; this game has no 'skip')"),
         Phase.MANHUNT: "you name one number ('guess NUMBER hit|miss')",
     }.get(turns.phase, turns.phase.value)
+
+
+def _may_stop_opening(turns: PublicTurns) -> bool:
+    """Whether the Fugitive may pass after one opening hideout: the rules let him stop
+    (opening=one_or_two), or a dead end may (no dead-end check)."""
+    return turns.game.opening != "exactly_2" or not turns.game.dead_end_check
 
 
 def _last_entry(events: list[Event]) -> str:
