@@ -72,13 +72,20 @@ class StopRequest:
 def stop_signals() -> Iterator[StopRequest]:
     """Turn SIGINT and SIGTERM into a :class:`StopRequest` for the duration of the block.
 
-    Outside the main thread signals cannot be caught; the request then never fires and the
-    signals keep their usual effect."""
+    Blocks nest: an inner block shares the outer block's request (a command that stores and
+    prints after its run keeps the signals caught until it is done).  Outside the main thread
+    signals cannot be caught; the request then never fires and the signals keep their usual
+    effect."""
+    global _active
+    if _active is not None:
+        yield _active
+        return
     request = StopRequest()
     if threading.current_thread() is not threading.main_thread():
         yield request
         return
     previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    _active = request
 
     def on_signal(signum: int, frame: object) -> None:
         request.receive(signum)
@@ -88,5 +95,10 @@ def stop_signals() -> Iterator[StopRequest]:
     try:
         yield request
     finally:
+        _active = None
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+_active: StopRequest | None = None
+"""The request of the outermost active :func:`stop_signals` block."""

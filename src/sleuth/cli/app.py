@@ -20,6 +20,7 @@ from rich.text import Text
 import sleuth
 from sleuth.arena import store
 from sleuth.arena.paired import Comparison, ComparisonStopped, PairedMean, compare
+from sleuth.arena.stopping import stop_signals
 from sleuth.arena.tournament import (
     GameRow,
     Tournament,
@@ -244,46 +245,47 @@ def play_command(
                 workers or os.cpu_count() or 1, requested=games,
             )  # fmt: skip
             store.begin(db, header, datetime.now(), sleuth.__version__, time_limit)
-    show_progress = not as_json and sys.stderr.isatty()
-    with _progress(show_progress) as progress:
-        task = progress.add_task(
-            f"{game}: {', '.join(names)}", total=games, completed=len(previous)
-        )
-        tournament = run_tournament(
-            game,
-            names,
-            games,
-            seed=seed,
-            options=options,
-            workers=workers,
-            logs=logs,
-            time_limit=time_limit,
-            on_progress=lambda n: progress.advance(task, n),
-            on_rows=None
-            if no_db
-            else lambda rows: store.add_games(db, run_id, game, board.options(), rows),
-            previous=previous,
-            run_id=run_id,
-        )
-    if not no_db:
-        store.end(db, tournament, seconds_before)
-    if as_json:
-        print_json(tournament.summary())
-    else:
-        _print_standings(tournament)
-        where = "" if no_db else f"; results in {db} (run {tournament.run_id[:8]})"
-        if logs is not None:
-            where += f"; logs in {logs}/"
-        played = len(tournament.rows) - len(previous)
-        earlier = f" (and {len(previous)} from before)" if previous else ""
-        console.print(
-            f"{played} games{earlier} in {tournament.seconds:.2f} s, mean length "
-            f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
-            highlight=False,
-        )
-    if not tournament.complete:
-        _explain_incomplete(tournament, no_db)
-        raise typer.Exit(tournament.exit_code or 1)
+    with stop_signals():  # a signal after the run (storing, printing) changes nothing
+        show_progress = not as_json and sys.stderr.isatty()
+        with _progress(show_progress) as progress:
+            task = progress.add_task(
+                f"{game}: {', '.join(names)}", total=games, completed=len(previous)
+            )
+            tournament = run_tournament(
+                game,
+                names,
+                games,
+                seed=seed,
+                options=options,
+                workers=workers,
+                logs=logs,
+                time_limit=time_limit,
+                on_progress=lambda n: progress.advance(task, n),
+                on_rows=None
+                if no_db
+                else lambda rows: store.add_games(db, run_id, game, board.options(), rows),
+                previous=previous,
+                run_id=run_id,
+            )
+        if not no_db:
+            store.end(db, tournament, seconds_before)
+        if as_json:
+            print_json(tournament.summary())
+        else:
+            _print_standings(tournament)
+            where = "" if no_db else f"; results in {db} (run {tournament.run_id[:8]})"
+            if logs is not None:
+                where += f"; logs in {logs}/"
+            played = len(tournament.rows) - len(previous)
+            earlier = f" (and {len(previous)} from before)" if previous else ""
+            console.print(
+                f"{played} games{earlier} in {tournament.seconds:.2f} s, mean length "
+                f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
+                highlight=False,
+            )
+        if not tournament.complete:
+            _explain_incomplete(tournament, no_db)
+            raise typer.Exit(tournament.exit_code or 1)
 
 
 def _explain_incomplete(tournament: Tournament, no_db: bool) -> None:
