@@ -237,6 +237,7 @@ def play_command(
                 errors.print(
                     f"run {found.run_id[:8]} in {db} already finished: nothing to resume",
                     highlight=False,
+                    soft_wrap=True,
                 )
             run_id, previous, seconds_before = found.run_id, found.rows, found.seconds
         else:

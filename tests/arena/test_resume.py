@@ -1,0 +1,136 @@
+"""Storing a run as it goes and resuming it: batches, stored rows read back, no duplicates."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from sleuth.arena import store
+from sleuth.arena.tournament import GameRow, Tournament, run_tournament
+from sleuth.cli.app import app
+from sleuth.core.errors import SleuthError
+
+STARTED = datetime(2026, 1, 2, 3, 4, 5)
+BOTS = ["random", "random"]
+
+
+def header(run_id: str, games: int) -> Tournament:
+    options = {"graph": "path:5", "k": 1, "lazy": False, "days": 20}
+    return Tournament(run_id, "fox", options, 3, tuple(BOTS), 1, requested=games)
+
+
+def test_finished_games_are_handed_over_in_batches_covering_every_game() -> None:
+    batches: list[list[GameRow]] = []
+    for workers in (1, 2):
+        batches.clear()
+        t = run_tournament("fox", BOTS, 50, seed=3, workers=workers, on_rows=batches.append)
+        assert sorted(r.index for batch in batches for r in batch) == list(range(50))
+        assert all(batches)
+        assert t.complete and t.stopped_by is None and t.exit_code == 0 and not t.lost
+
+
+def test_a_resumed_run_plays_only_the_missing_games_and_equals_a_whole_run() -> None:
+    whole = run_tournament("fox", BOTS, 30, seed=3, workers=1)
+    kept = [r for r in whole.rows if r.index % 3 != 1]  # as if games 1, 4, 7, ... were lost
+    played: list[GameRow] = []
+    resumed = run_tournament(
+        "fox", BOTS, 30, seed=3, workers=2, previous=kept, run_id="abc", on_rows=played.extend
+    )
+    assert sorted(r.index for r in played) == list(range(1, 30, 3))
+    assert resumed.run_id == "abc" and resumed.complete
+    assert [(r.index, r.outcome, r.actions) for r in resumed.rows] == [
+        (r.index, r.outcome, r.actions) for r in whole.rows
+    ]
+    assert resumed.summary()["results"] == whole.summary()["results"]
+
+
+def test_stored_rows_read_back_as_they_were(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    t = run_tournament("fox", BOTS, 12, seed=3, workers=1)
+    store.begin(db, header(t.run_id, 20), STARTED, "x", time_limit=1.0)
+    store.add_games(db, t.run_id, "fox", t.options, t.rows[:5])
+    store.add_games(db, t.run_id, "fox", t.options, t.rows[3:12])  # 3, 4 again: skipped
+    found = store.find_run(db, "fox", t.options, 3, BOTS, 20, 1.0)
+    assert found.run_id == t.run_id and found.status == "running"
+    assert found.rows == t.rows
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (12,)
+
+
+def test_the_end_of_a_run_records_whether_it_finished(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    t = run_tournament("fox", BOTS, 4, seed=3, workers=1)
+    store.begin(db, header(t.run_id, 4), STARTED, "x", time_limit=None)
+    store.add_games(db, t.run_id, "fox", t.options, t.rows[:2])
+    partial = Tournament(t.run_id, "fox", t.options, 3, tuple(BOTS), 1, t.rows[:2], 1.5, 4)
+    store.end(db, partial)
+    assert store.find_run(db, "fox", t.options, 3, BOTS, 4, None).status == "stopped"
+    store.add_games(db, t.run_id, "fox", t.options, t.rows[2:])
+    whole = Tournament(t.run_id, "fox", t.options, 3, tuple(BOTS), 2, t.rows, 2.0, 4)
+    store.end(db, whole, seconds_before=1.5)
+    found = store.find_run(db, "fox", t.options, 3, BOTS, 4, None)
+    assert (found.status, found.seconds, len(found.rows)) == ("finished", 3.5, 4)
+
+
+@pytest.mark.parametrize(
+    ("seed", "games", "time_limit"), [(4, 20, 1.0), (3, 21, 1.0), (3, 20, 2.0), (3, 20, None)]
+)
+def test_only_the_very_same_tournament_is_resumed(
+    tmp_path: Path, seed: int, games: int, time_limit: float | None
+) -> None:
+    db = tmp_path / "r.duckdb"
+    h = header("run1", 20)
+    store.begin(db, h, STARTED, "x", time_limit=1.0)
+    with pytest.raises(SleuthError, match="no run of this tournament to resume"):
+        store.find_run(db, "fox", h.options, seed, BOTS, games, time_limit)
+    with pytest.raises(SleuthError, match="no run"):
+        store.find_run(db, "fox", h.options, 3, ["random", "quantum"], 20, 1.0)
+
+
+def test_the_latest_of_several_runs_is_resumed(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    store.begin(db, header("old", 20), STARTED, "x", time_limit=1.0)
+    store.begin(db, header("new", 20), STARTED.replace(year=2027), "x", time_limit=1.0)
+    assert store.find_run(db, "fox", header("x", 20).options, 3, BOTS, 20, 1.0).run_id == "new"
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+def play(*args: str) -> Any:
+    return CliRunner().invoke(app, ["play", "fox", "--bots", "random,random", *args])
+
+
+def test_resume_needs_the_results_file() -> None:
+    result = play("-n", "5", "--no-db", "--resume")
+    assert isinstance(result.exception, SleuthError)
+    assert "--resume continues a run stored" in str(result.exception)
+
+
+def test_resume_without_a_stored_run_says_so_and_stores_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    result = play("-n", "5", "--db", str(db), "--resume")
+    assert isinstance(result.exception, SleuthError)
+    assert "holds no run of this tournament" in str(result.exception)
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM runs").fetchone() == (0,)
+
+
+def test_resuming_a_finished_run_plays_nothing_and_prints_its_table(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    first = play("-n", "6", "-w", "1", "--db", str(db), "--json")
+    assert first.exit_code == 0
+    again = play("-n", "6", "-w", "1", "--db", str(db), "--json", "--resume")
+    assert again.exit_code == 0 and "already finished: nothing to resume" in again.stderr
+    assert json.loads(again.stdout)["results"] == json.loads(first.stdout)["results"]
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*), count(DISTINCT run_id) FROM games").fetchone() == (
+            6,
+            1,
+        )
