@@ -1,4 +1,4 @@
-"""Numba on or off, and the notices of slow one-off preparations."""
+"""Numba on or off (``SLEUTH_NO_NUMBA``), and the notices of slow one-off preparations."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from sleuth.core import compiled
+from sleuth.core import compiled, prepare
 
 
 def _compiled_in_child(value: str | None) -> str:
@@ -40,26 +40,40 @@ def test_a_slow_one_off_step_is_announced_and_a_quick_one_is_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     said: list[str] = []
-    monkeypatch.setattr(compiled, "notify", said.append)
-    monkeypatch.setattr(compiled, "NOTICE_AFTER", 0.05)
-    with compiled.one_off("Quick"):
+    monkeypatch.setattr(prepare, "notify", said.append)
+    monkeypatch.setattr(prepare, "NOTICE_AFTER", 0.05)
+    with prepare.one_off("Quick"):
         pass
     time.sleep(0.1)
     assert said == []
-    with compiled.one_off("Building the table, once"):
+    with prepare.one_off("Building the table", "once"):
         time.sleep(0.3)
     assert said[0] == "Building the table, once..."
-    assert said[1].startswith("Building the table, once: done in 0.")
+    assert said[1].startswith("Building the table: done in 0.")
     assert len(said) == 2
-    with pytest.raises(ValueError), compiled.one_off("Failing"):
+    with pytest.raises(ValueError), prepare.one_off("Failing"):
         time.sleep(0.2)
         raise ValueError
     assert said[2:] == ["Failing...", said[3]] and said[3].startswith("Failing: done in")
 
 
 def test_without_a_sink_nothing_is_started(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compiled, "notify", None)
-    monkeypatch.setattr(compiled, "NOTICE_AFTER", 0.0)
+    monkeypatch.setattr(prepare, "notify", None)
+    monkeypatch.setattr(prepare, "NOTICE_AFTER", 0.0)
     before = threading.active_count()
-    with compiled.one_off("Silent"):
+    with prepare.one_off("Silent"):
         assert threading.active_count() == before
+
+
+def test_nested_preparations_are_announced_outermost_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    said: list[str] = []
+    monkeypatch.setattr(prepare, "notify", said.append)
+    monkeypatch.setattr(prepare, "NOTICE_AFTER", 0.1)
+    with prepare.one_off("Outer"), prepare.one_off("Inner", "once"):
+        with prepare._lock:  # both timers come due meanwhile, to run in either order
+            time.sleep(0.3)
+        time.sleep(0.1)
+    assert said[:2] == ["Outer...", "Inner, once..."]
+    assert [text.split(":")[0] for text in said[2:]] == ["Inner", "Outer"]

@@ -35,9 +35,10 @@ from sleuth.cli import fox as fox_cli
 from sleuth.cli import infer as infer_cli
 from sleuth.cli.common import console, errors, print_json
 from sleuth.cli.help import SleuthGroup
+from sleuth.core.bots import BotSpec
 from sleuth.core.errors import SleuthError
 from sleuth.core.log import replay_log
-from sleuth.core.match import DEFAULT_TIME_LIMIT
+from sleuth.core.match import DEFAULT_TIME_LIMIT, seat_limits
 from sleuth.core.registry import game_spec, game_specs, make_game, parse_option_texts
 
 app = typer.Typer(
@@ -92,8 +93,24 @@ WorkersOption = Annotated[
     typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
 ]
 TimeLimitOption = Annotated[
-    float, typer.Option("--time-limit", help="Seconds per move before a bot forfeits.")
+    float | None,
+    typer.Option(
+        "--time-limit",
+        help="Seconds per move before a bot forfeits, for every bot (default: 1 s, or more "
+        "for a bot that declares a budget, as `sleuth games` shows).",
+        show_default=False,
+    ),
 ]
+
+
+def _time_limit(given: float | None) -> float:
+    """The runner's limit: the user's (a positive number of seconds) or the default one, which
+    bots that declare a move budget raise for their seats."""
+    if given is None:
+        return DEFAULT_TIME_LIMIT
+    if not given > 0:
+        raise SleuthError(f"--time-limit must be a positive number of seconds, got {given:g}")
+    return given
 
 
 def _progress(show: bool) -> Progress:
@@ -133,6 +150,7 @@ def games_command(
                                 "name": b.name,
                                 "roles": list(b.roles),
                                 "description": b.description,
+                                "move_limit": _default_limit(b),
                                 "options": [
                                     {"name": o.name, "default": o.default, "help": o.help}
                                     for o in b.options
@@ -153,9 +171,9 @@ def games_command(
         for o in s.options:
             table.add_row(o.name, str(o.default), o.help)
         console.print(table)
-        bots = Table("bot", "roles", "what it does", box=None, padding=(0, 2))
+        bots = Table("bot", "roles", "s/move", "what it does", box=None, padding=(0, 2))
         for b in s.bots:
-            bots.add_row(b.name, ", ".join(b.roles), b.description)
+            bots.add_row(b.name, ", ".join(b.roles), f"{_default_limit(b):g}", b.description)
         console.print(bots)
         for b in s.bots:
             if b.options:
@@ -163,6 +181,13 @@ def games_command(
                 for o in b.options:
                     settings.add_row(o.name, str(o.default), o.help)
                 console.print(settings)
+
+
+def _default_limit(bot: BotSpec) -> float:
+    """Seconds per move the bot has when --time-limit is not given (with its default options)."""
+    limit = seat_limits([bot], DEFAULT_TIME_LIMIT)[0]
+    assert limit is not None
+    return limit
 
 
 DEFAULT_DB = Path("sleuth.duckdb")
@@ -198,7 +223,7 @@ def play_command(
     logs: Annotated[
         Path | None, typer.Option("--logs", help="Write one JSONL log per game to this folder.")
     ] = None,
-    time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimitOption = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -214,8 +239,7 @@ def play_command(
     Finished games are stored as the run goes.  Ctrl-C (or SIGTERM) stops it within about a
     second, keeping every finished game; a second Ctrl-C stops at once.  The same command
     with --resume then plays the games that are left."""
-    if not time_limit > 0:
-        raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
+    time_limit = _time_limit(time_limit)
     if no_db and db != DEFAULT_DB:
         raise SleuthError("--db and --no-db contradict each other: give one")
     if resume and no_db:
@@ -363,15 +387,14 @@ def compare_command(
     db: Annotated[
         Path | None, typer.Option("--db", help="Also store both runs in this DuckDB file.")
     ] = None,
-    time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimitOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Paired-seed A/B test: candidate and baseline play the same games.
 
     Both play the same seeds, seats and field, and the per-game difference gives the gain with
     a 95% interval."""
-    if not time_limit > 0:
-        raise SleuthError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
+    time_limit = _time_limit(time_limit)
     names = bot_names(field, "--field")
     options = game_spec(game).options_for(parse_option_texts(option or []), len(names) + 1)
     for bot in (candidate, baseline):

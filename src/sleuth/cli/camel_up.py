@@ -16,8 +16,10 @@ from sleuth.assist.camel_up import CamelSession, render_advice
 from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
 from sleuth.core.errors import OptionError, SleuthError
+from sleuth.core.prepare import one_off
 from sleuth.core.registry import game_spec, parse_option_texts
 from sleuth.games.camel_up.advice import Advice, advise
+from sleuth.games.camel_up.bots import warm_up
 from sleuth.games.camel_up.export import action_rows, columns
 from sleuth.games.camel_up.position import read_position
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
@@ -45,11 +47,19 @@ def odds_command(
     """Exact leg and race odds of a position, and the expected coins of every legal action of
     the player to move."""
     position = read_position(state)
+    _prepare(position.game)
     advice = advise(position, rollouts=rollouts, seed=seed, all_tiles=True)
     if as_json:
         print_json(odds_json(position, advice))
         return
     console.print(render_advice(position, advice))
+
+
+def _prepare(game: CamelUpGame) -> None:
+    """Compile (or load) the odds kernels and load (or build) the race table before the first
+    answer, saying so when it is slow (the first run after an install)."""
+    with one_off("Preparing the odds engine", "compiled once after an install"):
+        warm_up(game)
 
 
 def odds_json(state: CamelState, advice: Advice) -> dict[str, object]:
@@ -158,6 +168,7 @@ def assist_command(
     spec = game_spec("camel-up")
     game = spec.make(parse_option_texts(option or []))
     assert isinstance(game, CamelUpGame)
+    _prepare(game)
     session = CamelSession(game, seat or 0, rollouts)
     if load is not None:
         session.load(load)

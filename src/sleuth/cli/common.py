@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from sleuth.core import prepare
 from sleuth.core.errors import SleuthError
 
 console = Console(markup=False, emoji=False, highlight=False, soft_wrap=True)
@@ -22,11 +23,18 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj) + "\n")
 
 
+def notice(text: str) -> None:
+    """Tell the user on stderr about a slow one-off preparation (:mod:`sleuth.core.prepare`)."""
+    errors.print(text, style="dim", markup=False, highlight=False, soft_wrap=True)
+
+
 def run_app(app: typer.Typer) -> int:
     """Run the Typer app; a Sleuth error becomes one clear line on stderr and exit code 2.
 
     Usage errors are reported by Typer itself (exit code 2); ``SystemExit`` passes through.
+    Slow one-off preparations (compiling kernels, building tables) are announced on stderr.
     """
+    prepare.notify = notice
     try:
         app()
     except SleuthError as exc:

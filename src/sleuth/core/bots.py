@@ -15,10 +15,10 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from sleuth.core.compiled import one_off
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_options
+from sleuth.core.prepare import one_off
 
 
 class Bot(ABC):
@@ -73,7 +73,7 @@ class BotSpec:
         before it times any move)."""
         if self.warm_up is not None and self.warm_up not in _WARMED:
             base = self.name.split(":")[0]
-            with one_off(f"Preparing bot {base!r}: compiling its code, once after an install"):
+            with one_off(f"Preparing bot {base!r}", "compiled once after an install"):
                 self.warm_up()
             _WARMED.add(self.warm_up)
 

@@ -1,4 +1,4 @@
-"""Compilation of hot loops with Numba, and notices for one-off preparations.
+"""Compilation of hot loops with Numba.
 
 :func:`kernel` compiles a function in ``nopython`` mode, its machine code cached on disk, when
 Numba can be imported, and returns it unchanged otherwise, so the same code runs as ordinary
@@ -13,19 +13,13 @@ read-only (a system-wide install), in the user's cache folder (``~/.cache/numba`
 ``NUMBA_CACHE_DIR`` overrides both.  Compiling on a cold cache takes seconds, loading from it
 well under a second.
 
-:func:`one_off` wraps a preparation done once per install or per process (compiling kernels,
-building a table): if it lasts longer than :data:`NOTICE_AFTER` seconds, :data:`notify` (set by
-the command line to print on stderr) is told what is happening, and again when it is done.
-Library use is silent unless :data:`notify` is set.
+Compiling on first use is announced by the callers (:mod:`sleuth.core.prepare`).
 """
 
 from __future__ import annotations
 
 import os
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -47,11 +41,6 @@ except ImportError:  # pragma: no cover - exercised by a subprocess test
 else:
     COMPILED = True
 
-NOTICE_AFTER = 1.0
-"""Seconds a one-off preparation may take before :data:`notify` is told about it."""
-notify: Callable[[str], None] | None = None
-"""Where notices of slow one-off preparations go (None: nowhere)."""
-
 
 def kernel(function: F) -> F:
     """Compile ``function`` with Numba when it can be imported; otherwise return it unchanged.
@@ -62,37 +51,3 @@ def kernel(function: F) -> F:
         return cast(F, njit(cache=True, nogil=True)(function))
     except RuntimeError:  # pragma: no cover - Numba found no writable cache folder
         return cast(F, njit(nogil=True)(function))
-
-
-@contextmanager
-def one_off(what: str) -> Iterator[None]:
-    """Run the block, a preparation described by ``what`` (e.g. "Compiling the odds kernels,
-    once after an install"); if it is still running after :data:`NOTICE_AFTER` seconds,
-    :data:`notify` gets ``what`` then, and a line with the time taken when it ends (also when it
-    fails).  A block that ends sooner says nothing."""
-    sink = notify
-    if sink is None:
-        yield
-        return
-    started = time.perf_counter()
-    lock = threading.Lock()
-    shown = finished = False
-
-    def announce() -> None:
-        nonlocal shown
-        with lock:
-            if not finished:
-                shown = True
-                sink(f"{what}...")
-
-    timer = threading.Timer(NOTICE_AFTER, announce)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
-        with lock:
-            finished = True
-        if shown:
-            sink(f"{what}: done in {time.perf_counter() - started:.1f} s")

@@ -18,6 +18,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.compiled import COMPILED
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_float, parse_int
@@ -81,7 +82,6 @@ class ExpectedValueBot(CamelBot):
     def __init__(self, game: Game[Any], seat: int, seed: int, rollouts: int = 2_000) -> None:
         super().__init__(game, seat, seed)
         self.rollouts = rollouts
-        warm_up(self.tracker.state.game)
 
     def decide(self, state: CamelState) -> CamelAction:
         return advise(state, self.rollouts, self.seed + state.turns).best
@@ -110,7 +110,6 @@ class StrongBot(CamelBot):
         self.weights = Weights(richest, others, risk, lock)
         self.inference = sharpness >= 0
         self.tracker = InferringTracker(game, max(sharpness, 0.0), min(rollouts, 500))
-        warm_up(game)
 
     def decide(self, state: CamelState) -> CamelAction:
         assert isinstance(self.tracker, InferringTracker)
@@ -121,12 +120,30 @@ class StrongBot(CamelBot):
 
 
 def warm_up(game: CamelUpGame) -> None:
-    """Load the race table and compile the odds kernels now (bots have a minute to start),
-    not during the first move (a second)."""
+    """Compile the odds kernels (or load them from Numba's cache) and, in the 1st edition,
+    load or build the race table now, not during a timed move."""
     start = arrangement(
         {0: [0, 1], 1: [2], 2: [3, 4], **({14: [5, 6]} if game.edition == 2 else {})}
     )
     game_odds(start, None, {}, game.edition, rollouts=10)
+
+
+def warm_up_bots() -> None:
+    """The thinking bots' :attr:`~sleuth.core.bots.BotSpec.warm_up`: both editions' kernels
+    and the race table (built once per machine, even for a 2nd-edition match)."""
+    warm_up(CamelUpGame(edition=1))
+    warm_up(CamelUpGame(edition=2))
+
+
+MOVE_BUDGET = 2.0 if COMPILED else 30.0
+"""Seconds per move the thinking bots declare at the default 2,000 rollouts (proportionally
+more with more): measured moves take at most about 0.5 s with Numba (2nd edition, a loaded
+2-core machine) and up to 8 s as plain Python (2nd edition rollouts; 1.4 s in the 1st)."""
+
+
+def _move_budget(rollouts: int, **_: Any) -> float:
+    """The move budget of a thinking bot with ``rollouts`` rollouts (see :data:`MOVE_BUDGET`)."""
+    return MOVE_BUDGET * max(1.0, rollouts / 2_000)
 
 
 def _random_bot(game: Game[Any], seat: int, seed: int) -> Bot:
@@ -145,7 +162,9 @@ BOTS = (
         ("player",),
         ExpectedValueBot,
         "greedy: the action of highest expected coins, from exact leg and race odds",
-        (
+        warm_up=warm_up_bots,
+        move_budget=_move_budget,
+        options=(
             OptionSpec(
                 "rollouts",
                 2_000,
@@ -160,7 +179,9 @@ BOTS = (
         StrongBot,
         "ev adjusted for what the next player and the leaders gain and for risk, with "
         "opponents' hidden overall cards inferred from when they were placed",
-        (
+        warm_up=warm_up_bots,
+        move_budget=_move_budget,
+        options=(
             OptionSpec(
                 "rollouts",
                 2_000,

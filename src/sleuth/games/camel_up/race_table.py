@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.errors import PositionError
+from sleuth.core.prepare import one_off
 from sleuth.games.camel_up.track import RACERS, TRACK_LENGTH
 
 TABLE_VERSION = 1
@@ -170,7 +171,11 @@ def load_or_build(path: Path) -> RaceTable:
     that cannot be written only costs a warning (the table is still returned)."""
     table = load_table(path)
     if table is None:
-        table = build_table()
+        from sleuth.core.compiled import COMPILED  # imports Numba: only when needed
+
+        speed = "seconds with Numba" if COMPILED else "a minute or two without Numba"
+        with one_off("Building the Camel Up race table", f"once ({speed}), cached in {path}"):
+            table = build_table()
         try:
             save_table(table, path)
         except OSError as error:
