@@ -3,11 +3,17 @@
 
     python3 dev.py demo     # set up, then play three Fox in a Hole tournaments (results tables)
     python3 dev.py test     # set up, then run ruff, mypy and the whole test suite
+    python3 dev.py plain    # install Sleuth plainly in .venv-plain, then run the CLI smoke tests
 
 Setting up creates ``.venv`` (a virtual environment in this folder) and installs Sleuth in it,
 editable, with its development tools and optional extras.  It is skipped when
 ``pyproject.toml`` has not changed since the last install, so the second run starts at once.
-Extra arguments after ``test`` go to pytest (for example ``python3 dev.py test -m "not slow"``).
+Extra arguments after ``test`` or ``plain`` go to pytest (for example
+``python3 dev.py test -m "not slow"``).
+
+``plain`` is what a user gets from ``pip install``: ``.venv-plain`` holds Sleuth installed from
+this folder as a package (not editable, no extras) and pytest, nothing else; the smoke tests
+(:data:`PLAIN_TESTS`, without the slow ones) run with that environment's ``sleuth`` on the PATH.
 """
 
 from __future__ import annotations
@@ -23,6 +29,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".sleuth-install-stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PLAIN = ROOT / ".venv-plain"
+PLAIN_BIN = PLAIN / BIN.name
+PLAIN_TESTS = ("tests/test_docs_examples.py", "tests/test_cli_help.py")
+"""The CLI smoke tests run on the plain install: every documented command, and the help."""
 
 
 def run(*args: str | Path) -> None:
@@ -30,29 +40,36 @@ def run(*args: str | Path) -> None:
     subprocess.run([str(a) for a in args], cwd=ROOT, check=True)
 
 
+def make_venv(folder: Path) -> Path:
+    """Create the virtual environment ``folder`` unless it exists, with an up-to-date pip;
+    return its ``bin`` folder."""
+    bin_dir = folder / BIN.name
+    if (bin_dir / "python").exists():
+        return bin_dir
+    print(f"creating virtual environment {folder}", flush=True)
+    try:
+        venv.create(folder, with_pip=True)
+    except (OSError, subprocess.CalledProcessError):
+        # Some Linux distributions ship Python without ensurepip (Debian's python3-venv):
+        # make the environment without pip and install pip into it with this Python's pip.
+        print(f"no ensurepip here: using this Python's pip for {folder.name}", flush=True)
+        venv.create(folder, with_pip=False, clear=True)
+    if (bin_dir / "pip").exists():
+        run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    else:
+        run(
+            sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "--quiet", "pip"
+        )
+    return bin_dir
+
+
 def setup() -> None:
     """Create .venv and install Sleuth with its dev extras, unless already up to date."""
-    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
-        sys.exit(f"Sleuth needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == wanted and (BIN / "sleuth").exists():
         return
-    if not (BIN / "python").exists():
-        print(f"creating virtual environment {VENV}", flush=True)
-        try:
-            venv.create(VENV, with_pip=True)
-        except (OSError, subprocess.CalledProcessError):
-            # Some Linux distributions ship Python without ensurepip (Debian's python3-venv):
-            # make the environment without pip and install into it with this Python's pip.
-            print("no ensurepip here: using this Python's pip for .venv", flush=True)
-            venv.create(VENV, with_pip=False, clear=True)
-    if (BIN / "pip").exists():
-        run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
-    else:
-        pip = (sys.executable, "-m", "pip", "--python", BIN / "python")
-        run(*pip, "install", "--quiet", "pip")
-        run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+    make_venv(VENV)
+    run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
     STAMP.write_text(wanted)
 
 
@@ -73,13 +90,30 @@ def test(args: list[str]) -> None:
     run(BIN / "python", "-m", "pytest", "-n", "auto", *args)
 
 
-TASKS = {"demo": demo, "test": test, "setup": lambda args: None}
+def plain(args: list[str]) -> None:
+    """Install Sleuth as a user would (``pip install .``: not editable, no extras) in
+    .venv-plain, then run the CLI smoke tests with that environment's ``sleuth``."""
+    bin_dir = make_venv(PLAIN)
+    pip = (bin_dir / "python", "-m", "pip", "install", "--quiet")
+    run(*pip, ".", "pytest")  # the dependencies; then this folder's code, always fresh:
+    run(*pip, "--no-deps", "--force-reinstall", ".")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("VIRTUAL_ENV", None)
+    command = [bin_dir / "python", "-m", "pytest", "-p", "no:cacheprovider", "-m", "not slow"]
+    print("+", " ".join(map(str, [*command, *PLAIN_TESTS, *args])), flush=True)
+    subprocess.run([*map(str, command), *PLAIN_TESTS, *args], cwd=ROOT, env=env, check=True)
+
+
+TASKS = {"demo": demo, "test": test, "plain": plain, "setup": lambda args: None}
 
 
 def main() -> None:
     if len(sys.argv) < 2 or sys.argv[1] not in TASKS:
         sys.exit(f"usage: python3 dev.py {{{'|'.join(TASKS)}}} [args...]")
-    setup()
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be started by an older python3
+        sys.exit(f"Sleuth needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    if sys.argv[1] != "plain":  # the plain install needs nothing of .venv
+        setup()
     try:
         TASKS[sys.argv[1]](sys.argv[2:])
     except subprocess.CalledProcessError as exc:
