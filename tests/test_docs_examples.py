@@ -256,7 +256,7 @@ def outputs(example: Example) -> set[str]:
 def prerequisites(example: Example) -> list[Example]:
     """The earlier examples of the page that make what ``example`` reads, in page order: for each
     file it names, the last example before it that makes that file, the last quick one if there
-    is one (and what that one needs)."""
+    is one (and what that one needs); for a ``--resume``, the same command without it."""
     needed: dict[str, Example] = {}
     own = outputs(example)  # a play appends to its --db: it does not need the file first
     for earlier in example.earlier:
@@ -265,6 +265,8 @@ def prerequisites(example: Example) -> list[Example]:
                 made not in needed or slow(needed[made]) or not slow(earlier)
             ):
                 needed[made] = earlier
+        if earlier.text == example.text.replace(" --resume", "") != example.text:
+            needed["the run to resume"] = earlier  # (here it finished: nothing is left to play)
     chain: list[Example] = []
     for earlier in sorted(set(needed.values()), key=lambda e: e.line):
         for step in [*prerequisites(earlier), earlier]:
@@ -367,6 +369,9 @@ def test_examples_are_found() -> None:
     replay = next(e for e in readme if e.text.startswith("sleuth replay fox-logs/"))
     assert [p.text.split()[:3] for p in prerequisites(replay)] == [["sleuth", "play", "fox"]]
     assert "--logs fox-logs/" in prerequisites(replay)[0].text
+    resume = next((e for e in EXAMPLES if e.text.endswith(" --resume")), None)
+    if resume is not None:
+        assert [p.text for p in prerequisites(resume)] == [resume.text.removesuffix(" --resume")]
 
 
 def test_shortened() -> None:
