@@ -79,8 +79,6 @@ XFAIL: dict[str, str] = {
     "example makes and examples/ does not ship",
     "--state state.json": "issue 22 item 5: the README's state.json does not exist (ship it "
     "under examples/ or inline it)",
-    "camel-up --bots ev,": "issue 22 items 3-4: the ev bot forfeits a move under the default 1 s "
-    "limit (at most about 1,000 ms a move on a loaded 2-core machine)",
 }
 """Examples that fail today, by a part of their text, with the issue item that fixes them."""
 
