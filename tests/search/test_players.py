@@ -18,6 +18,7 @@ from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec, parse_float
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fox.search import FoxSearchModel
+from sleuth.games.fugitive.search import BELIEF_OVERHEAD
 from sleuth.search.players import (
     SEARCH_MARGIN,
     SEARCH_SECONDS,
@@ -205,6 +206,26 @@ def test_search_bots_declare_their_time_budget_plus_a_margin() -> None:
     assert spec.bot("dmcts:iterations=3000").budget() == SEARCH_SECONDS + SEARCH_MARGIN
     assert spec.bot("ismcts:seconds=4").budget() == 4 + SEARCH_MARGIN
     assert spec.bot("ismcts:seconds=0").budget() == SEARCH_SECONDS + SEARCH_MARGIN
+    fugitive = game_spec("fugitive")  # counting the Marshal's worlds is the model's overhead
+    assert fugitive.bot("ismcts").budget() == SEARCH_SECONDS + BELIEF_OVERHEAD + SEARCH_MARGIN
+
+
+class _SlowSampling(NimModel):
+    """Building the sampler takes 0.3 s (like counting a hard position's worlds)."""
+
+    def sampler(self, game: Game[int], view: View) -> Any:
+        time.sleep(0.3)
+        return super().sampler(game, view)
+
+
+@pytest.mark.parametrize("player", [ISMCTSPlayer, DeterminizedPlayer])
+def test_the_time_budget_counts_the_sampling_too(player: type) -> None:
+    game = Nim(30)
+    started = time.perf_counter()
+    bot = player(game, 0, 0, _SlowSampling(), SearchSettings(iterations=10**9, seconds=0.3))
+    bot.act(_view(game, [], 0), game.new_initial_state().legal_actions())
+    assert time.perf_counter() - started < 0.5  # not 0.3 s of sampling, then 0.3 s of search
+    assert 1 <= bot.search.iterations < 10**9
 
 
 def test_heuristic_policy_and_depth_limit_play_legal_games() -> None:

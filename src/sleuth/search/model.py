@@ -54,6 +54,10 @@ class SearchModel(Generic[A]):
     options: tuple[OptionSpec, ...] = ()
     """The game's own options of its search bots (``ismcts:model=thrifty``), added to the
     common ones; a bot's values reach :meth:`configured`."""
+    overhead: float = 0.0
+    """Seconds a decision may spend outside the tree search on a hard position (building the
+    sampler, :meth:`root_moves`, :meth:`unsampled_action`): added to the move budget the
+    search bots declare (:func:`sleuth.search.players.search_bots`)."""
 
     def configured(self, **values: Any) -> SearchModel[A]:
         """The model a bot with these values of :attr:`options` uses (default: this one,

@@ -16,9 +16,10 @@ game registers, with their options (``sleuth play fox --bots ismcts:iterations=5
 
 from __future__ import annotations
 
+import time
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -109,6 +110,7 @@ class ISMCTSPlayer(SearchPlayer):
         if len(legal) == 1:  # nothing to decide; the next search starts afresh
             self.root = None
             return legal[0]
+        started = time.perf_counter()  # the time budget covers sampling too
         sampler, world = self._open(view, legal)
         if sampler is None:
             self.root = None
@@ -125,7 +127,7 @@ class ISMCTSPlayer(SearchPlayer):
         def draw() -> State[Any]:
             return first.pop() if first else sampler.sample_state(self.rng)
 
-        self.search.run(root, draw)
+        self.search.run(root, draw, started)
         action = best_action(root, legal)
         self.root, self.last_action, self.seen = root, action, len(view.events)
         return action
@@ -155,17 +157,19 @@ class DeterminizedPlayer(SearchPlayer):
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         if len(legal) == 1:
             return legal[0]
+        started = time.perf_counter()
         sampler, world = self._open(view, legal)
         if sampler is None:
             return world  # type: ignore[no-any-return]
         votes: Counter[Hashable] = Counter()
         visits: Counter[Hashable] = Counter()
         extra = self._root_moves(view, legal)
+        share = self.search.settings.seconds
         for n in range(self.worlds):
             if n:
                 world = _checked_world(sampler, self)
             root = Node(self.seat, extra)
-            self.search.run(root, world.clone)
+            self.search.run(root, world.clone, started + n * share)  # world n's share
             votes[best_action(root, legal)] += 1
             for action, edge in root.edges.items():
                 visits[action] += edge.visits
@@ -230,12 +234,16 @@ def _settings(options: dict[str, Any]) -> SearchSettings:
     )
 
 
-def _move_budget(seconds: float, **_: Any) -> float:
-    """The seconds per move a search bot declares to the match runner: its time budget plus
-    :data:`SEARCH_MARGIN` (at least the default ``seconds`` plus the margin).  A bot without a
-    time budget (``seconds=0``) declares the same: a long fixed search is the user's choice to
-    time with ``--time-limit``."""
-    return max(seconds, SEARCH_SECONDS) + SEARCH_MARGIN
+def _move_budget(model: SearchModel[Any]) -> Callable[..., float]:
+    """The seconds per move a search bot of ``model`` declares to the match runner: its time
+    budget (at least the default ``seconds``), the model's :attr:`~SearchModel.overhead` and
+    :data:`SEARCH_MARGIN`.  A bot without a time budget (``seconds=0``) declares the same: a
+    long fixed search is the user's choice, to time with ``--time-limit``."""
+
+    def budget(seconds: float, **_: Any) -> float:
+        return max(seconds, SEARCH_SECONDS) + model.overhead + SEARCH_MARGIN
+
+    return budget
 
 
 def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpec, BotSpec]:
@@ -263,7 +271,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             "information-set MCTS: one tree over its information sets, a sampled world "
             "per simulation",
             warm_up=model.warm_up,
-            move_budget=_move_budget,
+            move_budget=_move_budget(model),
             options=(
                 *_COMMON_OPTIONS,
                 *model.options,
@@ -276,7 +284,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             dmcts,
             "determinized MCTS: search sampled worlds as if they were known, then vote",
             warm_up=model.warm_up,
-            move_budget=_move_budget,
+            move_budget=_move_budget(model),
             options=(
                 *_COMMON_OPTIONS,
                 *model.options,

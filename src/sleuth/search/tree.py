@@ -138,13 +138,14 @@ class TreeSearch(Generic[A]):
         self.iterations = 0
         """Total simulations run by this search (for benchmarks and reports)."""
 
-    def run(self, root: Node, draw: Callable[[], State[A]]) -> int:
+    def run(self, root: Node, draw: Callable[[], State[A]], started: float | None = None) -> int:
         """Run up to ``iterations`` simulations from ``root``, each on a world from ``draw``,
-        stopping early once ``seconds`` (when > 0) have passed; return how many ran (>= 1)."""
+        stopping early once ``seconds`` (when > 0) have passed since ``started`` (a
+        ``time.perf_counter()`` reading; default now); return how many ran (>= 1)."""
         settings = self.settings
         done = 0
         if settings.seconds > 0:
-            deadline = time.perf_counter() + settings.seconds
+            deadline = (time.perf_counter() if started is None else started) + settings.seconds
             while done < settings.iterations and (done == 0 or time.perf_counter() < deadline):
                 self.iterate(root, draw())
                 done += 1

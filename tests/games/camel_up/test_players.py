@@ -78,3 +78,13 @@ def test_every_seats_observed_money_ends_as_the_engines() -> None:
             view = [e.seen_by(seat) for step in record.steps for e in step.events]
             observed = TableTracker(game).update(view)
             assert observed.money == list(record.final_state.money), (seed, seat)
+
+
+def test_the_thinking_bots_declare_a_budget_and_warm_up_untimed() -> None:
+    from sleuth.games.camel_up.bots import MOVE_BUDGET, warm_up_bots
+
+    for name in ("ev", "strong"):
+        assert SPEC.bot(name).budget() == MOVE_BUDGET
+        assert SPEC.bot(f"{name}:rollouts=8000").budget() == 4 * MOVE_BUDGET
+        assert SPEC.bot(name).warm_up is warm_up_bots
+    assert SPEC.bot("random").budget() is None

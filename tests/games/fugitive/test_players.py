@@ -327,3 +327,14 @@ def test_no_look_ahead_once_a_face_up_hideout_would_let_42_win_at_once() -> None
     assert not found.near_42()
     assert found.advice("gamble") == found.advice("gamble", lookahead=False)
     assert deduction(two_hideouts({6}), threshold=4).near_42()
+
+
+def test_the_bots_that_count_worlds_declare_a_move_budget() -> None:
+    """A wide-open 2nd-edition position takes them over a second (see BELIEF_BUDGET)."""
+    from sleuth.games.fugitive.bots import BELIEF_BUDGET, OPPONENT_BUDGET
+
+    assert SPEC.bot("belief").budget() == BELIEF_BUDGET
+    assert SPEC.bot("belief:guess=certain:draw=low").budget() == BELIEF_BUDGET
+    assert SPEC.bot("belief:opponent=heuristic").budget() == OPPONENT_BUDGET
+    assert SPEC.bot("elusive").budget() == BELIEF_BUDGET
+    assert SPEC.bot("heuristic").budget() is None and SPEC.bot("notes").budget() is None

@@ -85,6 +85,20 @@ def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **opti
     return BeliefMarshal(game, seat, seed, opponent=strategy, **options)
 
 
+BELIEF_BUDGET = 5.0
+"""Seconds per move the bots that count worlds declare (belief, elusive): a move usually takes
+a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:draw=low``
+leaves many hideouts face down) counts millions of states three times, up to 1.4 s measured
+on an idle machine, with or without Numba."""
+OPPONENT_BUDGET = 30.0
+"""Seconds per move of a belief Marshal who knows her opponent (``opponent=heuristic``): she
+weighs each possible route by his strategy, seconds on long games."""
+
+
+def _belief_budget(opponent: str, **_: Any) -> float:
+    return BELIEF_BUDGET if opponent == "none" else OPPONENT_BUDGET
+
+
 BOTS = (
     BotSpec(
         "random",
@@ -112,6 +126,7 @@ BOTS = (
         ElusiveFugitive,
         "the heuristic Fugitive, choosing placements the belief Marshal finds hardest to guess",
         warm_up=warm_up,
+        move_budget=BELIEF_BUDGET,
         options=(
             OptionSpec(
                 "bluff",
@@ -159,6 +174,7 @@ BOTS = (
         _belief_marshal,
         "guesses from the exact belief (modes certain, argmax, gamble, reveal)",
         warm_up=warm_up,
+        move_budget=_belief_budget,
         options=(
             OptionSpec(
                 "guess",

@@ -117,6 +117,12 @@ class FugitiveSampler(_Replayer):
         return fugitive_history(self.events, cards)
 
 
+BELIEF_OVERHEAD = 4.0
+"""Seconds a search decision may take outside the tree on a wide-open position: counting the
+Marshal's worlds and asking the belief Marshal for her root move (up to 1.4 s measured on an
+idle machine, more under load; see :data:`sleuth.games.fugitive.bots.BELIEF_BUDGET`)."""
+
+
 class FugitiveSearchModel(SearchModel[FugitiveAction]):
     """See the module docstring.  ``world_model`` (option ``model``) weighs the Marshal's
     worlds, and her root move and fallback move use it as the belief Marshal's odds; the
@@ -131,6 +137,7 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
             parse_choice(tuple(MODELS)),
         ),
     )
+    overhead = BELIEF_OVERHEAD
 
     def __init__(self, world_model: str = DEFAULT_MODEL) -> None:
         self.world_model = world_model
