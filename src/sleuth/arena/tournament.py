@@ -328,6 +328,8 @@ def run_tournament(
         if on_progress:
             on_progress(1)
 
+    for bot in dict.fromkeys(bots):  # here, once, not in every worker (which forks from here)
+        game_spec(name).bot(bot).warm()
     started = time.perf_counter()
     try:
         with stop_signals() as stop:
