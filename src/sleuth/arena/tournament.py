@@ -243,6 +243,19 @@ def _prepare_logs(logs: Path, resuming: bool) -> None:
         )
 
 
+def _warm_up(name: str, bots: Sequence[str], stop: StopRequest) -> None:
+    """Load what the bots' first moves would wait for (compiled code) here, once, not in every
+    worker (workers fork from this process); a stop request abandons it."""
+    try:
+        stop.playing = True
+        for bot in dict.fromkeys(bots):
+            game_spec(name).bot(bot).warm()
+    except GameAbandoned:
+        pass
+    finally:
+        stop.playing = False
+
+
 def _play_inline(
     name: str,
     options: dict[str, JSON],
@@ -328,11 +341,10 @@ def run_tournament(
         if on_progress:
             on_progress(1)
 
-    for bot in dict.fromkeys(bots):  # here, once, not in every worker (which forks from here)
-        game_spec(name).bot(bot).warm()
     started = time.perf_counter()
     try:
         with stop_signals() as stop:
+            _warm_up(name, bots, stop)
             if workers == 1 or len(jobs) <= 1:
                 _play_inline(name, canonical, jobs, log_dir, time_limit, stop, accept)
             else:
