@@ -75,8 +75,6 @@ SLOW = (
 text."""
 
 XFAIL: dict[str, str] = {
-    "--log game.jsonl": "issue 22 item 5: docs/fugitive.md reads game.jsonl, which no earlier "
-    "example makes and examples/ does not ship",
     "--state state.json": "issue 22 item 5: the README's state.json does not exist (ship it "
     "under examples/ or inline it)",
 }
