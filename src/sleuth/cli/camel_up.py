@@ -58,7 +58,7 @@ def odds_command(
 def _prepare(game: CamelUpGame) -> None:
     """Compile (or load) the odds kernels and load (or build) the race table before the first
     answer, saying so when it is slow (the first run after an install)."""
-    with one_off("Preparing the odds engine", "compiled once after an install"):
+    with one_off("Preparing the odds engine", "once after an install"):
         warm_up(game)
 
 

@@ -73,7 +73,7 @@ class BotSpec:
         before it times any move)."""
         if self.warm_up is not None and self.warm_up not in _WARMED:
             base = self.name.split(":")[0]
-            with one_off(f"Preparing bot {base!r}", "compiled once after an install"):
+            with one_off(f"Preparing bot {base!r}", "once after an install"):
                 self.warm_up()
             _WARMED.add(self.warm_up)
 
