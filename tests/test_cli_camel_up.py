@@ -119,3 +119,31 @@ def test_invalid_states_are_named(change: dict[str, Any], culprits: list[str], c
 def test_odds_rejects_text_that_is_neither_json_nor_a_file(cwd: Path) -> None:
     check_error(entry("camel-up", "odds", "--state", "nope.json", cwd=cwd), "nope.json")
     check_error(entry("camel-up", "odds", "--state", "{bad", cwd=cwd), "not valid JSON")
+
+
+def test_the_example_in_odds_help_runs(cwd: Path) -> None:
+    import typer.main
+
+    from sleuth.cli.app import app
+    from sleuth.cli.camel_up import STATE_EXAMPLE
+
+    odds = typer.main.get_command(app).commands["camel-up"].commands["odds"]
+    (state,) = [p for p in odds.params if p.name == "state"]
+    assert STATE_EXAMPLE in state.help
+    done = entry("camel-up", "odds", "--state", STATE_EXAMPLE, "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    out = one_json_object(done.stdout)
+    assert set(out["leg"]["first"]) == {"blue", "green", "orange", "yellow", "white"}
+    assert out["leg"]["first"]["green"] == 0.0  # green, under orange, has no die left: it stays
+
+
+def test_the_shipped_example_state_uses_every_field_and_runs(cwd: Path) -> None:
+    from sleuth.games.camel_up.position import FIELDS
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "camel-up-state.json"
+    assert set(json.loads(path.read_text())) == FIELDS
+    done = entry("camel-up", "odds", "--state", path, "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    out = one_json_object(done.stdout)
+    assert "winner green" not in out["ev"]  # my_cards: the mover already bet on green
+    assert sum(out["game"]["winner"].values()) == pytest.approx(1.0)

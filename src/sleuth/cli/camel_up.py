@@ -27,15 +27,22 @@ from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 app = typer.Typer(help="Camel Up tools: exact odds and advice.", no_args_is_help=True)
 
 
+STATE_EXAMPLE = (
+    '{"track": {"4": ["blue"], "5": ["green", "orange"], "7": ["yellow"], "8": ["white"]}, '
+    '"to_move": ["blue", "white"], "tiles": {"10": "oasis"}}'
+)
+"""The position in ``odds --help`` (a test runs it): every camel placed, two dice left."""
+
+
 @app.command("odds")
 def odds_command(
     state: Annotated[
         str,
         typer.Option(
             "--state",
-            help='The position: a JSON object or a file holding one, e.g. {"edition": 1, '
-            '"track": {"4": ["blue"], "5": ["green", "orange"]}, "to_move": ["blue"], '
-            '"tiles": {"10": "oasis"}} (see docs/camel-up.md).',
+            help="The position: a JSON object or a file holding one, such as "
+            f"examples/camel-up-state.json, or {STATE_EXAMPLE} (all fields in "
+            "docs/camel-up.md).",
         ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

@@ -213,7 +213,12 @@ def test_night_on_a_random_large_graph() -> None:
 
 BAD_SPECS = [
     ("banana:3", r"unknown graph spec.*path:"),
-    ("no-such-file.txt", r"unknown graph spec"),
+    ("no-such-file.txt", r"^no such file: no-such-file\.txt$"),
+    ("/nonexistent.txt", r"^no such file: /nonexistent\.txt$"),
+    ("boards/ring", r"^no such file: boards/ring$"),
+    ("ring.edges", r"^no such file: ring\.edges$"),
+    ("ring", r"unknown graph spec 'ring'.*edge-list file"),
+    (".", r"^\. is not a file"),
     ("", r"unknown graph spec"),
     ("path:abc", r"path length.*whole number"),
     ("path:", r"path length.*whole number"),

@@ -244,9 +244,28 @@ def parse_graph(spec: str, allow_files: bool = True) -> FoxGraph:
             if body:
                 items.extend(_edge_pairs([body], f"{text} line {number}"))
         return _from_pairs(items, text)
+    if text and candidate.exists():
+        raise GraphSpecError(f"{text} is not a file (an edge-list file was expected)")
+    if _looks_like_path(text):
+        raise GraphSpecError(f"no such file: {text}")
     families = ", ".join(f"{k}:..." for k in _FAMILIES)
     raise GraphSpecError(
         f"unknown graph spec {spec!r}: use one of {families}, or an edge-list file"
+    )
+
+
+EDGE_LIST_SUFFIXES = frozenset((".txt", ".csv", ".tsv", ".edges", ".edgelist", ".el", ".dat"))
+"""File name endings that mark a graph spec as an edge-list file's path."""
+
+
+def _looks_like_path(text: str) -> bool:
+    """Whether a spec that names no family is meant as a file: it has a folder separator,
+    starts with ``~`` or ``.``, or ends in an edge-list suffix (:data:`EDGE_LIST_SUFFIXES`)."""
+    return (
+        "/" in text
+        or "\\" in text
+        or text.startswith(("~", "."))
+        or Path(text).suffix.lower() in EDGE_LIST_SUFFIXES
     )
 
 
