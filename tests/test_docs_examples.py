@@ -24,7 +24,6 @@ or ``"forfeits": N`` in JSON, N > 0), or output that differs from the output the
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shlex
@@ -73,19 +72,6 @@ SLOW = (
 )
 """Examples marked slow (a few seconds or more each, even with few games), by a part of their
 text."""
-
-XFAIL: dict[str, str] = {
-    "--state state.json": "issue 22 item 5: the README's state.json does not exist (ship it "
-    "under examples/ or inline it)",
-}
-"""Examples that fail today, by a part of their text, with the issue item that fixes them."""
-
-MISSING_EXTRAS = {
-    "sleuth fox value": ("scipy", "issue 22 item 3: game values need SciPy, which only the lp "
-                         "extra installs (a plain install lacks it)"),
-}  # fmt: skip
-"""Examples that fail where an optional module is missing (a plain install), by a part of their
-text: the module and the issue item that fixes them."""
 
 
 @dataclass(frozen=True)
@@ -322,12 +308,6 @@ def slow(example: Example) -> bool:
 def _marks(example: Example) -> list[pytest.MarkDecorator]:
     steps = [*prerequisites(example), example]
     marks = [pytest.mark.slow] if any(slow(step) for step in steps) else []
-    for part, reason in XFAIL.items():
-        if any(part in step.text for step in steps):
-            marks.append(pytest.mark.xfail(strict=False, reason=reason))
-    for part, (module, reason) in MISSING_EXTRAS.items():
-        if any(part in step.text for step in steps) and importlib.util.find_spec(module) is None:
-            marks.append(pytest.mark.xfail(strict=False, reason=reason))
     for part, reason in SKIPPED.items():
         if example.text.startswith(part):
             marks.append(pytest.mark.skip(reason=reason))
