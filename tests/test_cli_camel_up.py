@@ -125,7 +125,7 @@ def test_the_example_in_odds_help_runs(cwd: Path) -> None:
     import typer.main
 
     from sleuth.cli.app import app
-    from sleuth.cli.camel_up import STATE_EXAMPLE
+    from sleuth.games.camel_up.commands import STATE_EXAMPLE
 
     odds = typer.main.get_command(app).commands["camel-up"].commands["odds"]
     (state,) = [p for p in odds.params if p.name == "state"]

@@ -12,9 +12,9 @@ import json
 import re
 from pathlib import Path
 
-from sleuth.assist.fox import draw_board
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.fox.graph import parse_graph
+from sleuth.games.fox.hunt import draw_board
 from tests.test_cli import entry, flat, neighbours, sleuth
 
 CATCH = "1\n2\n3\n1\n2\n3\n"

@@ -1,10 +1,11 @@
 """The read-eval-print loop shared by every interactive tool (the table-side assistants and
 ``sleuth fox play``).
 
-A game plugs in a :class:`TableSession`: it turns one typed entry into recorded facts (or
-refuses it with a :class:`~sleuth.core.errors.SleuthError`, changing nothing), takes back the
-last entry, renders what can be deduced, and saves and loads its view log.  It may add
-commands of its own (:class:`Command`) and may end (``finished``: a game won or given up).
+A game plugs in a :class:`~sleuth.core.table.TableSession`: it turns one typed entry into
+recorded facts (or refuses it with a :class:`~sleuth.core.errors.SleuthError`, changing
+nothing), takes back the last entry, renders what can be deduced, and saves and loads its view
+log.  It may add commands of its own (:class:`~sleuth.core.table.Command`) and may end
+(``finished``: a game won or given up).
 The loop opens with a banner (the session's title, its entry forms and every command), then
 adds the commands every tool has:
 
@@ -25,15 +26,14 @@ Messages are printed as plain text: what the user typed is never read as Rich ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
 from sleuth.core.errors import SleuthError
+from sleuth.core.table import TableSession, count_entries
 
 COMMANDS = """\
 help / show / history      these forms / the board or deduction again / the entries so far
@@ -43,66 +43,6 @@ quit                       leave (end of input too)"""
 
 _PLAIN = ("quit", "exit", "help", "show", "history")
 """The loop's commands that take nothing after them."""
-
-
-@dataclass(frozen=True)
-class Command:
-    """A session's own command: the whole line, lower-cased and with single spaces, is one of
-    ``names``; ``run`` returns the confirmation to print."""
-
-    names: tuple[str, ...]
-    help: str
-    run: Callable[[], RenderableType]
-
-    def usage(self) -> str:
-        """The command's help line, in the column layout of :data:`COMMANDS`."""
-        return f"{' / '.join(self.names[:1]):<26} {self.help}"
-
-
-class TableSession(Protocol):
-    """What a game provides to the loop."""
-
-    @property
-    def title(self) -> str:
-        """The banner's first line: what this tool is."""
-        ...
-
-    @property
-    def entry_help(self) -> str:
-        """The entry forms, one per line (shown by the banner and ``help``)."""
-        ...
-
-    @property
-    def commands(self) -> Sequence[Command]:
-        """The session's own commands (none for most)."""
-        ...
-
-    @property
-    def finished(self) -> bool:
-        """True once the game has ended and the loop should stop (after its last render)."""
-        ...
-
-    def enter(self, text: str) -> str:
-        """Record one entry; return its confirmation (a SleuthError changes nothing)."""
-        ...
-
-    def undo(self) -> str:
-        """Take back the last entry; return its text."""
-        ...
-
-    def history(self) -> list[str]: ...
-
-    def render(self) -> RenderableType: ...
-
-    def save(self, path: Path) -> None: ...
-
-    def load(self, path: Path) -> None:
-        """Replace the session by a saved one (unchanged if the file is bad)."""
-        ...
-
-    def leave(self) -> str:
-        """What ``quit`` (or the end of input) says, before the end."""
-        ...
 
 
 def help_text(session: TableSession) -> str:
@@ -187,11 +127,6 @@ def _undo(session: TableSession, count_text: str) -> list[str]:
     if count > entries:
         raise SleuthError(f"'undo {count}': there are only {count_entries(entries)}")
     return [session.undo() for _ in range(count)]
-
-
-def count_entries(count: int) -> str:
-    """``1 entry``, ``2 entries``."""
-    return f"{count} entr{'y' if count == 1 else 'ies'}"
 
 
 def _indent(text: str) -> str:

@@ -1,5 +1,5 @@
-"""The top-level commands: ``games``, ``play``, ``compare``, ``replay``; game sub-apps are added
-here."""
+"""The top-level commands: ``games``, ``play``, ``compare``, ``replay``; the generic ``infer``,
+``assist`` and ``export`` groups, and each game's own sub-commands (``GameSpec.commands``)."""
 
 from __future__ import annotations
 
@@ -29,12 +29,11 @@ from sleuth.arena.tournament import (
     valid_seatings,
 )
 from sleuth.cli import assist as assist_cli
-from sleuth.cli import camel_up as camel_up_cli
 from sleuth.cli import export as export_cli
-from sleuth.cli import fox as fox_cli
 from sleuth.cli import infer as infer_cli
 from sleuth.cli.common import console, errors, print_json
 from sleuth.cli.help import SleuthGroup
+from sleuth.cli.plugin_commands import commands_module
 from sleuth.core.bots import BotSpec
 from sleuth.core.errors import SleuthError
 from sleuth.core.log import replay_log
@@ -69,11 +68,12 @@ def _root(
     """Options that come before any command (``--version``); the commands do the work."""
 
 
-app.add_typer(fox_cli.app, name="fox")
 app.add_typer(infer_cli.app, name="infer")
 app.add_typer(assist_cli.app, name="assist")
 app.add_typer(export_cli.app, name="export")
-app.add_typer(camel_up_cli.app, name="camel-up")
+for _spec in game_specs():
+    if (_found := commands_module(_spec)) is not None:
+        app.add_typer(_found[0], name=_spec.name)
 
 
 def _check_seed(value: int) -> int:

@@ -1,13 +1,72 @@
-"""``sleuth assist GAME``: a table-side assistant for a person at a real game."""
+"""``sleuth assist GAME``: a table-side assistant for a person at a real game, for every game
+with an assist plug-in (:class:`~sleuth.core.plugins.AssistPlugin`), on the shared loop."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
 
-from sleuth.cli import camel_up, fugitive
+from sleuth.assist.repl import run_repl
+from sleuth.cli.common import console
+from sleuth.cli.plugin_commands import games_group, generated_command, option_parameter
+from sleuth.core.errors import OptionError
+from sleuth.core.plugins import AssistPlugin
+from sleuth.core.registry import GameSpec, game_specs, parse_option_texts
 
-app = typer.Typer(
-    help="Table-side assistants: type what happens, see what follows.", no_args_is_help=True
+app = games_group(
+    "table-side assistant", "Table-side assistants: type what happens, see what follows."
 )
-app.command("fugitive")(fugitive.assist_command)
-app.command("camel-up")(camel_up.assist_command)
+
+COMMON = [
+    inspect.Parameter(
+        "option", inspect.Parameter.KEYWORD_ONLY, default=None,
+        annotation=Annotated[list[str] | None, typer.Option(
+            "--option", "-o", help="Game option name=value (repeatable).")],
+    ),
+    inspect.Parameter(
+        "load", inspect.Parameter.KEYWORD_ONLY, default=None,
+        annotation=Annotated[Path | None, typer.Option(
+            "--load", help="Continue from a saved view log, or from a full game log (its view "
+            "is taken).")],
+    ),
+]  # fmt: skip
+"""The options of every assistant."""
+
+
+def _assist(spec: GameSpec, plugin: AssistPlugin, values: dict[str, Any]) -> None:
+    option: list[str] = values.pop("option") or []
+    load: Path | None = values.pop("load")
+    if load is not None:
+        given = ["-o"] * bool(option) + [
+            f"--{name.replace('_', '-')}" for name in plugin.load_sets if values[name] is not None
+        ]
+        if given:
+            also = "".join(f" and {f'--{n}'.replace('_', '-')}" for n in plugin.load_sets)
+            raise OptionError(
+                f"--load takes the game's options{also} from the log: leave out {given[0]}"
+            )
+    game = spec.make(parse_option_texts(option))
+    if plugin.prepare is not None:
+        plugin.prepare(game)
+    session = plugin.session(game, values)
+    if load is not None:
+        session.load(load)
+    run_repl(session, console)
+
+
+def _command(spec: GameSpec, plugin: AssistPlugin) -> Callable[..., None]:
+    parameters = [*COMMON, *(option_parameter(p) for p in plugin.params)]
+    return generated_command(spec.name, plugin.help, parameters, lambda v: _assist(spec, plugin, v))
+
+
+def _add_commands() -> None:
+    for spec in game_specs():
+        if spec.assist is not None:
+            app.command(spec.name)(_command(spec, spec.assist))
+
+
+_add_commands()

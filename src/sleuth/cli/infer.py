@@ -1,10 +1,79 @@
-"""``sleuth infer GAME``: a seat's exact deduction from a log."""
+"""``sleuth infer GAME``: a seat's belief after a log, for every game with an infer plug-in
+(:class:`~sleuth.core.plugins.InferPlugin`)."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
 
-from sleuth.cli import fugitive
+from sleuth.cli.common import console, print_json
+from sleuth.cli.plugin_commands import games_group, generated_command, option_parameter
+from sleuth.core.errors import SleuthError
+from sleuth.core.plugins import InferPlugin
+from sleuth.core.registry import GameSpec, game_specs
+from sleuth.core.viewlog import read_view_log
 
-app = typer.Typer(help="Exact deduction from a log: what a seat can know.", no_args_is_help=True)
-app.command("fugitive")(fugitive.infer_command)
+app = games_group("belief for `sleuth infer`", "Exact deduction from a log: what a seat can know.")
+
+
+def _option(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
+
+
+def _parameters(spec: GameSpec, plugin: InferPlugin) -> list[inspect.Parameter]:
+    role = plugin.role
+    common = [
+        _option("log", Annotated[Path, typer.Option(
+            "--log", help=f"The {role}'s view log (as an assistant saves it) or a full game "
+            "log (sleuth play --logs).")], inspect.Parameter.empty),
+        _option("events", Annotated[int | None, typer.Option(
+            "--events", min=0, help="Use only the first N events of the view.")]),
+        _option("as_json", Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object.")], False),
+    ]  # fmt: skip
+    if plugin.by_seat:
+        common.append(_option("seat", Annotated[int | None, typer.Option(
+            "--seat", min=0, help="The seat whose view to read from a full game log, counted "
+            "from 0 (default: the first); a view log is its own seat's.")]))  # fmt: skip
+    return [*common, *(option_parameter(p) for p in plugin.params)]
+
+
+def _infer(spec: GameSpec, plugin: InferPlugin, values: dict[str, Any]) -> None:
+    log: Path = values.pop("log")
+    events: int | None = values.pop("events")
+    as_json: bool = values.pop("as_json")
+    view = read_view_log(log, plugin.role, spec.name, seat=values.pop("seat", None))
+    if events is not None and events > len(view.events):
+        raise SleuthError(
+            f"--events {events}: the {plugin.role}'s view in {log} has only "
+            f"{len(view.events)} events"
+        )
+    try:
+        inferred = plugin.run(view, events, values)
+    except SleuthError as exc:
+        raise SleuthError(f"{log}: {exc}") from None
+    if as_json:
+        print_json(inferred.to_json())
+    else:
+        console.print(inferred.render())
+
+
+def _command(spec: GameSpec, plugin: InferPlugin) -> Callable[..., None]:
+    return generated_command(
+        spec.name, plugin.help, _parameters(spec, plugin), lambda v: _infer(spec, plugin, v)
+    )
+
+
+def _add_commands() -> None:
+    for spec in game_specs():
+        if spec.infer is not None:
+            app.command(spec.name)(_command(spec, spec.infer))
+
+
+_add_commands()

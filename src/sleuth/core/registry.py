@@ -1,7 +1,8 @@
-"""The registry of games: their options, roles and bots.
+"""The registry of games: their options, roles, bots and plug-ins.
 
 Each game package exposes one :class:`GameSpec`; :func:`game_specs` lists them all and
 :func:`make_game` builds a game from option texts such as ``{"graph": "path:5", "k": "2"}``.
+A spec carries the game's optional plug-ins (:mod:`sleuth.core.plugins`).
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sleuth.core.bots import BotSpec
 from sleuth.core.errors import OptionError, UnknownNameError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, parse_options
+
+if TYPE_CHECKING:
+    from sleuth.core.plugins import AssistPlugin, InferPlugin
 
 __all__ = [
     "GameSpec",
@@ -53,6 +57,13 @@ class GameSpec:
     seats_option: str | None = None
     """The option that sets the number of seats, if any: when it is not given, a tournament
     sets it to the number of bots named (``--bots a,b,c`` is a 3-player game)."""
+    infer: InferPlugin | None = None
+    """The belief behind ``sleuth infer GAME``, if the game has one."""
+    assist: AssistPlugin | None = None
+    """The table session behind ``sleuth assist GAME``, if the game has one."""
+    commands: str | None = None
+    """``"module:attribute"`` of a Typer app with the game's own sub-commands
+    (``sleuth GAME ...``), imported only by the command line."""
 
     def options_for(self, texts: Mapping[str, Any], bots: int) -> dict[str, Any]:
         """``texts`` with the seat-count option filled in from the number of ``bots``."""

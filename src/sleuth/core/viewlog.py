@@ -112,19 +112,26 @@ def _is_view_log(path: Path) -> bool:
         return False
 
 
-def read_view_log(path: Path | str, role: str, game: str | None = None) -> ViewLog:
+def read_view_log(
+    path: Path | str, role: str, game: str | None = None, seat: int | None = None
+) -> ViewLog:
     """The view of ``role`` from a view log or a full game log at ``path`` (of the game named
-    ``game``, when given)."""
+    ``game``, when given).  ``seat`` chooses among seats that share the role (a full game log;
+    a view log must be that seat's); by default the first seat with the role."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise LogError(f"{path}: cannot read: {exc}") from exc
-    return parse_view_lines(lines, role, source=str(path), game=game)
+    return parse_view_lines(lines, role, source=str(path), game=game, seat=seat)
 
 
 def parse_view_lines(
-    lines: Iterable[str], role: str, source: str = "<log>", game: str | None = None
+    lines: Iterable[str],
+    role: str,
+    source: str = "<log>",
+    game: str | None = None,
+    seat: int | None = None,
 ) -> ViewLog:
     """See :func:`read_view_log`."""
     lines = list(lines)
@@ -134,7 +141,7 @@ def parse_view_lines(
     first_no, first = numbered[0]
     header = parse(first_no, first)
     if isinstance(header, dict) and header.get("format") == LOG_FORMAT:
-        return _from_game_log(lines, role, source, game)
+        return _from_game_log(lines, role, source, game, seat)
     try:
         valid = ViewHeader.model_validate(header)
     except ValidationError as exc:
@@ -146,6 +153,8 @@ def parse_view_lines(
         raise fail(first_no, f"seat {valid.seat} is not the {valid.role} (seats: {played.roles})")
     if valid.role != role:
         raise fail(first_no, f"this is the {valid.role}'s view, not the {role}'s")
+    if seat is not None and valid.seat != seat:
+        raise fail(first_no, f"this is seat {valid.seat}'s view, not seat {seat}'s")
     events: list[Event] = []
     for line_no, line in numbered[1:]:
         try:
@@ -156,7 +165,9 @@ def parse_view_lines(
     return ViewLog(played, valid.seat, events)
 
 
-def _from_game_log(lines: list[str], role: str, source: str, name: str | None) -> ViewLog:
+def _from_game_log(
+    lines: list[str], role: str, source: str, name: str | None, seat: int | None
+) -> ViewLog:
     replay = replay_lines(lines, source=source)
     game = replay.game
     if role not in game.roles:
@@ -166,7 +177,13 @@ def _from_game_log(lines: list[str], role: str, source: str, name: str | None) -
         )
     if name is not None and game.name != name:
         raise LogError(f"{source}: a {game.name} game log, not a {name} one")
-    seat = game.roles.index(role)
+    if seat is None:
+        seat = game.roles.index(role)
+    elif not 0 <= seat < game.num_players or game.roles[seat] != role:
+        raise LogError(
+            f"{source}: seat {seat} is not a {role} of this {game.name} game (seats 0 to "
+            f"{game.num_players - 1}: {', '.join(game.roles)})"
+        )
     events: list[Event] = []
     for line in lines[1:]:
         body = json.loads(line) if line.strip() else {}

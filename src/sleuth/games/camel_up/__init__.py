@@ -8,6 +8,7 @@ from __future__ import annotations
 from sleuth.core.events import JSON
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
 from sleuth.games.camel_up.bots import BOTS
+from sleuth.games.camel_up.plugins import ASSIST, INFER
 from sleuth.games.camel_up.rules import CamelUpGame
 
 
@@ -44,4 +45,7 @@ SPEC = GameSpec(
     bots=BOTS,
     build=_build,
     seats_option="players",
+    infer=INFER,
+    assist=ASSIST,
+    commands="sleuth.games.camel_up.commands:app",
 )

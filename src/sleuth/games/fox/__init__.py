@@ -9,6 +9,7 @@ from sleuth.core.events import JSON
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
 from sleuth.games.fox.bots import BOTS
 from sleuth.games.fox.graph import FoxGraph, parse_graph
+from sleuth.games.fox.plugins import INFER
 from sleuth.games.fox.rules import FoxGame
 from sleuth.games.fox.search import FoxSearchModel
 from sleuth.search.players import search_bots
@@ -45,4 +46,6 @@ SPEC = GameSpec(
     ),
     bots=(*BOTS, *search_bots(FoxSearchModel(), ("hunter", "fox"))),
     build=_build,
+    infer=INFER,
+    commands="sleuth.games.fox.commands:app",
 )

@@ -9,6 +9,7 @@ from sleuth.core.events import JSON
 from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
 from sleuth.games.fugitive.bots import BOTS
+from sleuth.games.fugitive.plugins import ASSIST, INFER
 from sleuth.games.fugitive.rules import EDITIONS, OPENINGS, FugitiveGame
 from sleuth.games.fugitive.search import FugitiveSearchModel
 from sleuth.search.players import search_bots
@@ -58,4 +59,6 @@ SPEC = GameSpec(
     ),
     bots=(*BOTS, *search_bots(FugitiveSearchModel(), ("fugitive", "marshal"))),
     build=_build,
+    infer=INFER,
+    assist=ASSIST,
 )

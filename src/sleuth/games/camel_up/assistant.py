@@ -27,9 +27,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from sleuth.assist.repl import Command, count_entries
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
+from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.camel_up.actions import PILES, ROLL, Die, OverallBet, Start
 from sleuth.games.camel_up.advice import Advice, advise
@@ -225,6 +225,26 @@ def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
     for action, value in advice.ranked()[:top]:
         best.add_row(str(action), f"{value:+.3f}")
     return Group(table, best)
+
+
+def odds_json(state: CamelState, advice: Advice) -> dict[str, object]:
+    """The JSON answer of ``odds --json`` (documented in docs/camel-up.md)."""
+    name = state.game.camel_name
+    odds = advice.odds
+    return {
+        "leg": {
+            "first": {name(c): p for c, p in enumerate(odds.leg.first)},
+            "second": {name(c): p for c, p in enumerate(odds.leg.second)},
+            "game_ends": odds.leg.game_end,
+        },
+        "game": {
+            "winner": {name(c): p for c, p in enumerate(odds.win)},
+            "loser": {name(c): p for c, p in enumerate(odds.last)},
+            "exact": odds.exact,
+        },
+        "ev": {str(action): value for action, value in advice.values.items()},
+        "best": str(advice.best),
+    }
 
 
 def entry_texts(events: list[Event]) -> list[str]:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sleuth.assist.repl import Command
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
+from sleuth.core.table import Command
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fox.belief import reconstruct_path
 from sleuth.games.fox.graph import FoxGraph, cycle, grid, holes_of, path

@@ -10,9 +10,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from sleuth.assist.repl import Command, count_entries
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
+from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.cards import LAST

@@ -1,4 +1,7 @@
-"""``sleuth fox``: the exact solver, game values, and a terminal game against the quantum fox."""
+"""``sleuth fox``: the exact solver, game values, and a terminal game against the quantum fox.
+
+The game's command-line layer: only the command line imports this module (``SPEC.commands``
+names its ``app``)."""
 
 from __future__ import annotations
 
@@ -8,10 +11,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from sleuth.assist.fox import FoxSession
 from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
 from sleuth.games.fox.graph import parse_graph
+from sleuth.games.fox.hunt import FoxSession
 from sleuth.games.fox.rules import FoxGame
 from sleuth.games.fox.solver import DEFAULT_MAX_SECONDS, DEFAULT_MAX_STATES, solve
 

@@ -1,6 +1,8 @@
-"""Camel Up at the command line: ``sleuth camel-up odds`` (exact odds and the value of every
-action), ``sleuth assist camel-up`` (the odds assistant) and ``sleuth export camel-up`` (one
-CSV row per action)."""
+"""Camel Up's own commands: ``sleuth camel-up odds`` (exact odds and the value of every
+action) and ``sleuth export camel-up`` (one CSV row per action).
+
+The game's command-line layer: only the command line imports this module (``SPEC.commands``
+names its ``app``; ``export_command`` becomes ``sleuth export camel-up``)."""
 
 from __future__ import annotations
 
@@ -12,17 +14,15 @@ from typing import Annotated
 import duckdb
 import typer
 
-from sleuth.assist.camel_up import CamelSession, render_advice
-from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console, print_json
-from sleuth.core.errors import OptionError, SleuthError
-from sleuth.core.prepare import one_off
-from sleuth.core.registry import game_spec, parse_option_texts
-from sleuth.games.camel_up.advice import Advice, advise
-from sleuth.games.camel_up.bots import warm_up
+from sleuth.core.errors import SleuthError
+from sleuth.core.registry import game_spec
+from sleuth.games.camel_up.advice import advise
+from sleuth.games.camel_up.assistant import odds_json, render_advice
 from sleuth.games.camel_up.export import action_rows, columns
+from sleuth.games.camel_up.plugins import prepare
 from sleuth.games.camel_up.position import read_position
-from sleuth.games.camel_up.rules import CamelState, CamelUpGame
+from sleuth.games.camel_up.rules import CamelUpGame
 
 app = typer.Typer(help="Camel Up tools: exact odds and advice.", no_args_is_help=True)
 
@@ -54,39 +54,12 @@ def odds_command(
     """Exact leg and race odds of a position, and the expected coins of every legal action of
     the player to move."""
     position = read_position(state)
-    _prepare(position.game)
+    prepare(position.game)
     advice = advise(position, rollouts=rollouts, seed=seed, all_tiles=True)
     if as_json:
         print_json(odds_json(position, advice))
         return
     console.print(render_advice(position, advice))
-
-
-def _prepare(game: CamelUpGame) -> None:
-    """Compile (or load) the odds kernels and load (or build) the race table before the first
-    answer, saying so when it is slow (the first run after an install)."""
-    with one_off("Preparing the odds engine", "once after an install"):
-        warm_up(game)
-
-
-def odds_json(state: CamelState, advice: Advice) -> dict[str, object]:
-    """The JSON answer of ``odds --json`` (documented in docs/camel-up.md)."""
-    name = state.game.camel_name
-    odds = advice.odds
-    return {
-        "leg": {
-            "first": {name(c): p for c, p in enumerate(odds.leg.first)},
-            "second": {name(c): p for c, p in enumerate(odds.leg.second)},
-            "game_ends": odds.leg.game_end,
-        },
-        "game": {
-            "winner": {name(c): p for c, p in enumerate(odds.win)},
-            "loser": {name(c): p for c, p in enumerate(odds.last)},
-            "exact": odds.exact,
-        },
-        "ev": {str(action): value for action, value in advice.values.items()},
-        "best": str(advice.best),
-    }
 
 
 def export_command(
@@ -137,46 +110,3 @@ def export_command(
     except OSError as exc:
         raise SleuthError(f"cannot write {csv_path}: {exc.strerror or exc}") from None
     console.print(f"{rows} rows from {len(stored)} games written to {csv_path}")
-
-
-def assist_command(
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="Game option name=value (repeatable): players=4."),
-    ] = None,
-    seat: Annotated[
-        int | None,
-        typer.Option(
-            "--seat",
-            min=0,
-            help="Your seat, counted from 0 (seat 0 moves first; default 0, or the log's).",
-        ),
-    ] = None,
-    load: Annotated[
-        Path | None,
-        typer.Option(
-            "--load",
-            help="Continue from a saved view log, or from a full game log (its view is taken).",
-        ),
-    ] = None,
-    rollouts: Annotated[
-        int, typer.Option("--rollouts", min=1, help="2nd edition: rollouts for later legs.")
-    ] = 20_000,
-) -> None:
-    """The odds assistant at a real table: type the moves as they happen (the start, each
-    roll with its die, leg tickets, tiles, overall bets) and see the leg and race odds and the
-    best actions after each.  Seats are counted from 0 in turn order (seat 0 moves first);
-    --seat is yours.  'help' lists the forms; undo, save FILE and load FILE work at any time."""
-    if load is not None and (option or seat is not None):
-        raise OptionError(
-            "--load takes the game's options and your seat from the log: leave out "
-            + ("-o" if option else "--seat")
-        )
-    spec = game_spec("camel-up")
-    game = spec.make(parse_option_texts(option or []))
-    assert isinstance(game, CamelUpGame)
-    _prepare(game)
-    session = CamelSession(game, seat or 0, rollouts)
-    if load is not None:
-        session.load(load)
-    run_repl(session, console)

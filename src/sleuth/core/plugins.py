@@ -1,0 +1,108 @@
+"""A game's optional parts, carried by its :class:`~sleuth.core.registry.GameSpec`.
+
+- :class:`InferPlugin` — ``sleuth infer GAME``: a seat's belief after a game log or a view
+  log, cut after ``--events N``, as an :class:`Inferred` that renders as text and as JSON.
+- :class:`AssistPlugin` — ``sleuth assist GAME``: a factory for the
+  :class:`~sleuth.core.table.TableSession` the shared loop runs.
+- ``GameSpec.commands`` — the game's own sub-commands (``sleuth fox solve``): the
+  ``"module:attribute"`` of a Typer app, imported only by the command line.
+
+A plug-in's command-line options are :class:`Param` values (data, not a CLI library's
+objects), so a game package needs no CLI code for ``infer`` and ``assist``; the command line
+builds one command per game from them, with the options every game shares (``--log``,
+``--events``, ``--json``; ``-o``, ``--load``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sleuth.core.events import JSON
+from sleuth.core.game import Game
+from sleuth.core.table import TableSession
+from sleuth.core.viewlog import ViewLog
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+ParamValue = str | int | float | Path | None
+"""What a :class:`Param` gives its plug-in (None: not given and no default)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One ``--name`` option of a plug-in's command.
+
+    ``kind`` is ``str``, ``int``, ``float`` or ``Path``; with ``choices`` the value is one of
+    them (a ``str``); ``minimum`` bounds numbers from below.  Invariant: ``default`` is None or
+    a valid value.
+    """
+
+    name: str
+    help: str
+    kind: type[str] | type[int] | type[float] | type[Path] = str
+    default: ParamValue = None
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"parameter name {self.name!r} is not an identifier")
+        if self.choices and self.default is not None and self.default not in self.choices:
+            raise ValueError(f"parameter {self.name}: default {self.default!r} is not a choice")
+
+    @property
+    def flag(self) -> str:
+        """``--name`` with dashes for underscores."""
+        return "--" + self.name.replace("_", "-")
+
+
+class Inferred(Protocol):
+    """A belief read from a view, as ``sleuth infer`` prints it."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The ``--json`` answer: one JSON object (it includes ``"events"``: how many were read)."""
+        ...
+
+    def render(self) -> RenderableType:
+        """The text answer (a Rich renderable)."""
+        ...
+
+
+@dataclass(frozen=True)
+class InferPlugin:
+    """``sleuth infer GAME``: the belief of the seat playing ``role`` after a log.
+
+    ``run(view, events, params)`` gets the seat's whole view (``read_view_log`` has checked
+    the file, the game and the role), ``events`` (None, or a count from 0 to the number of
+    events of the view, checked by the caller) and the values of ``params`` by name.  It
+    raises a :class:`~sleuth.core.errors.SleuthError` naming the event on a contradiction.
+    With ``by_seat`` (games whose seats share one role, such as Camel Up's players) the
+    command takes ``--seat S`` to choose the view of a full game log.
+    """
+
+    role: str
+    help: str
+    run: Callable[[ViewLog, int | None, Mapping[str, Any]], Inferred]
+    params: tuple[Param, ...] = ()
+    by_seat: bool = False
+
+
+@dataclass(frozen=True)
+class AssistPlugin:
+    """``sleuth assist GAME``: a table-side assistant on the shared loop.
+
+    ``prepare(game)`` (optional) loads what the first answer would wait for (compiled
+    kernels, tables); ``session(game, params)`` opens a session on a game built from the
+    ``-o`` options.  ``load_sets`` names the params a saved log sets (with ``--load`` they
+    must be left out, like ``-o``).
+    """
+
+    help: str
+    session: Callable[[Game[Any], Mapping[str, Any]], TableSession]
+    params: tuple[Param, ...] = ()
+    prepare: Callable[[Game[Any]], None] | None = None
+    load_sets: tuple[str, ...] = ()

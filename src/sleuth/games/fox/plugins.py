@@ -1,0 +1,149 @@
+"""Fox in a Hole's plug-in: the hunter's belief behind ``sleuth infer fox``.
+
+The answer replays the ``inspected`` events of the hunter's view into a
+:class:`~sleuth.games.fox.belief.FoxBelief`: after each inspection, the holes the fox may be
+in that evening and the next morning (rule A2), and one fox walk that dodged every inspection
+(rule A4).  A view that no fox could produce (an inspection said to miss that left the fox no
+hole, a catch where the fox could not be, anything after the catch) is an error naming the
+event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import JSON
+from sleuth.core.plugins import InferPlugin
+from sleuth.core.viewlog import ViewLog
+from sleuth.games.fox.belief import FoxBelief, reconstruct_path
+from sleuth.games.fox.graph import holes_of, mask_of
+from sleuth.games.fox.rules import FoxGame
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """One day's inspection and the fox's possible holes that evening and the next morning
+    (both empty once it is caught)."""
+
+    day: int
+    holes: tuple[int, ...]
+    caught: bool
+    evening: tuple[int, ...]
+    morning: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HunterNotes:
+    """The hunter's belief after the first ``events`` events of the view.
+
+    Invariant: ``walk`` visits, on day i, a hole of ``inspections[i-1].evening`` (and, after a
+    catch, ends in a hole of the catching inspection)."""
+
+    events: int
+    holes: int
+    inspections: tuple[Inspection, ...]
+    possible: tuple[int, ...]
+    walk: tuple[int, ...]
+
+    @property
+    def caught(self) -> bool:
+        return bool(self.inspections) and self.inspections[-1].caught
+
+    @property
+    def day(self) -> int:
+        """The day of the next inspection (1-based)."""
+        return len(self.inspections) + 1
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "events": self.events,
+            "day": self.day,
+            "caught": self.caught,
+            "possible_holes": list(self.possible),
+            "inspections": [
+                {
+                    "day": i.day,
+                    "holes": list(i.holes),
+                    "caught": i.caught,
+                    "evening": list(i.evening),
+                    "morning": list(i.morning),
+                }
+                for i in self.inspections
+            ],
+            "walk": list(self.walk),
+        }
+
+    def render(self) -> Group:
+        table = Table("day", "inspected", "fox may be (evening)", "next morning", box=None)
+        for i in self.inspections:
+            evening = "caught" if i.caught else _holes(i.evening)
+            table.add_row(str(i.day), _holes(i.holes), evening, _holes(i.morning))
+        walk = " → ".join(map(str, self.walk))
+        if self.caught:
+            last = f"Caught on day {self.day - 1}. One way the fox could have come: {walk}"
+        else:
+            last = (
+                f"Day {self.day}: the fox may be in {len(self.possible)} of {self.holes} "
+                f"holes: {_holes(self.possible)}"
+                + (f". One walk that dodged every inspection: {walk}" if walk else "")
+            )
+        return Group(*([table] if self.inspections else []), Text(last))
+
+
+def _holes(holes: tuple[int, ...]) -> str:
+    return ", ".join(map(str, holes)) or "none"
+
+
+def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> HunterNotes:
+    """The hunter's belief after the first ``events`` events of ``view`` (all by default)."""
+    game = view.game
+    assert isinstance(game, FoxGame)  # read_view_log checked the game's name
+    seen = view.events if events is None else view.events[:events]
+    belief = FoxBelief(game.graph, game.k, game.lazy)
+    found: int | None = None  # the holes where the fox was caught
+    inspections: list[Inspection] = []
+    for number, event in enumerate(seen, start=1):
+        if event.kind != "inspected":
+            continue
+        holes = tuple(event.public["holes"])
+        where = f"event {number} (inspected {', '.join(map(str, holes))} on day {belief.day})"
+        if found is not None:
+            raise SleuthError(f"{where}: the fox was already caught")
+        morning = belief.morning
+        try:
+            belief.inspect(holes)
+        except SleuthError as exc:
+            raise SleuthError(f"{where}: {exc}") from None
+        if event.public["caught"]:
+            found = morning & mask_of(holes)
+            if not found:
+                raise SleuthError(f"{where}: says the fox was caught, but it could be in none")
+            inspections.append(Inspection(belief.day - 1, holes, True, (), ()))
+            continue
+        if belief.caught:
+            raise SleuthError(f"{where}: says the fox was missed, but it had no hole left")
+        evening = holes_of(belief.evenings[-1])
+        inspections.append(Inspection(belief.day - 1, holes, False, tuple(evening),
+                                      tuple(holes_of(belief.morning))))  # fmt: skip
+    if found is not None:
+        walk = reconstruct_path(game.graph, belief.evenings[:-1], game.lazy, final=found)
+        possible: list[int] = []
+    else:
+        walk = reconstruct_path(game.graph, belief.evenings, game.lazy)
+        possible = belief.possible_holes()
+    return HunterNotes(len(seen), game.graph.n, tuple(inspections), tuple(possible), tuple(walk))
+
+
+INFER = InferPlugin(
+    role="hunter",
+    help="The hunter's exact deduction: the holes the fox may be in after each inspection, "
+    "and one walk that dodged them all.",
+    run=infer,
+)
