@@ -7,7 +7,8 @@ clones, match runners apply in place.
 Conventions shared by all games:
 
 * seats are ``0 .. num_players - 1``; :attr:`Game.roles` gives each seat's role (several seats
-  may share a role, e.g. a team of detectives);
+  may share a role, e.g. a team of detectives); :meth:`Game.sides` groups the seats into sides
+  that win or lose together, and :meth:`State.result` is a finished game's structured outcome;
 * :meth:`State.current_player` is a seat, :data:`CHANCE` when the next action is drawn from
   :meth:`State.chance_outcomes`, or :data:`TERMINAL`;
 * actions are hashable values whose ``str`` is their text form, and
@@ -24,6 +25,7 @@ from collections.abc import Hashable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from sleuth.core.events import JSON, Event
+from sleuth.core.outcome import Outcome, default_sides, side_seats, side_wins, sides_of
 
 CHANCE = -1
 """``current_player()`` of a state whose next action is a chance outcome."""
@@ -44,6 +46,9 @@ class Game(ABC, Generic[ActionT]):
     continues_after_forfeit: ClassVar[bool] = False
     """If True, a forfeited seat is played by :meth:`State.fallback_action` and the game goes on;
     otherwise the first forfeit ends the game (see :meth:`forfeit_wins`)."""
+    terminations: ClassVar[tuple[str, ...]] = ("finished",)
+    """Every termination reason :meth:`State.termination` can give (``"forfeit"``, a game
+    ended by a forfeit, is the core's own and never listed here)."""
 
     @property
     @abstractmethod
@@ -70,14 +75,26 @@ class Game(ABC, Generic[ActionT]):
     def parse_action(self, text: str) -> ActionT:
         """The action whose text form is ``text``; raises ``ActionParseError`` otherwise."""
 
-    def forfeit_wins(self, forfeited: frozenset[int]) -> tuple[float, ...]:
-        """Win shares when the game ends because the seats in ``forfeited`` forfeited.
+    def sides(self) -> tuple[str, ...]:
+        """The side of each seat, indexed by seat: seats of one side win or lose together.
 
-        Default: the seats that did not forfeit share one win equally.
-        """
-        alive = [s for s in range(self.num_players) if s not in forfeited]
-        share = 1.0 / len(alive) if alive else 0.0
-        return tuple(share if s not in forfeited else 0.0 for s in range(self.num_players))
+        Default: every seat its own side, named by its role when the role is one seat's, else
+        by role and seat (``player0``, ``player1``, ...; see
+        :func:`~sleuth.core.outcome.default_sides`).  A team game overrides this."""
+        return default_sides(tuple(self.roles))
+
+    def forfeit_winners(self, forfeited: frozenset[int]) -> tuple[str, ...]:
+        """The winning sides when the game ends because the seats in ``forfeited`` forfeited.
+
+        Default: every side none of whose seats forfeited (several share the win)."""
+        return tuple(
+            side for side, seats in side_seats(self.sides()).items() if forfeited.isdisjoint(seats)
+        )
+
+    def forfeit_wins(self, forfeited: frozenset[int]) -> tuple[float, ...]:
+        """Win shares when the game ends because the seats in ``forfeited`` forfeited: every
+        seat of a side of :meth:`forfeit_winners` gets the side's whole share."""
+        return side_wins(self.sides(), self.forfeit_winners(forfeited))
 
 
 class State(ABC, Generic[ActionT]):
@@ -131,12 +148,30 @@ class State(ABC, Generic[ActionT]):
         outcomes = self.chance_outcomes()
         return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
 
-    def wins(self) -> tuple[float, ...]:
-        """Win shares of a finished game: the seats with the highest return share one win."""
+    def termination(self) -> str:
+        """Why a finished game ended, as one of :attr:`Game.terminations` (default
+        ``"finished"``, for games that end in one way only)."""
+        return "finished"
+
+    def winners(self) -> tuple[str, ...]:
+        """The winning sides of a finished game, in seat order; empty when nobody won.
+
+        Default: the sides of the seats with the highest return (a tie names several)."""
         returns = self.returns()
         best = max(returns)
-        winners = [s for s, r in enumerate(returns) if r == best]
-        return tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(len(returns)))
+        return sides_of(self.game.sides(), [s for s, r in enumerate(returns) if r == best])
+
+    def wins(self) -> tuple[float, ...]:
+        """Win shares of a finished game: every seat of a winning side gets a full win, and
+        winning sides share one win equally (see :func:`~sleuth.core.outcome.side_wins`)."""
+        return side_wins(self.game.sides(), self.winners())
+
+    def result(self) -> Outcome:
+        """The structured outcome of a finished game (termination, winning sides, returns,
+        win shares and :meth:`outcome` text)."""
+        return Outcome(
+            self.termination(), self.winners(), self.returns(), self.wins(), self.outcome()
+        )
 
     def outcome(self) -> str:
         """A short human description of the result of a finished game."""

@@ -6,7 +6,9 @@ A log is one JSON object per line:
 2. one ``{"type": "step", ...}`` line per applied action, with every event it caused and that
    event's visibility (``to``: the seats that may read its ``private`` part);
 3. a ``{"type": "forfeit", ...}`` line where a bot forfeited;
-4. one final ``{"type": "end", ...}`` line with the outcome.
+4. one final ``{"type": "end", ...}`` line with the outcome: its text, returns and win shares,
+   and the structured ``termination`` and ``winners`` (sides).  Logs written before those two
+   fields existed have none and still replay; they are then checked where present.
 
 :func:`replay_log` rebuilds the game from the header and re-applies every action with the rules
 engine; the events it produces must equal the logged ones and the end line must match the
@@ -29,6 +31,7 @@ from sleuth.core.errors import LogError, SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.match import Forfeit, MatchRecord, final_result
+from sleuth.core.outcome import Outcome
 from sleuth.core.registry import game_spec
 
 LOG_FORMAT = "sleuth-log"
@@ -88,6 +91,9 @@ class EndLine(StrictModel):
     returns: list[float]
     wins: list[float]
     length: int
+    termination: str | None = None
+    """Absent from logs written before the structured outcome existed."""
+    winners: list[str] | None = None
 
 
 _BODY = TypeAdapter(Annotated[StepLine | ForfeitLine | EndLine, Field(discriminator="type")])
@@ -129,11 +135,15 @@ def log_lines(record: MatchRecord) -> Iterator[dict[str, JSON]]:
         }
     for forfeit in forfeits[pending:]:
         yield _forfeit_line(forfeit)
+    result = record.result
+    assert result is not None, "the match is not over"
     yield {
         "type": "end",
-        "outcome": record.outcome,
-        "returns": list(record.returns),
-        "wins": list(record.wins),
+        "outcome": result.text,
+        "termination": result.termination,
+        "winners": list(result.winners),
+        "returns": list(result.returns),
+        "wins": list(result.wins),
         "length": record.length,
     }
 
@@ -151,16 +161,24 @@ def write_log(record: MatchRecord, path: Path) -> None:
 
 @dataclass
 class Replay:
-    """The result of replaying a log: the game, its final state and the logged outcome."""
+    """The result of replaying a log: the game, its final state and the outcome."""
 
     game: Game[Any]
     state: State[Any]
     seed: int
     bots: tuple[str, ...]
-    outcome: str
-    wins: tuple[float, ...]
+    result: Outcome
+    """The replayed outcome (equal to the logged one)."""
     steps: int
     forfeited: frozenset[int]
+
+    @property
+    def outcome(self) -> str:
+        return self.result.text
+
+    @property
+    def wins(self) -> tuple[float, ...]:
+        return self.result.wins
 
 
 def replay_log(path: Path | str) -> Replay:
@@ -327,22 +345,31 @@ def _finish(
     for forfeit in forfeits:
         if forfeit.bot != header.seats[forfeit.seat].bot:
             raise fail(line_no, f"forfeit names bot {forfeit.bot!r}, not seat {forfeit.seat}'s")
-    returns, wins, outcome = final_result(game, state, forfeits)
+    result = final_result(game, state, forfeits)
     logged = (end.outcome, _rounded(end.returns), _rounded(end.wins))
-    if logged != (outcome, _rounded(returns), _rounded(wins)):
+    if logged != (result.text, _rounded(result.returns), _rounded(result.wins)):
         raise fail(
             line_no,
             f"the end line does not match the replayed game: logged outcome {end.outcome!r}, "
-            f"returns {end.returns}, wins {end.wins}; replay gives {outcome!r}, "
-            f"returns {list(returns)}, wins {list(wins)}",
+            f"returns {end.returns}, wins {end.wins}; replay gives {result.text!r}, "
+            f"returns {list(result.returns)}, wins {list(result.wins)}",
+        )
+    if end.termination is not None and end.termination != result.termination:
+        raise fail(
+            line_no,
+            f"logged termination {end.termination!r} but the replay ends by {result.termination!r}",
+        )
+    if end.winners is not None and tuple(end.winners) != result.winners:
+        raise fail(
+            line_no,
+            f"logged winners {end.winners} but the replay's winners are {list(result.winners)}",
         )
     return Replay(
         game=game,
         state=state,
         seed=header.seed,
         bots=tuple(s.bot for s in header.seats),
-        outcome=outcome,
-        wins=wins,
+        result=result,
         steps=steps,
         forfeited=frozenset(f.seat for f in forfeits),
     )

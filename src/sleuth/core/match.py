@@ -25,6 +25,7 @@ from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
+from sleuth.core.outcome import FORFEIT, Outcome
 from sleuth.core.rng import derive_seed
 
 
@@ -75,13 +76,27 @@ class MatchRecord:
     bots: tuple[str, ...]
     steps: list[Step] = field(default_factory=list)
     forfeits: list[Forfeit] = field(default_factory=list)
-    returns: tuple[float, ...] = ()
-    wins: tuple[float, ...] = ()
-    outcome: str = ""
+    result: Outcome | None = None
+    """The structured outcome, set when the match is over (see :func:`final_result`)."""
     duration: float = 0.0
     final_state: State[Any] | None = None
     thinking: list[list[float]] = field(default_factory=list)
     """Seconds each seat's bot took for each move it was asked for."""
+
+    @property
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's return (empty before the match is over)."""
+        return self.result.returns if self.result else ()
+
+    @property
+    def wins(self) -> tuple[float, ...]:
+        """Each seat's win share (empty before the match is over)."""
+        return self.result.wins if self.result else ()
+
+    @property
+    def outcome(self) -> str:
+        """The outcome in words (empty before the match is over)."""
+        return self.result.text if self.result else ""
 
     @property
     def length(self) -> int:
@@ -199,7 +214,7 @@ def run_match(
 
         _tell_game_over(players, views, forfeited, hard_limits, can_interrupt)
 
-    record.returns, record.wins, record.outcome = final_result(game, state, record.forfeits)
+    record.result = final_result(game, state, record.forfeits)
     record.final_state = state
     record.duration = time.perf_counter() - started
     return record
@@ -254,22 +269,30 @@ def _tell_game_over(
             pass
 
 
-def final_result(
-    game: Game[Any], state: State[Any], forfeits: Sequence[Forfeit]
-) -> tuple[tuple[float, ...], tuple[float, ...], str]:
-    """Returns, win shares and outcome text of a match that ended in ``state``.
+def final_result(game: Game[Any], state: State[Any], forfeits: Sequence[Forfeit]) -> Outcome:
+    """The outcome of a match that ended in ``state``.
 
-    A game that stops at the first forfeit uses :meth:`Game.forfeit_wins`; in a game that goes
-    on, forfeited seats score 0 and keep no share of the win.
+    A game that stops at the first forfeit ends with termination ``"forfeit"``: the winners are
+    :meth:`Game.forfeit_winners` and each seat's return is its win share.  In a game that goes
+    on, the termination is the game's own, and a forfeited seat scores 0 and keeps no share of
+    the win (its side stays a winner only through a seat that did not forfeit).
     """
     forfeited = frozenset(f.seat for f in forfeits)
     if forfeited and not game.continues_after_forfeit:
         wins = game.forfeit_wins(forfeited)
         culprits = ", ".join(f"{game.roles[f.seat]} ({f.bot})" for f in forfeits)
-        return wins, wins, f"forfeit by {culprits}"
-    returns = tuple(0.0 if s in forfeited else r for s, r in enumerate(state.returns()))
-    wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(state.wins()))
-    return returns, wins, state.outcome()
+        return Outcome(
+            FORFEIT, game.forfeit_winners(forfeited), wins, wins, f"forfeit by {culprits}"
+        )
+    result = state.result()
+    if not forfeited:
+        return result
+    returns = tuple(0.0 if s in forfeited else r for s, r in enumerate(result.returns))
+    wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(result.wins))
+    sides = game.sides()
+    kept = {sides[s] for s, w in enumerate(wins) if w > 0}
+    winners = tuple(side for side in result.winners if side in kept)
+    return Outcome(result.termination, winners, returns, wins, result.text)
 
 
 def _apply_checked(state: State[Any], action: Hashable) -> tuple[tuple[Event, ...], str | None]:

@@ -86,6 +86,8 @@ class CamelUpGame(Game[CamelAction]):
 
     name: ClassVar[str] = "camel-up"
     continues_after_forfeit: ClassVar[bool] = True
+    terminations: ClassVar[tuple[str, ...]] = ("race_over", "capped")
+    """A camel crossed the finish; ``capped``: it did so after the turn cap forced rolls (T4)."""
 
     edition: int = 1
     players: int = 4
@@ -223,6 +225,9 @@ class CamelState(State[CamelAction]):
 
     def returns(self) -> tuple[float, ...]:
         return tuple(float(m) for m in self.money)
+
+    def termination(self) -> str:
+        return "capped" if self.capped else "race_over"
 
     def outcome(self) -> str:
         ranking = racing_order(self.order or ())

@@ -68,6 +68,8 @@ class FoxGame(Game[FoxAction]):
     """Fox in a Hole on ``graph``: ``k`` inspections a day, a lazy fox or not, a ``days`` limit."""
 
     name: ClassVar[str] = "fox"
+    terminations: ClassVar[tuple[str, ...]] = ("caught", "escaped")
+    """The hunter found the fox, or the fox was never found within the days."""
 
     def __init__(
         self, graph: FoxGraph, k: int = 1, lazy: bool = False, days: int | None = None
@@ -260,6 +262,9 @@ class FoxState(State[FoxAction]):
         if not self.over:
             return (0.0, 0.0)
         return (1.0, 0.0) if self.caught else (0.0, 1.0)
+
+    def termination(self) -> str:
+        return "caught" if self.caught else "escaped"
 
     def outcome(self) -> str:
         if self.caught:

@@ -83,6 +83,11 @@ class FugitiveGame(Game[FugitiveAction]):
     """Fugitive with its rule options (the table of options in ``docs/fugitive.md``)."""
 
     name: ClassVar[str] = "fugitive"
+    terminations: ClassVar[tuple[str, ...]] = (
+        "marshal_uncovered_route", "manhunt_success", "manhunt_failed", "escape_no_manhunt",
+        "max_rounds",
+    )  # fmt: skip
+    """The ``reason`` of the ``game_over`` event; ``max_rounds`` is a draw (both sides win)."""
 
     edition: str = "first"
     opening: str = "exactly_2"
@@ -467,6 +472,10 @@ class FugitiveState(State[FugitiveAction]):
         if self.winner is None:
             return (0.0, 0.0)
         return (1.0, 0.0) if self.winner == FUGITIVE else (0.0, 1.0)
+
+    def termination(self) -> str:
+        assert self.reason is not None, "the game is not over"
+        return self.reason
 
     def outcome(self) -> str:
         who = {FUGITIVE: "fugitive wins", MARSHAL: "marshal wins", None: "draw"}[self.winner]
