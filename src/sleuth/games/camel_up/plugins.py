@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sleuth.core.events import JSON
-from sleuth.core.game import Game
+from sleuth.core.game import CHANCE, Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
 from sleuth.core.prepare import one_off
 from sleuth.core.viewlog import ViewLog
@@ -104,13 +104,18 @@ class SeatOdds:
 
 
 def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatOdds:
-    """The seat's odds after the first ``events`` events of ``view`` (all by default)."""
+    """The seat's odds after the first ``events`` events of ``view`` (all by default; a cut
+    after a roll takes its die too)."""
     game = view.game
     assert isinstance(game, CamelUpGame)  # read_view_log checked the game's name
-    seen = view.events if events is None else view.events[:events]
+    end = len(view.events) if events is None else events
     tracker = InferringTracker(game, SHARPNESS, BELIEF_ROLLOUTS)
     prepare(game)
-    state = tracker.update(seen)
+    state = tracker.update(view.events[:end])
+    while state.order is not None and state.current_player() == CHANCE and end < len(view.events):
+        end += 1  # a roll and its die are one move: a cut between them takes the die
+        state = tracker.update(view.events[:end])
+    seen = view.events[:end]
     name = game.camel_name
     hidden = tuple(
         HiddenCard(
