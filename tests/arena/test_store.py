@@ -23,7 +23,7 @@ RUN_COLUMNS = [
 ]  # fmt: skip
 GAME_COLUMNS = [
     "run_id", "game_index", "game", "options", "seed", "bots", "roles", "outcome", "returns",
-    "wins", "length", "duration", "forfeits", "actions", "thinking",
+    "wins", "length", "duration", "forfeits", "actions", "thinking", "winners", "termination",
 ]  # fmt: skip
 STARTED = datetime(2025, 1, 2, 3, 4, 5)
 
@@ -247,3 +247,43 @@ def test_a_file_from_before_the_actions_column_is_upgraded(tmp_path: Path) -> No
     with duckdb.connect(str(db), read_only=True) as con:
         assert columns(con, "games") == GAME_COLUMNS
         assert con.execute("SELECT count(*) FROM games WHERE len(actions) > 0").fetchone() == (2,)
+
+
+def test_winners_and_termination_are_stored_and_read_back(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    t = run_tournament("fox", ["random", "random"], 6, seed=2, options={"graph": "path:4"},
+                       workers=1)  # fmt: skip
+    store.save(db, t, STARTED, "x")
+    with duckdb.connect(str(db), read_only=True) as con:
+        games = fetch(con, "SELECT wins, winners, termination FROM games ORDER BY game_index")
+    assert [(g["winners"], g["termination"]) for g in games] == [
+        (list(r.winners or ()), r.termination) for r in t.rows
+    ]
+    for stored in games:
+        caught = stored["termination"] == "caught"
+        assert stored["winners"] == (["hunter"] if caught else ["fox"])
+        assert stored["wins"] == ([1.0, 0.0] if caught else [0.0, 1.0])
+    found = store.find_run(db, "fox", t.options, 2, ["random", "random"], 6, None)
+    assert found.rows == t.rows
+
+
+def test_games_stored_before_the_structured_outcome_read_back_as_null(tmp_path: Path) -> None:
+    db = tmp_path / "old.duckdb"
+    old_schema = store.SCHEMA.split("ALTER TABLE games ADD COLUMN IF NOT EXISTS winners")[0]
+    t = Tournament("old-run", "fox", {"graph": "path:3"}, 7, ("random", "random"), 1)
+    t.rows = [row(0, (1.0, 0.0), [])]  # a row as older versions kept it: no winners
+    with duckdb.connect(str(db)) as con:
+        con.execute(old_schema)
+        con.execute(
+            "INSERT INTO games (run_id, game_index, roles, wins) VALUES "
+            "('older', 0, ['hunter', 'fox'], [1.0, 0.0])"
+        )
+    store.save(db, t, STARTED, "x")
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert columns(con, "games") == GAME_COLUMNS
+        stored = con.execute(
+            "SELECT run_id, winners, termination FROM games ORDER BY run_id"
+        ).fetchall()
+    assert stored == [("old-run", None, None), ("older", None, None)]
+    rows = store.find_run(db, "fox", {"graph": "path:3"}, 7, ["random", "random"], 1, None).rows
+    assert [(r.winners, r.termination) for r in rows] == [(None, None)]

@@ -36,6 +36,11 @@ class GameRow:
     """Every action in order, chance outcomes included, as text: the game replays from them."""
     thinking: tuple[tuple[int, float, float], ...] = ()
     """Per seat: moves its bot was asked for, their total and their longest time (seconds)."""
+    termination: str | None = None
+    """Why the game ended (:attr:`~sleuth.core.outcome.Outcome.termination`); None for a game
+    stored before the structured outcome existed."""
+    winners: tuple[str, ...] | None = None
+    """The winning sides (empty: no winner); None for a game stored before they were."""
 
 
 _GAMES: dict[tuple[str, str], Game[Any]] = {}
@@ -64,14 +69,16 @@ def play_game(
         partial = path.with_name(f".{path.name}.{os.getpid()}.part")
         write_log(record, partial)
         partial.replace(path)
+    result = record.result
+    assert result is not None
     return GameRow(
         index=index,
         seed=seed,
         bots=seating,
         roles=game.roles,
-        outcome=record.outcome,
-        returns=record.returns,
-        wins=record.wins,
+        outcome=result.text,
+        returns=result.returns,
+        wins=result.wins,
         length=record.length,
         duration=record.duration,
         forfeits=[
@@ -80,4 +87,6 @@ def play_game(
         ],
         actions=tuple(sys.intern(str(step.action)) for step in record.steps),
         thinking=tuple((len(t), sum(t), max(t, default=0.0)) for t in record.thinking),
+        termination=result.termination,
+        winners=result.winners,
     )

@@ -12,8 +12,10 @@ Tables:
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
            ``{seat, bot, step, reason}``), ``actions`` (every action's text, chance included:
            the game replays from its options, seed and actions), ``thinking`` (JSON list per
-           seat of ``[moves, total seconds, longest seconds]``).  Files written before a
-           column existed get it on first use (``NULL`` for their old rows).
+           seat of ``[moves, total seconds, longest seconds]``), ``winners`` (the winning
+           sides; empty: nobody won), ``termination`` (why the game ended: ``caught``,
+           ``race_over``, ``forfeit``, ...).  Files written before a column existed get it on
+           first use (``NULL`` for their old rows).
 
 A run being played is written as it goes: its ``runs`` row first (status ``running``), its
 games in batches, each batch in one transaction, then its final status.  A game is stored at
@@ -54,11 +56,14 @@ ALTER TABLE games ADD COLUMN IF NOT EXISTS actions VARCHAR[];
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS status VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS time_limit DOUBLE;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS thinking JSON;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS winners VARCHAR[];
+ALTER TABLE games ADD COLUMN IF NOT EXISTS termination VARCHAR;
 """
 
 _GAME_COLUMNS = (
     "run_id", "game_index", "game", "options", "seed", "bots", "roles", "outcome",
-    "returns", "wins", "length", "duration", "forfeits", "actions", "thinking",
+    "returns", "wins", "length", "duration", "forfeits", "actions", "thinking", "winners",
+    "termination",
 )  # fmt: skip
 
 
@@ -177,7 +182,8 @@ def find_run(
 def _load_games(con: duckdb.DuckDBPyConnection, run_id: str) -> list[GameRow]:
     records = con.execute(
         "SELECT game_index, seed, bots, roles, outcome, returns, wins, length, duration, "
-        "forfeits, actions, thinking FROM games WHERE run_id = ? ORDER BY game_index",
+        "forfeits, actions, thinking, winners, termination FROM games WHERE run_id = ? "
+        "ORDER BY game_index",
         [run_id],
     ).fetchall()
     return [
@@ -186,9 +192,10 @@ def _load_games(con: duckdb.DuckDBPyConnection, run_id: str) -> list[GameRow]:
             returns=tuple(returns), wins=tuple(wins), length=length, duration=duration,
             forfeits=json.loads(forfeits), actions=tuple(actions or ()),
             thinking=tuple(tuple(t) for t in json.loads(thinking)) if thinking else (),
+            termination=termination, winners=None if winners is None else tuple(winners),
         )
         for (index, seed, bots, roles, outcome, returns, wins, length, duration, forfeits,
-             actions, thinking) in records
+             actions, thinking, winners, termination) in records
     ]  # fmt: skip
 
 
@@ -228,6 +235,8 @@ def _insert_games(
         [json.dumps(r.forfeits) for r in rows],
         [list(r.actions) for r in rows],
         [json.dumps([list(t) for t in r.thinking]) for r in rows],
+        [None if r.winners is None else list(r.winners) for r in rows],
+        [r.termination for r in rows],
     ]
     selects = ", ".join(f"UNNEST(?) AS {name}" for name in _GAME_COLUMNS)
     names = ", ".join(_GAME_COLUMNS)
