@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+import warnings
+from typing import Any, TextIO
 
 import typer
 from rich.console import Console
@@ -12,10 +13,32 @@ from rich.markup import escape
 
 from sleuth.core import prepare
 from sleuth.core.errors import SleuthError
+from sleuth.core.registry import PluginWarning
 
 console = Console(markup=False, emoji=False, highlight=False, soft_wrap=True)
 """Standard output. Markup is off: user text (paths, specs) is printed as it is."""
 errors = Console(stderr=True, emoji=False)
+
+
+_show_warning = warnings.showwarning
+
+
+def _show_plugin_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A broken game plug-in is one ``warning: ...`` line on stderr; other warnings as usual."""
+    if issubclass(category, PluginWarning):
+        errors.print(f"warning: {message}", markup=False, highlight=False, soft_wrap=True)
+    else:
+        _show_warning(message, category, filename, lineno, file, line)
+
+
+warnings.showwarning = _show_plugin_warning
 
 
 def print_json(obj: Any) -> None:

@@ -2,12 +2,15 @@
 
 Each game package exposes one :class:`GameSpec`; :func:`game_specs` lists them all and
 :func:`make_game` builds a game from option texts such as ``{"graph": "path:5", "k": "2"}``.
-A spec carries the game's optional plug-ins (:mod:`sleuth.core.plugins`).
+A spec carries the game's optional plug-ins (:mod:`sleuth.core.plugins`).  Games outside
+Sleuth register with :func:`register` or through an entry point (:data:`ENTRY_POINT_GROUP`).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -22,8 +25,10 @@ if TYPE_CHECKING:
     from sleuth.core.plugins import AssistPlugin, InferPlugin
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "GameSpec",
     "OptionSpec",
+    "PluginWarning",
     "game_names",
     "game_spec",
     "game_specs",
@@ -97,6 +102,20 @@ class GameSpec:
 
 _REGISTERED: dict[str, GameSpec] = {}
 
+ENTRY_POINT_GROUP = "sleuth.games"
+"""Games outside Sleuth name their ``GameSpec`` in this entry-point group of their
+distribution (``[project.entry-points."sleuth.games"] mygame = "mypackage:SPEC"``); the entry
+point's name is the game's name.  They are found when the games are listed or a name is not a
+built-in one, and imported only then."""
+
+
+class PluginWarning(UserWarning):
+    """A game plug-in (an entry point of :data:`ENTRY_POINT_GROUP`) could not be loaded."""
+
+
+_REFUSED: set[str] = set()
+"""Plug-ins refused (warned about once) in this process: left out of the games from then on."""
+
 
 def register(spec: GameSpec) -> None:
     """Add a game defined outside Sleuth (a plugin or a test game) to the registry."""
@@ -105,16 +124,58 @@ def register(spec: GameSpec) -> None:
     _REGISTERED[spec.name] = spec
 
 
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    """The installed game plug-ins not shadowed by a built-in or registered game (a name a
+    built-in game has is refused with a :class:`PluginWarning`)."""
+    found = {}
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in _REFUSED:
+            continue
+        if point.name in _GAME_MODULES:
+            _REFUSED.add(point.name)
+            warnings.warn(
+                f"game plug-in {point.name!r} ({point.value}) ignored: a built-in game has "
+                "that name",
+                PluginWarning,
+                stacklevel=3,
+            )
+        elif point.name not in _REGISTERED:
+            found[point.name] = point
+    return found
+
+
+def _load_entry_point(point: importlib.metadata.EntryPoint) -> GameSpec:
+    """Import a plug-in's spec and register it; any failure is a :class:`PluginWarning`
+    naming the plug-in (once: it is refused from then on), and an :class:`UnknownNameError`."""
+    try:
+        spec = point.load()
+        if not isinstance(spec, GameSpec):
+            raise TypeError(f"{type(spec).__name__} is not a GameSpec")
+        if spec.name != point.name:
+            raise ValueError(f"its spec is named {spec.name!r}")
+    except Exception as exc:  # a broken plug-in must not stop Sleuth
+        message = f"game plug-in {point.name!r} ({point.value}) not loaded: {exc}"
+        _REFUSED.add(point.name)
+        warnings.warn(message, PluginWarning, stacklevel=3)
+        raise UnknownNameError(message) from None
+    register(spec)
+    return spec
+
+
 def game_names() -> list[str]:
-    return [*_GAME_MODULES, *_REGISTERED]
+    """Built-in games, registered games, then installed plug-ins (not imported yet)."""
+    return [*_GAME_MODULES, *_REGISTERED, *_entry_points()]
 
 
 def game_spec(name: str) -> GameSpec:
-    """The spec of the game called ``name``."""
+    """The spec of the game called ``name`` (a plug-in's is imported now)."""
     if name in _REGISTERED:
         return _REGISTERED[name]
     module_name = _GAME_MODULES.get(name)
     if module_name is None:
+        point = _entry_points().get(name)
+        if point is not None:
+            return _load_entry_point(point)
         raise UnknownNameError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
     spec = importlib.import_module(module_name).SPEC
     assert isinstance(spec, GameSpec)
@@ -122,7 +183,14 @@ def game_spec(name: str) -> GameSpec:
 
 
 def game_specs() -> list[GameSpec]:
-    return [game_spec(name) for name in game_names()]
+    """Every game's spec; a plug-in that fails to load is left out (with a warning)."""
+    specs = []
+    for name in game_names():
+        try:
+            specs.append(game_spec(name))
+        except UnknownNameError:
+            continue  # a broken plug-in: _load_entry_point has warned
+    return specs
 
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any]:
