@@ -14,6 +14,8 @@ adds the commands every tool has:
 ``show``                    the deduction (or board) again
 ``history``                 the entries so far, numbered
 ``undo [N]``                take back the last entry (or the last N)
+``edit N NEW ENTRY``        replace entry N; the later entries are entered again
+``delete N`` (``edit N``)   remove entry N; the later entries are entered again
 ``save FILE``               write the view log (JSONL) to FILE
 ``load FILE``               replace the session by the one saved in FILE
 ``quit`` (or end of input)  leave (the session says what leaving means)
@@ -21,6 +23,9 @@ adds the commands every tool has:
 
 Every command is confirmed by one line (``ok: ...``, ``took back: ...``, ``saved ... to
 ...``), and every refusal by one ``error: ...`` line, after which the session is as before.
+``edit`` and ``delete`` replay the session: they take back entry N and every later one, then
+enter the new entry (if any) and the later ones again.  If one of them is no longer possible,
+the session is put back as it was and the error names that entry (its number and text).
 Messages are printed as plain text: what the user typed is never read as Rich markup.
 """
 
@@ -38,6 +43,8 @@ from sleuth.core.table import TableSession, count_entries
 COMMANDS = """\
 help / show / history      these forms / the board or deduction again / the entries so far
 undo [N]                   take back the last entry (or the last N)
+edit N NEW ENTRY           replace entry N (the later ones are entered again)
+delete N                   remove entry N (the later ones are entered again)
 save FILE / load FILE      write the view log to FILE / continue from a saved one
 quit                       leave (end of input too)"""
 
@@ -93,6 +100,9 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 for text in _undo(session, rest):
                     say(f"took back: {text}")
                 unsaved = True
+            elif word in ("edit", "delete"):
+                say(_edit(session, word, rest))
+                unsaved = True
             elif word in ("save", "load"):
                 if not rest:
                     raise SleuthError(f"{word} needs a file name: {word} FILE")
@@ -127,6 +137,46 @@ def _undo(session: TableSession, count_text: str) -> list[str]:
     if count > entries:
         raise SleuthError(f"'undo {count}': there are only {count_entries(entries)}")
     return [session.undo() for _ in range(count)]
+
+
+def _edit(session: TableSession, word: str, rest: str) -> str:
+    """``edit N NEW ENTRY``, ``edit N`` or ``delete N``: replace or remove entry N by replaying
+    the session; all or nothing.  Returns the confirmation."""
+    number_text, _, new = rest.partition(" ")
+    new = new.strip()
+    usage = "'edit N NEW ENTRY' or 'delete N' (N an entry's number in 'history')"
+    if not (number_text.isascii() and number_text.isdigit() and int(number_text) > 0):
+        raise SleuthError(f"{' '.join([word, rest]).strip()!r}: write {usage}")
+    if word == "delete" and new:
+        raise SleuthError(f"'delete {number_text}' takes nothing after the number")
+    number = int(number_text)
+    entries = session.history()
+    if number > len(entries):
+        raise SleuthError(f"there is no entry {number}: there are {count_entries(len(entries))}")
+    old = entries[number - 1]
+    later = list(enumerate(entries[number:], start=number + 1))
+    replay = ([(number, new)] if new else []) + later
+    for _ in range(len(entries) - number + 1):
+        session.undo()
+    entered = 0
+    try:
+        for _, text in replay:
+            session.enter(text)
+            entered += 1
+    except SleuthError as exc:
+        for _ in range(entered):
+            session.undo()
+        for text in entries[number - 1 :]:
+            session.enter(text)  # entered before, so it is accepted again
+        failed, text = replay[entered]
+        if new and entered == 0:
+            raise SleuthError(f"nothing changed: new entry {failed} ({text}): {exc}") from None
+        raise SleuthError(
+            f"nothing changed: entry {failed} ({text}) would no longer be possible: {exc}"
+        ) from None
+    if new:
+        return f"edited entry {number}: {old} -> {session.history()[number - 1]}"
+    return f"deleted entry {number}: {old}"
 
 
 def _indent(text: str) -> str:

@@ -160,8 +160,8 @@ ASSIST = AssistPlugin(
     help="The odds assistant at a real table: type the moves as they happen (the start, each "
     "roll with its die, leg tickets, tiles, overall bets) and see the leg and race odds and "
     "the best actions after each.  Seats are counted from 0 in turn order (seat 0 moves "
-    "first); --seat is yours.  'help' lists the forms; undo, save FILE and load FILE "
-    "work at any time.",
+    "first); --seat is yours.  'help' lists the forms; undo, edit, delete, save FILE and "
+    "load FILE work at any time.",
     session=_session,
     params=(
         Param(

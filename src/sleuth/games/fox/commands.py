@@ -136,6 +136,6 @@ def play_command(
 
     Type the holes to inspect each day (e.g. `2`, or `1,3` with --k 2). The board is drawn
     after every day; `help` lists the commands: `hint`, `marks`, `give up`, `show`,
-    `history`, `undo`, `save FILE`, `load FILE`, `quit`."""
+    `history`, `undo`, `edit N ENTRY`, `delete N`, `save FILE`, `load FILE`, `quit`."""
     game = FoxGame(parse_graph(graph), k=k, lazy=lazy, days=days or None)
     run_repl(FoxSession(game, marks=show), console)

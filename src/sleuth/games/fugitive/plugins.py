@@ -107,7 +107,8 @@ INFER = InferPlugin(
 ASSIST = AssistPlugin(
     help="The Marshal's assistant at a real table: type what happens (your draws, the "
     "Fugitive's draws and hideouts, guesses and what they revealed) and see the notepad after "
-    "each entry.  'help' lists the forms; undo, save FILE and load FILE work at any time.",
+    "each entry.  'help' lists the forms; undo, edit, delete, save FILE and load FILE work at "
+    "any time.",
     session=_session,
     params=(MODEL,),
     prepare=_prepare,
