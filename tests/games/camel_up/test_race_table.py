@@ -18,7 +18,6 @@ from sleuth.games.camel_up.race_table import (
     SHAPES,
     TABLE_VERSION,
     RaceTable,
-    cache_dir,
     load_or_build,
     load_table,
     race_table,
@@ -71,15 +70,6 @@ def test_the_session_table_is_cached_in_the_session_folder(
     assert race_table() is table
     cached = load_table(table_path())
     assert cached is not None and np.array_equal(cached.joint, table.joint)
-
-
-def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("SLEUTH_CACHE_DIR", str(tmp_path / "here"))
-    assert cache_dir() == tmp_path / "here"
-    monkeypatch.delenv("SLEUTH_CACHE_DIR")
-    monkeypatch.setattr(module.sys, "platform", "linux")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert cache_dir() == tmp_path / "xdg" / "sleuth"
 
 
 def test_save_and_load_round_trip(table: RaceTable, tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ marginals are P(win) and P(last).  :func:`build_table` solves all shapes by back
 over canonical mid-leg states (see :func:`sleuth.games.camel_up._kernels.solve_race`); it takes
 under a second with Numba and about two minutes in plain Python.
 
-The table is cached as ``camel-up-race-table.npz`` in :func:`cache_dir` with its format version
+The table is cached as ``camel-up-race-table.npz`` in Sleuth's cache folder
+(:func:`sleuth.core.cache.cache_dir`) with its format version
 and a SHA-256 checksum of the data; :func:`race_table` loads it, or builds and saves it when it
 is missing, corrupt or of another version.  Delete the file to force a rebuild.
 """
@@ -24,7 +25,6 @@ import hashlib
 import itertools
 import math
 import os
-import sys
 import tempfile
 import warnings
 import zipfile
@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.core.cache import cache_dir
 from sleuth.core.errors import PositionError
 from sleuth.core.prepare import one_off
 from sleuth.games.camel_up.track import RACERS, TRACK_LENGTH
@@ -110,20 +111,6 @@ def build_table() -> RaceTable:
     joint = _kernels.solve_race(_shapes())
     joint.setflags(write=False)
     return RaceTable(joint)
-
-
-def cache_dir() -> Path:
-    """Where Sleuth caches data: ``$SLEUTH_CACHE_DIR`` if set, otherwise the platform's user
-    cache folder (``~/.cache/sleuth`` or ``$XDG_CACHE_HOME/sleuth`` on Linux,
-    ``~/Library/Caches/sleuth`` on macOS, ``%LOCALAPPDATA%\\sleuth\\Cache`` on Windows)."""
-    if folder := os.environ.get("SLEUTH_CACHE_DIR"):
-        return Path(folder)
-    home = Path.home()
-    if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "sleuth" / "Cache"
-    if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "sleuth"
-    return Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "sleuth"
 
 
 def table_path() -> Path:
