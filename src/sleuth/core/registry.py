@@ -23,6 +23,7 @@ from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, 
 
 if TYPE_CHECKING:
     from sleuth.core.plugins import AssistPlugin, InferPlugin
+    from sleuth.search.model import SearchModel
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -69,6 +70,10 @@ class GameSpec:
     commands: str | None = None
     """``"module:attribute"`` of a Typer app with the game's own sub-commands
     (``sleuth GAME ...``), imported only by the command line."""
+    search: SearchModel[Any] | None = None
+    """The game's search model (its world sampler), if it has one: the conformance kit
+    checks the sampler (:func:`sleuth.testing.check_sampler`); register its search bots
+    with :func:`sleuth.search.players.search_bots` from the same model."""
 
     def options_for(self, texts: Mapping[str, Any], bots: int) -> dict[str, Any]:
         """``texts`` with the seat-count option filled in from the number of ``bots``."""

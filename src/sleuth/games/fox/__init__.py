@@ -27,6 +27,8 @@ def _canonical_graph_option(raw: object) -> FoxGraph:
     return raw if isinstance(raw, FoxGraph) else parse_graph(str(raw), allow_files=False)
 
 
+SEARCH = FoxSearchModel()
+
 SPEC = GameSpec(
     name="fox",
     description="Fox in a Hole on any connected graph: find a fox that moves every night",
@@ -44,7 +46,8 @@ SPEC = GameSpec(
         OptionSpec("lazy", False, "the fox may stay in its hole at night", parse_bool),
         OptionSpec("days", 0, "day limit after which the fox wins (0: 4 x holes)", parse_int(0)),
     ),
-    bots=(*BOTS, *search_bots(FoxSearchModel(), ("hunter", "fox"))),
+    bots=(*BOTS, *search_bots(SEARCH, ("hunter", "fox"))),
+    search=SEARCH,
     build=_build,
     infer=INFER,
     commands="sleuth.games.fox.commands:app",

@@ -19,6 +19,8 @@ def _build(values: dict[str, JSON]) -> FugitiveGame:
     return FugitiveGame(**values)
 
 
+SEARCH = FugitiveSearchModel()
+
 SPEC = GameSpec(
     name="fugitive",
     rules_version="3",  # 2: 42's sprint cards stay face down; 3: F14 off, a dead end may pass
@@ -57,7 +59,8 @@ SPEC = GameSpec(
             parse_int(0),
         ),
     ),
-    bots=(*BOTS, *search_bots(FugitiveSearchModel(), ("fugitive", "marshal"))),
+    bots=(*BOTS, *search_bots(SEARCH, ("fugitive", "marshal"))),
+    search=SEARCH,
     build=_build,
     infer=INFER,
     assist=ASSIST,
