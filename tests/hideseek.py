@@ -19,7 +19,7 @@ from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
 from sleuth.core.bots import Bot, BotSpec
-from sleuth.core.errors import ActionParseError, IllegalActionError
+from sleuth.core.errors import ActionParseError
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import TERMINAL, Game, State
 from sleuth.core.registry import GameSpec, OptionSpec, game_names, parse_int, register
@@ -83,12 +83,6 @@ class HideSeekState(State[str]):
         if action in self.legal_actions():
             return None
         return "the game is over" if self.is_terminal() else "not a legal action now"
-
-    def apply(self, action: str) -> list[Event]:
-        reason = self.illegal_reason(action)
-        if reason is not None:
-            raise IllegalActionError(f"{action}: {reason}")
-        return self._apply(action)
 
     def _apply(self, action: str) -> list[Event]:
         hole = int(action.split()[1])

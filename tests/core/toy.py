@@ -11,7 +11,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 from sleuth.core.bots import Bot, BotSpec
-from sleuth.core.errors import ActionParseError, IllegalActionError
+from sleuth.core.errors import ActionParseError
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
 from sleuth.core.registry import GameSpec, OptionSpec, game_names, parse_int, register
@@ -66,9 +66,10 @@ class HighCardState(State[str]):
         n = self.game.cards
         return [(f"deal {c}", 1 / n) for c in range(1, n + 1)]
 
-    def apply(self, action: str) -> list[Event]:
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"{action!r} is not legal now")
+    def illegal_reason(self, action: object) -> str | None:
+        return None if action in self.legal_actions() else "not legal now"
+
+    def _apply(self, action: str) -> list[Event]:
         if action.startswith("deal "):
             seat = len(self.hands)
             self.hands.append(int(action[5:]))

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import ClassVar
 
-from sleuth.core.errors import ActionParseError, IllegalActionError
+from sleuth.core.errors import ActionParseError
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import TERMINAL, Game, State
 from sleuth.search.model import SearchModel, replay_history
@@ -61,9 +61,10 @@ class NimState(State[int]):
     def legal_actions(self) -> Sequence[int]:
         return () if self.winner is not None else TAKES[: min(3, self.heap)]
 
-    def apply(self, action: int) -> list[Event]:
-        if action not in self.legal_actions():
-            raise IllegalActionError(f"cannot take {action}")
+    def illegal_reason(self, action: object) -> str | None:
+        return None if action in self.legal_actions() else "cannot take that many"
+
+    def _apply(self, action: int) -> list[Event]:
         seat = self.current_player()
         self.heap -= action
         self.turn += 1

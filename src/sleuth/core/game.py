@@ -13,8 +13,11 @@ Conventions shared by all games:
   :meth:`State.chance_outcomes`, or :data:`TERMINAL`;
 * actions are hashable values whose ``str`` is their text form, and
   ``game.parse_action(str(a)) == a`` for every action ``a``;
-* :meth:`State.apply` checks legality itself and leaves the state unchanged when it raises
-  :class:`~sleuth.core.errors.IllegalActionError`; it returns the events the action caused.
+* :meth:`State.apply` is the same in every game: the game's :meth:`State.illegal_reason`
+  judges the action (the state is unchanged when :class:`~sleuth.core.errors.IllegalActionError`
+  is raised) and its unchecked :meth:`State._apply` plays it and returns the events it caused;
+  :meth:`State.apply_trusted` skips the check for actions known to be legal (search, replays of
+  histories validated when first played).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import ClassVar, Generic, TypeVar
 
+from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import JSON, Event
 from sleuth.core.outcome import Outcome, default_sides, side_seats, side_wins, sides_of
 
@@ -118,11 +122,39 @@ class State(ABC, Generic[ActionT]):
         :class:`~collections.abc.Sequence` that computes its items on demand; the runner hands
         it over unchanged too, and only copies mutable sequences."""
 
-    @abstractmethod
     def apply(self, action: ActionT) -> list[Event]:
         """Play ``action`` and return the events it caused.
 
-        An illegal action raises ``IllegalActionError`` and changes nothing."""
+        The one validated way to play, the same in every game: :meth:`illegal_reason` judges
+        the action and :meth:`_apply` plays it.  An illegal action raises
+        :class:`~sleuth.core.errors.IllegalActionError` (``"<action>: <reason>"``) and changes
+        nothing.  Games do not override this; they implement the two halves."""
+        reason = self.illegal_reason(action)
+        if reason is not None:
+            raise IllegalActionError(f"{action}: {reason}")
+        return self._apply(action)
+
+    def apply_trusted(self, action: ActionT) -> list[Event]:
+        """:meth:`apply` without the legality check: the fast path for actions already known
+        to be legal (taken from :meth:`legal_actions` of this very state, or a history that
+        was validated when it was first played, such as a search sampler's world).
+
+        The caller vouches for the action: an illegal one is not detected and may corrupt
+        the state.  Untrusted input (a bot's answer, a log read from disk, a person's entry)
+        always goes through :meth:`apply`."""
+        return self._apply(action)
+
+    @abstractmethod
+    def illegal_reason(self, action: object) -> str | None:
+        """Why ``action`` may not be played now (``None`` if it is legal).
+
+        The reason names the rule broken, without repeating the action: :meth:`apply` puts
+        the action's text form before it.  It never changes the state, and it is ``None``
+        exactly when :meth:`is_legal` is True."""
+
+    @abstractmethod
+    def _apply(self, action: ActionT) -> list[Event]:
+        """Play a legal ``action`` (unchecked) and return the events it caused."""
 
     @abstractmethod
     def is_terminal(self) -> bool:
@@ -183,5 +215,6 @@ class State(ABC, Generic[ActionT]):
         return self.legal_actions()[0]
 
     def is_legal(self, action: object) -> bool:
-        """True if ``action`` is one of :meth:`legal_actions` (games may answer faster)."""
+        """True if ``action`` is one of :meth:`legal_actions` (games may answer faster); it
+        agrees with :meth:`illegal_reason` (True exactly when that is None)."""
         return action in self.legal_actions()

@@ -47,6 +47,10 @@ class WorldSampler(Protocol[A]):
 class SearchModel(Generic[A]):
     """A game's hooks for the search layer; only :meth:`sampler` is required.
 
+    Every move a hook returns (rollout, heuristic, candidate, class member) must be legal in
+    the state it is given: the tree plays them unchecked
+    (:meth:`~sleuth.core.game.State.apply_trusted`).
+
     A model holds no game state: all it knows comes from the arguments of each call.  The
     game's model object serves every seat; a bot with values of the game's :attr:`options`
     uses the model :meth:`configured` returns (:meth:`warm_up` runs on the game's object)."""

@@ -180,7 +180,7 @@ class TreeSearch(Generic[A]):
             else:
                 edge, action = self._select(node, state, player)
                 path.append((edge, player))
-            key = observation(state.apply(action), self.observers)
+            key = observation(state.apply_trusted(action), self.observers)
             depth += 1
             child = edge.children.get(key)
             if child is None:
@@ -257,7 +257,8 @@ class TreeSearch(Generic[A]):
         classes: dict[Hashable, list[A]] = {}
         for action in self._candidates(state):
             copy = state.clone()
-            classes.setdefault(observation(copy.apply(action), self.observers), []).append(action)
+            events = copy.apply_trusted(action)
+            classes.setdefault(observation(events, self.observers), []).append(action)
         return classes
 
     def _final(self, state: State[A]) -> Sequence[float]:
@@ -296,7 +297,7 @@ class TreeSearch(Generic[A]):
                 if greedy and rng.random() >= epsilon:
                     choice = model.heuristic_action(state, rng)
                 action = model.rollout_action(state, rng) if choice is None else choice
-            state.apply(action)
+            state.apply_trusted(action)
             depth += 1
 
 

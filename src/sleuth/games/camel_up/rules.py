@@ -356,10 +356,9 @@ class CamelState(State[CamelAction]):
         return die, int(rng.random() * (6 if die == GREY_DIE else 3))
 
     def is_legal(self, action: object) -> bool:
-        return self._illegal_reason(action) is None
+        return self.illegal_reason(action) is None
 
-    def _illegal_reason(self, action: object) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
+    def illegal_reason(self, action: object) -> str | None:
         player = self.current_player()
         if player == TERMINAL:
             return "the game is over"
@@ -442,12 +441,9 @@ class CamelState(State[CamelAction]):
             return f"seat {self.seat} has already played its {action.camel} card"
         return None
 
-    # -- playing: apply() checks and reports; the primitives below only play ----------------
+    # -- playing: _apply() plays and reports; the primitives below only play ----------------
 
-    def apply(self, action: CamelAction) -> list[Event]:
-        problem = self._illegal_reason(action)
-        if problem is not None:
-            raise IllegalActionError(f"{action}: {problem}")
+    def _apply(self, action: CamelAction) -> list[Event]:
         seat = self.seat
         game = self.game
         if isinstance(action, Start):

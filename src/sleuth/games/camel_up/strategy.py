@@ -155,11 +155,11 @@ def _best_option(state: CamelState, leg: LegOdds, taken: Sequence[int]) -> float
 def _roll_gain(state: CamelState) -> float:
     """:func:`_best_option` after a roll, averaged over the die (0 if the race ends)."""
     rolled = state.clone()
-    rolled.apply(ROLL)
+    rolled.apply_trusted(ROLL)
     total = 0.0
     for die, p in rolled.chance_outcomes():
         after = rolled.clone()
-        after.apply(die)
+        after.apply_trusted(die)
         if after.is_terminal() or after.order is None:
             continue
         leg = leg_odds(after.order, after.dice, after.tiles, after.game.edition)

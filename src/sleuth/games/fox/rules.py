@@ -24,7 +24,7 @@ from itertools import combinations
 from math import comb
 from typing import ClassVar
 
-from sleuth.core.errors import ActionParseError, IllegalActionError, OptionError
+from sleuth.core.errors import ActionParseError, OptionError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import TERMINAL, Game, State
 from sleuth.games.fox.belief import reconstruct_path
@@ -190,24 +190,43 @@ class FoxState(State[FoxAction]):
             return self.game.graph.all_holes
         return self.game.graph.night(self.fox, self.game.lazy)
 
-    def apply(self, action: FoxAction) -> list[Event]:
+    def illegal_reason(self, action: object) -> str | None:
         if self.over:
-            raise IllegalActionError(f"{action}: the game is over")
+            return "the game is over"
+        if self.fox_to_move:
+            if not isinstance(action, FoxMove):
+                return "it is the fox's turn"
+            hole = action.hole
+            if hole is None:
+                return None
+            if type(hole) is int and 0 <= hole < self.game.graph.n:
+                if self._fox_reach() >> hole & 1:
+                    return None
+                return "not adjacent to the fox's hole"
+            return f"not on the board (holes 0..{self.game.graph.n - 1})"
+        if not isinstance(action, Inspect):
+            return "it is the hunter's turn"
+        if self.game.is_inspection(action):
+            return None
+        holes = action.holes
+        n, k = self.game.graph.n, self.game.k
+        if not holes or len(holes) > k:
+            return f"inspect between 1 and {k} holes"
+        if len(set(holes)) != len(holes):
+            return "a hole is repeated"
+        return f"holes are numbered 0..{n - 1}"
+
+    def _apply(self, action: FoxAction) -> list[Event]:
         if self.fox_to_move:
             return self._fox_moves(action)
         return self._inspect(action)
 
     def _fox_moves(self, action: FoxAction) -> list[Event]:
-        if not isinstance(action, FoxMove):
-            raise IllegalActionError(f"{action}: it is the fox's turn")
-        reach = self._fox_reach()
+        assert isinstance(action, FoxMove)
         if action.hole is None:
-            self.fox = reach
-        elif 0 <= action.hole < self.game.graph.n and reach >> action.hole & 1:
-            self.fox = 1 << action.hole
+            self.fox = self._fox_reach()
         else:
-            where = "adjacent to its hole" if self.fox else "on the board"
-            raise IllegalActionError(f"hole {action.hole} is not {where}")
+            self.fox = 1 << action.hole
         self.fox_to_move = False
         return [
             Event(
@@ -219,16 +238,8 @@ class FoxState(State[FoxAction]):
         ]
 
     def _inspect(self, action: FoxAction) -> list[Event]:
-        if not isinstance(action, Inspect):
-            raise IllegalActionError(f"{action}: it is the hunter's turn")
+        assert isinstance(action, Inspect)
         holes = action.holes
-        if not self.game.is_inspection(action):
-            n, k = self.game.graph.n, self.game.k
-            if not holes or len(holes) > k:
-                raise IllegalActionError(f"{action}: inspect between 1 and {k} holes")
-            if len(set(holes)) != len(holes):
-                raise IllegalActionError(f"{action}: a hole is repeated")
-            raise IllegalActionError(f"{action}: holes are numbered 0..{n - 1}")
         inspected = 0
         for h in holes:
             inspected |= 1 << h

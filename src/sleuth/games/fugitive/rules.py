@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from sleuth.core.errors import IllegalActionError, OptionError
+from sleuth.core.errors import OptionError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
 from sleuth.games.fugitive.actions import (
@@ -265,15 +265,7 @@ class FugitiveState(State[FugitiveAction]):
 
     # --- applying actions -------------------------------------------------------------------
 
-    def apply(self, action: FugitiveAction) -> list[Event]:
-        if not self.is_legal(action):
-            raise IllegalActionError(self._illegal_reason(action))
-        return self.apply_trusted(action)
-
-    def apply_trusted(self, action: FugitiveAction) -> list[Event]:
-        """:meth:`apply` without the legality check, which lists the legal actions: for
-        replaying a history known to be legal (the search samplers' worlds, which tests replay
-        with the check).  An illegal action here corrupts the state."""
+    def _apply(self, action: FugitiveAction) -> list[Event]:
         self._legal = None
         if isinstance(action, Card):
             return self._turn_up(action.card)
@@ -292,24 +284,26 @@ class FugitiveState(State[FugitiveAction]):
         assert isinstance(action, Guess)
         return self._guess(action.numbers)
 
-    def _illegal_reason(self, action: object) -> str:
+    def illegal_reason(self, action: object) -> str | None:
+        if self.is_legal(action):
+            return None
         player = self.current_player()
         if player == TERMINAL:
-            return f"{action}: the game is over"
+            return "the game is over"
         if player == CHANCE:
             pile = self.drawing[1] if self.drawing is not None else self.draws_due[0][1]
-            return f"{action}: not in pile {pile} (a card of that pile is to be turned up)"
+            return f"not in pile {pile} (a card of that pile is to be turned up)"
         who = "the Fugitive" if player == FUGITIVE else "the Marshal"
         if self.draws_due:
             piles = ", ".join(str(a) for a in self.legal_actions())
-            return f"{action}: {who} must draw first ({piles})"
+            return f"{who} must draw first ({piles})"
         if isinstance(action, Place) and self.phase in (Phase.OPENING, Phase.FUGITIVE_PLACE):
-            return f"{action}: {_placement_problem(self, action)}"
+            return _placement_problem(self, action)
         if isinstance(action, Guess) and self.phase in (Phase.MARSHAL_GUESS, Phase.MANHUNT):
-            return f"{action}: {_guess_problem(self, action)}"
+            return _guess_problem(self, action)
         if action == SKIP and self.phase is Phase.MARSHAL_GUESS:
-            return f"{action}: the Marshal must guess (this game has marshal_may_skip off)"
-        return f"{action}: not legal now ({who} to move: {self.phase.value})"
+            return "the Marshal must guess (this game has marshal_may_skip off)"
+        return f"not legal now ({who} to move: {self.phase.value})"
 
     def _turn_up(self, card: int) -> list[Event]:
         if self.drawing is not None:
