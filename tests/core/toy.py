@@ -78,7 +78,9 @@ class HighCardState(State[str]):
         self.calls.append(action)
         events = [Event("said", {"seat": seat, "word": action})]
         if self.is_terminal():
-            events.append(Event("showdown", {"hands": list(self.hands), "calls": list(self.calls)}))
+            events.append(
+                Event("showdown", {"hands": tuple(self.hands), "calls": tuple(self.calls)})
+            )
         return events
 
     def is_terminal(self) -> bool:

@@ -1,0 +1,223 @@
+"""The conformance kit (:mod:`sleuth.testing`) on every registered game and every bot.
+
+Every game in ``game_names()`` (the tests' toy games included) runs every check; a game the
+tables below do not name runs with its default options, so a new game is covered by
+registering.  Heavier variants (more seeds, bots with their default settings) are marked slow.
+The kit's own oracles: broken variants of a toy game, each caught by the check it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tests.core.toy
+import tests.hideseek  # noqa: F401  (registers the toy teams game)
+from sleuth.core.events import Event
+from sleuth.core.registry import game_names, game_spec
+from sleuth.testing import (
+    GAME_CHECKS,
+    Case,
+    ConformanceError,
+    check_action_texts,
+    check_bot,
+    check_clones,
+    check_events,
+    check_illegal_actions,
+    check_sampler,
+)
+from tests.core.toy import HighCard, HighCardState
+
+OPTIONS: dict[str, list[dict[str, str]]] = {
+    "fox": [{}, {"graph": "grid:2x3", "k": "2", "lazy": "true"}],
+    # Uniformly random Fugitive and Marshal can pass and skip for ever: a round limit (F29).
+    "fugitive": [
+        {"max_rounds": "50"},
+        {"max_rounds": "30", "edition": "second", "opening": "one_or_two"},
+    ],
+    "camel-up": [{}, {"edition": "2", "players": "3"}],
+}
+"""Option sets each game is checked with (default: the game's defaults)."""
+MISBEHAVING = {"highcard": {"raise", "illegal", "hang", "broken"}, "tally": {"crash"}}
+"""Test bots that forfeit on purpose (the match runner's tests use them)."""
+QUICK_SETTINGS = {
+    "ismcts": ":iterations=30:seconds=0",
+    "dmcts": ":iterations=30:seconds=0",
+    "ev": ":rollouts=100",
+    "strong": ":rollouts=100",
+}
+"""Bot options for the quick run; the slow run plays every bot with its defaults."""
+SLOW_BOTS = {("fugitive", "elusive")}
+"""Bots whose every game takes seconds even in the quick run: run only when slow."""
+
+
+def _cases() -> list[Any]:
+    return [
+        pytest.param(Case.of(name, options), id=f"{name}-{i}")
+        for name in game_names()
+        for i, options in enumerate(OPTIONS.get(name, [{}]))
+    ]
+
+
+def _checks() -> list[Any]:
+    return [pytest.param(check, id=check.__name__) for check in GAME_CHECKS]
+
+
+@pytest.mark.parametrize("check", _checks())
+@pytest.mark.parametrize("case", _cases())
+@settings(max_examples=3, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_game_passes_every_check(
+    case: Case, check: Callable[[Case, int], None], seed: int
+) -> None:
+    check(case, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("check", _checks())
+@pytest.mark.parametrize("case", _cases())
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_game_passes_every_check_on_many_seeds(
+    case: Case, check: Callable[[Case, int], None], seed: int
+) -> None:
+    check(case, seed)
+
+
+def _searchable() -> list[Any]:
+    return [
+        pytest.param(Case.of(name, options), id=f"{name}-{i}")
+        for name in game_names()
+        if game_spec(name).search is not None
+        for i, options in enumerate(OPTIONS.get(name, [{}]))
+    ]
+
+
+@pytest.mark.parametrize("case", _searchable())
+def test_search_samplers_are_sound(case: Case) -> None:
+    model = case.spec.search
+    assert model is not None
+    decisions = 2 if case.spec.name == "fugitive" else 6  # its samplers count worlds: slow
+    reports = [check_sampler(case, model, seed, decisions) for seed in (0, 1)]
+    assert sum(r.decisions for r in reports) > 0, "no decision was checked"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", _searchable())
+def test_search_samplers_are_sound_on_many_games(case: Case) -> None:
+    model = case.spec.search
+    assert model is not None
+    for seed in range(2, 12):
+        check_sampler(case, model, seed)
+
+
+def test_the_sampler_check_finds_the_true_world_where_worlds_are_few() -> None:
+    case = Case.of("fox", {"graph": "path:4"})
+    assert case.spec.search is not None
+    reports = [check_sampler(case, case.spec.search, seed) for seed in range(4)]
+    assert sum(r.covered for r in reports) > 0
+
+
+def _bots(quick: bool) -> list[Any]:
+    out = []
+    for name in game_names():
+        spec = game_spec(name)
+        for bot in spec.bots:
+            if bot.name in MISBEHAVING.get(name, ()):
+                continue
+            if quick and (name, bot.name) in SLOW_BOTS:
+                continue
+            setting = QUICK_SETTINGS.get(bot.name, "") if quick else ""
+            options = OPTIONS.get(name, [{}])[0]
+            out.append(
+                pytest.param(Case.of(name, options), bot.name + setting, id=f"{name}-{bot.name}")
+            )
+    return out
+
+
+@pytest.mark.parametrize(("case", "bot"), _bots(quick=True))
+def test_every_bot_plays_whole_games(case: Case, bot: str) -> None:
+    check_bot(case, bot, seed=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("case", "bot"), _bots(quick=False))
+def test_every_bot_plays_whole_games_with_its_default_settings(case: Case, bot: str) -> None:
+    for seed in (1, 2):
+        check_bot(case, bot, seed)
+
+
+# --- the kit's own oracles: each broken game is caught by the check it breaks ---------------
+
+
+def _broken(state_class: type[HighCardState], **game: Callable[..., Any]) -> Case:
+    """The highcard case with its states of ``state_class`` (and game methods replaced)."""
+
+    class Broken(HighCard):
+        def new_initial_state(self) -> HighCardState:
+            return state_class(self)
+
+    for name, method in game.items():
+        setattr(Broken, name, method)
+    spec = game_spec("highcard")
+    return Case.of(replace(spec, build=lambda values: Broken(values["cards"])))
+
+
+class ChangesWhenRefusing(HighCardState):
+    def illegal_reason(self, action: object) -> str | None:
+        reason = super().illegal_reason(action)
+        if reason is not None:
+            self.hands.append(0)
+        return reason
+
+
+class SharesItsLists(HighCardState):
+    def clone(self) -> HighCardState:
+        assert isinstance(self.game, HighCard)
+        other = SharesItsLists(self.game)
+        other.hands, other.calls = self.hands, self.calls
+        return other
+
+
+class ListsInEvents(HighCardState):
+    def _apply(self, action: str) -> list[Event]:
+        return [Event("said", {"words": [action]}) for _ in super()._apply(action)]
+
+
+def _misreads(self: HighCard, text: str) -> str:
+    return "fold" if text == "call" else HighCard.parse_action(self, text)
+
+
+@pytest.mark.parametrize(
+    ("case", "check", "message"),
+    [
+        (_broken(ChangesWhenRefusing), check_illegal_actions, "changed the state: state.hands"),
+        (_broken(SharesItsLists), check_clones, "on a clone changed the original"),
+        (_broken(ListsInEvents), check_events, "mutable public field 'words'"),
+        (_broken(HighCardState, parse_action=_misreads), check_action_texts, "parses to 'fold'"),
+    ],
+    ids=["refusal-changes", "shared-clone", "mutable-event", "text-misread"],
+)
+def test_the_kit_catches_a_broken_game(
+    case: Case, check: Callable[[Case, int], None], message: str
+) -> None:
+    with pytest.raises(ConformanceError, match=r"^highcard \{\} seed 4") as caught:
+        check(case, 4)
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("bot", ["raise", "illegal", "broken"])
+def test_the_kit_catches_a_bot_that_forfeits(bot: str) -> None:
+    with pytest.raises(ConformanceError, match=f"{bot} in seat 0 forfeited"):
+        check_bot(Case.of("highcard"), bot, seed=0)
+
+
+def test_failures_name_the_game_options_seed_and_step() -> None:
+    error = Case.of("fox", {"graph": "path:3"}).fail(7, "something broke", step=12)
+    assert str(error) == "fox {graph=path:3} seed 7 step 12: something broke"
+    assert isinstance(error, AssertionError)
