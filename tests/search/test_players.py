@@ -6,7 +6,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +18,7 @@ from sleuth.core.options import OptionSpec, parse_float
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.fox.search import FoxSearchModel
 from sleuth.games.fugitive.search import BELIEF_OVERHEAD
+from sleuth.search import players, tree
 from sleuth.search.players import (
     SEARCH_MARGIN,
     SEARCH_SECONDS,
@@ -186,15 +186,41 @@ def test_configured_bot_name_and_settings() -> None:
     assert plain.settings == SearchSettings(seconds=SEARCH_SECONDS)
 
 
-def test_the_search_stops_at_whichever_of_iterations_and_seconds_comes_first() -> None:
+class _Clock:
+    """Stands in for the ``time`` module of the search: ``perf_counter`` moves ``tick``
+    seconds per reading, and :meth:`wait` moves it as a slow step would (no real waiting)."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = 0.0
+        self.tick = tick
+
+    def perf_counter(self) -> float:
+        self.now += self.tick
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    """The search's clock, 1 ms per reading."""
+    fake = _Clock(0.001)
+    monkeypatch.setattr(players, "time", fake)
+    monkeypatch.setattr(tree, "time", fake)
+    return fake
+
+
+def test_the_search_stops_at_whichever_of_iterations_and_seconds_comes_first(
+    clock: _Clock,
+) -> None:
     game = make_game("fox", {"graph": "path:5"})
     state, events = _after(game, [game.parse_action("hide")])
     timed = ISMCTSPlayer(
         game, 0, 1, FoxSearchModel(), SearchSettings(iterations=10**9, seconds=0.1)
     )
-    started = time.perf_counter()
     timed.act(_view(game, events, 0), state.legal_actions())
-    assert time.perf_counter() - started < 1.0 and 1 <= timed.search.iterations < 10**9
+    assert 90 <= timed.search.iterations <= 100  # a reading per iteration, 1 ms each
     counted = ISMCTSPlayer(game, 0, 1, FoxSearchModel(), SearchSettings(iterations=9, seconds=60))
     counted.act(_view(game, events, 0), state.legal_actions())
     assert counted.search.iterations == 9
@@ -211,21 +237,27 @@ def test_search_bots_declare_their_time_budget_plus_a_margin() -> None:
 
 
 class _SlowSampling(NimModel):
-    """Building the sampler takes 0.3 s (like counting a hard position's worlds)."""
+    """Building the sampler takes 0.3 s of the fake clock (like counting a hard position's
+    worlds)."""
+
+    def __init__(self, clock: _Clock) -> None:
+        self.clock = clock
 
     def sampler(self, game: Game[int], view: View) -> Any:
-        time.sleep(0.3)
+        self.clock.wait(0.3)
         return super().sampler(game, view)
 
 
 @pytest.mark.parametrize("player", [ISMCTSPlayer, DeterminizedPlayer])
-def test_the_time_budget_counts_the_sampling_too(player: type) -> None:
+def test_the_time_budget_counts_the_sampling_too(player: type, clock: _Clock) -> None:
     game = Nim(30)
-    started = time.perf_counter()
-    bot = player(game, 0, 0, _SlowSampling(), SearchSettings(iterations=10**9, seconds=0.3))
+    settings = SearchSettings(iterations=10**9, seconds=0.3)
+    bot = player(game, 0, 0, _SlowSampling(clock), settings)
     bot.act(_view(game, [], 0), game.new_initial_state().legal_actions())
-    assert time.perf_counter() - started < 0.5  # not 0.3 s of sampling, then 0.3 s of search
-    assert 1 <= bot.search.iterations < 10**9
+    # The sampling used the whole budget: one simulation per searched world, not 0.3 s more
+    # of search (300 simulations at 1 ms a reading).
+    worlds = bot.worlds if isinstance(bot, DeterminizedPlayer) else 1
+    assert bot.search.iterations == worlds
 
 
 def test_heuristic_policy_and_depth_limit_play_legal_games() -> None:
