@@ -81,7 +81,11 @@ DEFAULT_MODEL = "frugal"
 
 Key = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(last hideout, route cards per pile 1-3, sprint cards per type, face-down hideouts per type,
-progress per clause)."""
+progress per clause).  A key keeps only what a later step reads, exactly like the compiled
+programme's packed state (:mod:`~sleuth.games.fugitive._counting`), so that both visit the same
+states and a state budget (``max_states``) stops both at the same positions: the last hideout
+is 0 after the last position, and a missed guess's progress is 0 once every hideout it was
+about is placed."""
 Mid = tuple[Key, int]
 """A key whose next stack is chosen (its taken and used counts updated), and the reach."""
 
@@ -346,7 +350,8 @@ class ExactBelief:
         return choices
 
     def _hideouts(self, i: int, mid: Mid) -> list[tuple[int, int, Key]]:
-        """(hideout, weight, next key) for every hideout at position index ``i`` after ``mid``."""
+        """(hideout, weight, next key) for every hideout at position index ``i`` after ``mid``;
+        none whose type has no free card left (like the compiled programme: see :data:`Key`)."""
         found = self._tables.hideout_edges[i].get(mid)
         if found is not None:
             return found
@@ -361,8 +366,12 @@ class ExactBelief:
             (taken[0], taken[1] + 1, taken[2]),
             (taken[0], taken[1], taken[2] + 1),
         )
+        face_down = slot.value is None and self.track_identities
+        last_position = i == len(self.timeline.slots) - 1
         edges: list[tuple[int, int, Key]] = []
         for h in values:
+            if face_down and used[TYPE_OF[h]] + hidden[TYPE_OF[h]] >= self.free[TYPE_OF[h]]:
+                continue  # every free card of its type is already on the route
             pile = PILE_OF[h]
             weight = room[pile]
             if weight <= 0:
@@ -376,10 +385,11 @@ class ExactBelief:
                     continue
                 new_progress = advanced
             new_hidden = hidden
-            if slot.value is None and self.track_identities:
+            if face_down:
                 t = TYPE_OF[h]
                 new_hidden = (*hidden[:t], hidden[t] + 1, *hidden[t + 1 :])
-            edges.append((h, weight, (h, after_pile[pile], used, new_hidden, new_progress)))
+            nxt = (0 if last_position else h, after_pile[pile], used, new_hidden, new_progress)
+            edges.append((h, weight, nxt))
         self._tables.hideout_edges[i][mid] = edges
         return edges
 
@@ -390,8 +400,10 @@ class ExactBelief:
         for c, clause in enumerate(self.clauses):
             if i < clause.placed and h in clause.numbers:
                 new_progress[c] += 1
-            if clause.placed == i + 1 and new_progress[c] >= len(clause.numbers):
-                return None  # every number of the missed guess would be a hideout
+            if clause.placed == i + 1:
+                if new_progress[c] >= len(clause.numbers):
+                    return None  # every number of the missed guess would be a hideout
+                new_progress[c] = 0  # the guess is settled: no later step reads its progress
         if h in self._extra and self.timeline.slots[i].value is None:
             new_progress[-1] |= 1 << self._extra.index(h)  # which pool numbers are hideouts
         return tuple(new_progress)
@@ -646,7 +658,9 @@ class ExactBelief:
                         counts[h] += before * w * after
                         following[nxt] += before * w
             if slot.value is None:
-                by_position[slot.position] = {v: n // self.divisor for v, n in counts.items()}
+                by_position[slot.position] = {
+                    v: n // self.divisor for v, n in sorted(counts.items())
+                }
             if slot.stack is None:
                 sprint_totals[slot.position] = sorted(footprints)
             layer = following
@@ -711,7 +725,8 @@ class ExactBelief:
 
     def _pool_hits(self, pool: tuple[int, ...]) -> dict[int, int]:
         """Weighted world counts by the bitset of ``pool`` numbers that are face-down
-        hideouts (bit j for ``pool[j]``)."""
+        hideouts (bit j for ``pool[j]``): the non-zero ones, by increasing bitset, from either
+        programme."""
         run = self._compiled(pool)
         if run is not None:
             return run.by_mask
@@ -723,15 +738,19 @@ class ExactBelief:
                 by_mask[key[4][-1]] += flow * self._final(key)
         finally:
             self._extra, self._tables = (), saved
-        return by_mask
+        return {mask: n for mask, n in sorted(by_mask.items()) if n}
 
     def _forward_flows(self) -> dict[Key, int]:
-        """Weighted number of ways to reach each state after the last position."""
+        """Weighted number of ways to reach each state after the last position.  Counts every
+        state and mid it reaches, the start included, as the compiled programme does."""
+        self._count_state()
         layer: dict[Key, int] = {self._start(): 1}
         for i in range(len(self.timeline.slots)):
             mids: dict[Mid, int] = defaultdict(int)
             for key, before in layer.items():
                 for w, mid, _ in self._stacks(i, key):
+                    if mid not in mids:
+                        self._count_state()
                     mids[mid] += before * w
             following: dict[Key, int] = defaultdict(int)
             for mid, before in mids.items():

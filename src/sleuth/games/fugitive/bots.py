@@ -14,6 +14,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.compiled import COMPILED
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
@@ -85,11 +86,13 @@ def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **opti
     return BeliefMarshal(game, seat, seed, opponent=strategy, **options)
 
 
-BELIEF_BUDGET = 5.0
+BELIEF_BUDGET = 5.0 if COMPILED else 30.0
 """Seconds per move the bots that count worlds declare (belief, elusive): a move usually takes
 a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:draw=low``
 leaves many hideouts face down) counts millions of states three times, up to 1.4 s measured
-on an idle machine, with or without Numba."""
+on an idle machine with Numba.  Without it the same player runs the plain programme, up to
+:data:`~sleuth.games.fugitive.marshals.STATE_BUDGET` states a move: seconds (5.7 s measured
+on a busy machine)."""
 OPPONENT_BUDGET = 30.0
 """Seconds per move of a belief Marshal who knows her opponent (``opponent=heuristic``): she
 weighs each possible route by his strategy, seconds on long games."""

@@ -21,7 +21,6 @@ from fractions import Fraction
 from typing import Any
 
 from sleuth.core.bots import Bot
-from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game
@@ -36,10 +35,11 @@ from sleuth.games.fugitive.opponent import StrategyBelief
 from sleuth.games.fugitive.rules import MARSHAL
 
 DRAW_POLICIES = ("frontier", "low", "high", "random")
-STATE_BUDGET = 200_000 if COMPILED else 5_000
+STATE_BUDGET = 200_000
 """States the belief Marshal gives the exact programme, then the relaxed one, before it falls
-back to the graph notes, so that a move fits the arena's one-second limit: about a sixth of a
-second for the plain programme's 5,000, a few tens of milliseconds compiled."""
+back to the graph notes: a few tens of milliseconds compiled, seconds for the plain programme
+(without Numba).  The same with or without Numba, since both programmes visit the same states
+(:data:`~sleuth.games.fugitive.belief.Key`): she is the same player either way."""
 FRONTIER_STEP = 3
 """The frontier is this far above the expected last hideout (one step without sprints)."""
 
