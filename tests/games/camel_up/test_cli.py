@@ -140,7 +140,7 @@ def test_the_example_in_odds_help_runs(cwd: Path) -> None:
 def test_the_shipped_example_state_uses_every_field_and_runs(cwd: Path) -> None:
     from sleuth.games.camel_up.position import FIELDS
 
-    path = Path(__file__).resolve().parents[1] / "examples" / "camel-up-state.json"
+    path = Path(__file__).resolve().parents[3] / "examples" / "camel-up-state.json"
     assert set(json.loads(path.read_text())) == FIELDS
     done = entry("camel-up", "odds", "--state", path, "--json", cwd=cwd)
     assert done.returncode == 0, done.stderr
