@@ -154,8 +154,10 @@ def check_play_json(summary: dict[str, Any]) -> None:
     assert isinstance(summary["games"], int) and isinstance(summary["seed"], int)
     assert all(isinstance(b, str) for b in summary["bots"])
     for res in summary["results"]:
-        assert list(res) == ["bot", "role", "games", "wins", "win_rate", "ci95", "forfeits"]
-        assert isinstance(res["bot"], str) and isinstance(res["role"], str)
+        assert list(res) == [
+            "bot", "side", "role", "games", "wins", "win_rate", "ci95", "forfeits",
+        ]  # fmt: skip
+        assert all(isinstance(res[key], str) for key in ("bot", "side", "role"))
         assert isinstance(res["games"], int) and isinstance(res["wins"], float)
         assert isinstance(res["win_rate"], float)
         assert len(res["ci95"]) == 2 and all(isinstance(x, float) for x in res["ci95"])
@@ -195,10 +197,12 @@ def test_play_prints_a_table(cwd: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     out = flat(done.stdout)
-    for header in ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length"):
+    for header in ("bot", "side", "role", "games", "wins", "win rate", "95% CI", "mean length"):
         assert header in out
-    assert re.search(r"solver\s*│\s*hunter\s*│\s*20\s*│\s*20\s*│\s*100\.0%", done.stdout)
-    assert re.search(r"quantum\s*│\s*fox\s*│\s*20\s*│\s*0\s*│\s*0\.0%", done.stdout)
+    assert re.search(
+        r"solver\s*│\s*hunter\s*│\s*hunter\s*│\s*20\s*│\s*20\s*│\s*100\.0%", done.stdout
+    )
+    assert re.search(r"quantum\s*│\s*fox\s*│\s*fox\s*│\s*20\s*│\s*0\s*│\s*0\.0%", done.stdout)
     assert "83.9%–100.0%" in out and "0.0%–16.1%" in out  # Wilson, 20 of 20 and 0 of 20
     assert "12.00" in out and "20 games in" in out and "forfeits 0" in out
     assert "graph=path:5" in out

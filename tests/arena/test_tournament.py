@@ -298,9 +298,11 @@ def check_summary_shape(summary: dict[str, Any]) -> None:
     assert type(summary["bots"]) is list and all(type(b) is str for b in summary["bots"])
     assert type(summary["results"]) is list and summary["results"]
     for res in summary["results"]:
-        assert list(res) == ["bot", "role", "games", "wins", "win_rate", "ci95", "forfeits"]
+        assert list(res) == [
+            "bot", "side", "role", "games", "wins", "win_rate", "ci95", "forfeits",
+        ]  # fmt: skip
         assert type(res["forfeits"]) is int and 0 <= res["forfeits"] <= res["games"]
-        assert type(res["bot"]) is str and type(res["role"]) is str
+        assert all(type(res[key]) is str for key in ("bot", "side", "role"))
         assert type(res["games"]) is int
         assert type(res["wins"]) is float and type(res["win_rate"]) is float
         assert type(res["ci95"]) is list and len(res["ci95"]) == 2
@@ -320,10 +322,10 @@ def test_summary_shape_and_values() -> None:
     assert summary["game"] == "fox" and summary["games"] == 20 and summary["seed"] == 4
     assert summary["bots"] == ["solver", "quantum"]
     assert summary["results"] == [
-        {"bot": "solver", "role": "hunter", "games": 20, "wins": 20.0, "win_rate": 1.0,
-         "ci95": list(wilson_interval(20, 20)), "forfeits": 0},
-        {"bot": "quantum", "role": "fox", "games": 20, "wins": 0.0, "win_rate": 0.0,
-         "ci95": list(wilson_interval(0, 20)), "forfeits": 0},
+        {"bot": "solver", "side": "hunter", "role": "hunter", "games": 20, "wins": 20.0,
+         "win_rate": 1.0, "ci95": list(wilson_interval(20, 20)), "forfeits": 0},
+        {"bot": "quantum", "side": "fox", "role": "fox", "games": 20, "wins": 0.0,
+         "win_rate": 0.0, "ci95": list(wilson_interval(0, 20)), "forfeits": 0},
     ]  # fmt: skip
     assert summary["results"][0]["ci95"][1] == 1.0 and summary["results"][1]["ci95"][0] == 0.0
     assert summary["mean_length"] == 12.0  # 6 days on path:5, a fox move and an inspection each

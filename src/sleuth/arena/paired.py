@@ -9,6 +9,11 @@ its result (a win counts 1, a shared win 1/m) is then a paired sample: its mean,
 95% interval and a two-sided p-value (the paired z-test, adequate from about 30 games), is the
 candidate's gain.  Pairing removes the variance the two games share, so far fewer games separate
 two close bots than comparing two independent win rates would need.
+
+With a ``side`` (``compare(..., side="detectives")``) the bot under test plays every seat of
+that side, the field fills the other seats in seat order, and nobody changes seats between
+games: the tested result of a game is the side's win (one win, however many seats), and its
+return the mean return of the side's seats.
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sleuth.arena.play import game_of
 from sleuth.arena.stats import Z95, wilson_interval
-from sleuth.arena.tournament import Tournament, run_tournament, valid_rotations
+from sleuth.arena.tournament import Tournament, fixed_seating, run_tournament, valid_rotations
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
+from sleuth.core.game import Game
 from sleuth.core.match import DEFAULT_TIME_LIMIT
+from sleuth.core.outcome import side_seats
 from sleuth.core.registry import game_spec
 
 
@@ -52,20 +60,47 @@ class PairedMean:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Two paired tournaments; ``seats[i]`` is the seat of the bot under test in game ``i``."""
+    """Two paired tournaments; ``seats[i]`` is the seat of the bot under test in game ``i``
+    (with a ``side``, the side's first seat: the bot plays all of the side's seats)."""
 
     candidate: Tournament
     baseline: Tournament
     seats: tuple[int, ...]
+    side: str | None = None
+    """The side the bot under test plays whole, or None: it plays one seat."""
+
+    @property
+    def tested_seats(self) -> tuple[int, ...]:
+        """The seats of the bot under test in every game when it plays a side, else ()."""
+        if self.side is None:
+            return ()
+        return side_seats(game_of(self.candidate.game, self.candidate.options).sides())[self.side]
+
+    def bot(self, baseline: bool = False) -> str:
+        """The name of the candidate (or the baseline)."""
+        tournament = self.baseline if baseline else self.candidate
+        return tournament.bots[self.seats[0] if self.side is not None else 0]
+
+    @property
+    def field(self) -> tuple[str, ...]:
+        """The bots of the other seats, in the order of the base seating."""
+        if self.side is None:
+            return self.candidate.bots[1:]
+        tested = self.tested_seats
+        return tuple(b for s, b in enumerate(self.candidate.bots) if s not in tested)
 
     def _scores(self, which: Tournament, returns: bool) -> list[float]:
+        if returns and self.side is not None:  # the mean return of the side's seats
+            tested = self.tested_seats
+            return [sum(row.returns[s] for s in tested) / len(tested) for row in which.rows]
         return [
             (row.returns if returns else row.wins)[seat]
             for row, seat in zip(which.rows, self.seats, strict=True)
         ]
 
     def wins(self, baseline: bool = False) -> list[float]:
-        """The tested bot's result in each game (1 win, 1/m shared, 0 loss)."""
+        """The tested bot's result in each game (1 win, 1/m shared, 0 loss; a side's win is
+        one win)."""
         return self._scores(self.baseline if baseline else self.candidate, returns=False)
 
     @property
@@ -103,7 +138,7 @@ class Comparison:
         for label, tournament in (("candidate", self.candidate), ("baseline", self.baseline)):
             wins = sum(self.wins(baseline=tournament is self.baseline))
             rates[label] = {
-                "bot": tournament.bots[0],
+                "bot": self.bot(baseline=tournament is self.baseline),
                 "wins": wins,
                 "win_rate": wins / games,
                 "ci95": list(wilson_interval(wins, games)),
@@ -115,7 +150,8 @@ class Comparison:
             "options": self.candidate.options,
             "games": games,
             "seed": self.candidate.seed,
-            "field": list(self.candidate.bots[1:]),
+            "side": self.side,
+            "field": list(self.field),
             **rates,
             "win_gain": self.win_gain.as_json(),
             "return_gain": self.return_gain.as_json(),
@@ -146,27 +182,59 @@ def compare(
     workers: int | None = None,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     on_progress: Callable[[int], None] | None = None,
+    side: str | None = None,
 ) -> Comparison:
     """Play ``candidate`` and ``baseline`` against ``field`` on the same ``games`` seeds and seats.
 
-    Both must be able to play the same seats (a bad name, option or seating raises
-    ``SleuthError`` before any game).  Ctrl-C or SIGTERM stop the comparison: it raises
-    :class:`ComparisonStopped`, as a comparison of part of the games would not be paired."""
+    Without ``side`` the bot under test takes the first seat of the base seating and rotates
+    with the field.  With ``side`` it plays every seat of that side and ``field`` fills the
+    other seats in seat order, in every game (:func:`side_seating`).  Both must be able to
+    play the same seats (a bad name, option, side or seating raises ``SleuthError`` before any
+    game).  Ctrl-C or SIGTERM stop the comparison: it raises :class:`ComparisonStopped`, as a
+    comparison of part of the games would not be paired."""
     spec = game_spec(name)
-    seating_a, seating_b = [candidate, *field], [baseline, *field]
-    game = spec.make(spec.options_for(options or {}, len(seating_a)))
-    shifts = valid_rotations(game, seating_a)
-    if valid_rotations(game, seating_b) != shifts:
-        raise SleuthError(f"{candidate} and {baseline} cannot play the same seats among the field")
+    if side is None:
+        seating_a, seating_b = [candidate, *field], [baseline, *field]
+        game = spec.make(spec.options_for(options or {}, len(seating_a)))
+        shifts = valid_rotations(game, seating_a)
+        if valid_rotations(game, seating_b) != shifts:
+            raise SleuthError(
+                f"{candidate} and {baseline} cannot play the same seats among the field"
+            )
+    else:
+        game = spec.make(options or {})
+        seating_a = list(side_seating(game, side, candidate, field))
+        seating_b = list(side_seating(game, side, baseline, field))
+        shifts = [side_seats(game.sides())[side][0]]
     played = []
     for seating in (seating_a, seating_b):
         tournament = run_tournament(
-            name, seating, games, seed, options, workers, None, time_limit, on_progress
-        )
+            name, seating, games, seed, options, workers, None, time_limit, on_progress,
+            rotate=side is None,
+        )  # fmt: skip
         if tournament.stopped_by is not None:
             raise ComparisonStopped(tournament.stopped_by, tournament.exit_code)
         if tournament.lost:
             raise SleuthError("; ".join(tournament.lost) + ": the comparison is incomplete")
         played.append(tournament)
     seats = tuple(shifts[i % len(shifts)] for i in range(games))
-    return Comparison(played[0], played[1], seats)
+    return Comparison(played[0], played[1], seats, side)
+
+
+def side_seating(game: Game[Any], side: str, bot: str, field: Sequence[str]) -> tuple[str, ...]:
+    """The seating where ``bot`` plays every seat of ``side`` and ``field`` the other seats in
+    seat order; an unknown side, a field of the wrong size or a bot that cannot play its seat
+    raises ``SleuthError``."""
+    teams = side_seats(game.sides())
+    if side not in teams:
+        raise SleuthError(f"{game.name} has no side {side!r}; its sides are {', '.join(teams)}")
+    tested = teams[side]
+    others = game.num_players - len(tested)
+    if len(field) != others:
+        raise SleuthError(
+            f"--side {side} leaves {others} seat(s) for the field, got {len(field)} bot(s)"
+        )
+    rest = iter(field)
+    return fixed_seating(
+        game, [bot if s in tested else next(rest) for s in range(game.num_players)]
+    )

@@ -46,7 +46,8 @@ class GameRow:
 _GAMES: dict[tuple[str, str], Game[Any]] = {}
 
 
-def _game(name: str, options: dict[str, JSON]) -> Game[Any]:
+def game_of(name: str, options: dict[str, JSON]) -> Game[Any]:
+    """The game ``name`` with canonical ``options`` (built once per process)."""
     key = (name, repr(sorted(options.items())))
     if key not in _GAMES:
         _GAMES[key] = game_spec(name).make(options, canonical=True)
@@ -61,7 +62,7 @@ def play_game(
     The log appears whole or not at all (it is written aside and renamed), so a run that is
     stopped while a log is being written leaves no truncated file behind."""
     index, seed, seating = job
-    game = _game(name, options)
+    game = game_of(name, options)
     spec = game_spec(name)
     record = run_match(game, [spec.bot(b) for b in seating], seed, time_limit)
     if logs is not None:

@@ -6,6 +6,11 @@ that seating in which every bot can play its seat's role are the *valid seatings
 ``games`` is a multiple of the number of valid seatings).  Game ``i`` uses the seed
 ``derive_seed(seed, "game", i)``, so results do not depend on the number of workers.
 
+Standings: one row per bot and side (see :meth:`Tournament.standings`): a game counts once for
+each side a bot played in it, however many of the side's seats it held, and a side's win is
+one win, so that five detectives played by one bot are one game and one win, and win rates
+and their Wilson intervals are over games, not seats.
+
 Backends: in-process for one worker, worker processes otherwise (all cores by default), see
 :mod:`sleuth.arena.processes`.  Finished games are handed to ``on_rows`` in batches as they
 finish, and Ctrl-C or SIGTERM stop a run early without losing any of them
@@ -22,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sleuth.arena.play import GameRow, Job, play_game
+from sleuth.arena.play import GameRow, Job, game_of, play_game
 from sleuth.arena.processes import play_in_processes
 from sleuth.arena.stats import wilson_interval
 from sleuth.arena.stopping import GameAbandoned, StopRequest, stop_signals
@@ -30,18 +35,26 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.match import DEFAULT_TIME_LIMIT
+from sleuth.core.outcome import side_seats
 from sleuth.core.registry import game_spec
 from sleuth.core.rng import derive_seed
 
-__all__ = ["GameRow", "Standing", "Tournament", "run_tournament", "schedule", "valid_seatings"]
+__all__ = [
+    "GameRow", "Standing", "Tournament", "reported_sides", "run_tournament", "schedule",
+    "valid_seatings",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Standing:
-    """One bot in one role: games played, wins (ties fractional), and derived rates."""
+    """One bot on one side: the games it played that side in (once per game), its wins (a
+    side's win is one win; a tie between k sides 1/k), and derived rates."""
 
     bot: str
+    side: str
+    """The side (see :func:`reported_sides`)."""
     role: str
+    """The role of the side's seats (``a/b`` for a side of several roles)."""
     games: int
     wins: float
     mean_length: float
@@ -51,7 +64,7 @@ class Standing:
     longest: float = 0.0
     """The longest move, in seconds."""
     forfeits: int = 0
-    """Games this bot lost by forfeit in this role (a crash, an illegal move, overtime)."""
+    """Games this bot lost by forfeit on this side (a crash, an illegal move, overtime)."""
 
     @property
     def ms_per_move(self) -> float:
@@ -93,34 +106,45 @@ class Tournament:
         return len(self.rows) == self.requested
 
     def standings(self) -> list[Standing]:
-        """Per bot and role, in the order the bots were named and roles are seated."""
+        """Per bot and side, in the order the bots were named and the sides are seated.
+
+        Each game counts once for every side a bot played in it: a bot holding several seats
+        of one side plays that side once (its result is the side's win share, its moves and
+        thinking time are those of all its seats there, and it lost by forfeit if any of them
+        forfeited); several bots on one side each count the game.  Sides are reported as
+        :func:`reported_sides` names them."""
+        game = game_of(self.game, self.options)
+        reported, roles = reported_sides(game), game.roles
+        order = {name: i for i, name in reversed(list(enumerate(self.bots)))}
+        first_seat = {side: reported.index(side) for side in reported}
+        teams = list(side_seats(game.sides()).values())
         tally: dict[tuple[str, str], list[float]] = {}
         for row in self.rows:
             thinking = row.thinking or ((0, 0.0, 0.0),) * len(row.bots)
             forfeited = {f["seat"] for f in row.forfeits}
-            for seat, (bot, role, win, (moves, total, longest)) in enumerate(
-                zip(row.bots, row.roles, row.wins, thinking, strict=False)
-            ):
-                entry = tally.setdefault((bot, role), [0, 0.0, 0, 0, 0.0, 0.0, 0])
-                entry[0] += 1
-                entry[1] += win
-                entry[2] += row.length
-                entry[3] += moves
-                entry[4] += total
-                entry[5] = max(entry[5], longest)
-                entry[6] += seat in forfeited
-        roles = game_spec(self.game).roles
-        order = {name: i for i, name in reversed(list(enumerate(self.bots)))}
-        keys = sorted(
-            tally, key=lambda k: (order[k[0]], roles.index(k[1]) if k[1] in roles else 99)
-        )
+            for seats in teams:
+                for bot in dict.fromkeys(row.bots[s] for s in seats):
+                    mine = [s for s in seats if row.bots[s] == bot]
+                    entry = tally.setdefault((bot, reported[seats[0]]), [0, 0.0, 0, 0, 0.0, 0.0, 0])
+                    entry[0] += 1
+                    entry[1] += max(row.wins[s] for s in mine)
+                    entry[2] += row.length
+                    entry[3] += sum(thinking[s][0] for s in mine)
+                    entry[4] += sum(thinking[s][1] for s in mine)
+                    entry[5] = max(entry[5], *(thinking[s][2] for s in mine))
+                    entry[6] += not forfeited.isdisjoint(mine)
+        role_of = {
+            reported[seats[0]]: "/".join(dict.fromkeys(roles[s] for s in seats)) for seats in teams
+        }
+        keys = sorted(tally, key=lambda k: (order[k[0]], first_seat[k[1]]))
         return [
             Standing(
-                bot, role, int(games), wins, length / games, int(moves), total, longest, int(lost)
+                bot, side, role_of[side], int(games), wins, length / games, int(moves), total,
+                longest, int(lost),
             )
-            for bot, role in keys
-            for games, wins, length, moves, total, longest, lost in [tally[bot, role]]
-        ]
+            for bot, side in keys
+            for games, wins, length, moves, total, longest, lost in [tally[bot, side]]
+        ]  # fmt: skip
 
     @property
     def mean_length(self) -> float:
@@ -140,6 +164,7 @@ class Tournament:
             "results": [
                 {
                     "bot": s.bot,
+                    "side": s.side,
                     "role": s.role,
                     "games": s.games,
                     "wins": s.wins,
@@ -155,6 +180,7 @@ class Tournament:
             "thinking": [
                 {
                     "bot": s.bot,
+                    "side": s.side,
                     "role": s.role,
                     "moves": s.moves,
                     "ms_per_move": s.ms_per_move,
@@ -163,6 +189,19 @@ class Tournament:
                 for s in self.standings()
             ],
         }
+
+
+def reported_sides(game: Game[Any]) -> tuple[str, ...]:
+    """The side each seat's results are reported under: its side (:meth:`Game.sides`), except
+    that the one-seat sides of a role several seats hold (the players of a free-for-all, such
+    as Camel Up's ``player0`` .. ``player3``) are pooled under that role, so that a bot's row
+    gathers its games in all those seats (each still counted once per seat it held)."""
+    sides, roles = game.sides(), game.roles
+    size = {side: len(seats) for side, seats in side_seats(sides).items()}
+    return tuple(
+        roles[seat] if size[side] == 1 and roles.count(roles[seat]) > 1 else side
+        for seat, side in enumerate(sides)
+    )
 
 
 def valid_rotations(game: Game[Any], bots: Sequence[str]) -> list[int]:
@@ -198,9 +237,28 @@ def valid_seatings(game: Game[Any], bots: Sequence[str]) -> list[tuple[str, ...]
     ]
 
 
-def schedule(game: Game[Any], bots: Sequence[str], games: int, seed: int) -> list[Job]:
-    """``(index, seed, seating)`` for each game of the tournament."""
-    seatings = valid_seatings(game, bots)
+def fixed_seating(game: Game[Any], bots: Sequence[str]) -> tuple[str, ...]:
+    """``bots`` as given, seat by seat, once every bot is known to play its seat's role."""
+    spec = game_spec(game.name)
+    if len(bots) != game.num_players:
+        raise SleuthError(
+            f"{game.name} has {game.num_players} seats ({', '.join(game.roles)}); "
+            f"got {len(bots)} bots"
+        )
+    for seat, (bot, role) in enumerate(zip(bots, game.roles, strict=True)):
+        if role not in spec.bot(bot).roles:
+            raise SleuthError(
+                f"{bot} cannot play seat {seat} ({role}): it plays {'/'.join(spec.bot(bot).roles)}"
+            )
+    return tuple(bots)
+
+
+def schedule(
+    game: Game[Any], bots: Sequence[str], games: int, seed: int, rotate: bool = True
+) -> list[Job]:
+    """``(index, seed, seating)`` for each game of the tournament; with ``rotate=False`` every
+    game keeps the seating given (:func:`fixed_seating`)."""
+    seatings = valid_seatings(game, bots) if rotate else [fixed_seating(game, bots)]
     return [(i, derive_seed(seed, "game", i), seatings[i % len(seatings)]) for i in range(games)]
 
 
@@ -304,6 +362,7 @@ def run_tournament(
     on_rows: Callable[[list[GameRow]], None] | None = None,
     previous: Sequence[GameRow] = (),
     run_id: str | None = None,
+    rotate: bool = True,
 ) -> Tournament:
     """Play ``games`` games of ``name`` between ``bots`` and return the results.
 
@@ -312,6 +371,7 @@ def run_tournament(
     on (so that they can be stored before it ends).  To resume a stopped run, give its
     ``run_id`` and its finished games as ``previous``: they are not played again, and the
     result holds them with the new ones (``logs`` may then already hold their logs).
+    ``rotate=False`` keeps every bot in the seat it is named for (no seat rotation).
 
     Ctrl-C or SIGTERM during the run stop it early (see :mod:`sleuth.arena.stopping`): the
     result then has ``stopped_by`` set and holds every game that finished.  Bad names,
@@ -322,7 +382,7 @@ def run_tournament(
     game, bots = canonical_setup(name, bots, options or {})
     canonical = game.options()
     done = {row.index for row in previous}
-    jobs = [job for job in schedule(game, bots, games, seed) if job[0] not in done]
+    jobs = [job for job in schedule(game, bots, games, seed, rotate) if job[0] not in done]
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     if not -(2**63) <= seed < 2**63:
         raise SleuthError(f"seed {seed} does not fit in 64 bits")

@@ -19,7 +19,7 @@ from rich.text import Text
 
 import sleuth
 from sleuth.arena import store
-from sleuth.arena.paired import Comparison, ComparisonStopped, PairedMean, compare
+from sleuth.arena.paired import Comparison, ComparisonStopped, PairedMean, compare, side_seating
 from sleuth.arena.stopping import stop_signals
 from sleuth.arena.tournament import (
     GameRow,
@@ -337,10 +337,10 @@ def _explain_incomplete(tournament: Tournament, no_db: bool) -> None:
 
 
 def _add_columns(table: Table, columns: tuple[str, ...]) -> None:
-    """A results table's columns: the role is left-aligned and the figures right-aligned;
-    nothing wraps (see :func:`_print_table`)."""
+    """A results table's columns: names (bot, side, role) are left-aligned and the figures
+    right-aligned; nothing wraps (see :func:`_print_table`)."""
     for column in columns:
-        if column in ("bot", "role"):
+        if column in ("bot", "side", "role"):
             table.add_column(column, no_wrap=True)
         else:
             table.add_column(column, justify="right", no_wrap=True)
@@ -355,21 +355,24 @@ def _print_table(table: Table) -> None:
 
 
 def _print_standings(tournament: Tournament) -> None:
+    """One row per bot and side (a side's games and wins counted once per game)."""
     options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
     table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
+    standings = tournament.standings()
     _add_columns(
-        table, ("bot", "role", "games", "wins", "win rate", "95% CI", "mean length", "forfeits")
+        table,
+        ("bot", "side", "role", "games", "wins", "win rate", "95% CI", "mean length", "forfeits"),
     )
-    for s in tournament.standings():
+    for s in standings:
         lo, hi = s.ci95
         table.add_row(
-            s.bot, s.role, str(s.games), f"{s.wins:g}", f"{s.win_rate:.1%}",
+            s.bot, s.side, s.role, str(s.games), f"{s.wins:g}", f"{s.win_rate:.1%}",
             f"{lo:.1%}–{hi:.1%}", f"{s.mean_length:.2f}", str(s.forfeits),
         )  # fmt: skip
     _print_table(table)
     thinking = ", ".join(
-        f"{s.bot} ({s.role}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.1f} ms"
-        for s in tournament.standings()
+        f"{s.bot} ({s.side}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.1f} ms"
+        for s in standings
     )
     console.print(f"thinking time per move: {thinking}", highlight=False)
 
@@ -380,6 +383,14 @@ def compare_command(
     candidate: Annotated[str, typer.Option("--candidate", "-a", help="The bot under test.")],
     baseline: Annotated[str, typer.Option("--baseline", "-b", help="The bot it is compared with.")],
     field: Annotated[str, typer.Option("--field", help="Comma-separated bots in the other seats.")],
+    side: Annotated[
+        str | None,
+        typer.Option(
+            "--side",
+            help="The candidate (and the baseline) play every seat of this side; --field "
+            "fills the other seats in seat order, and nobody changes seats.",
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per bot (paired).")] = 200,
     seed: SeedOption = 0,
     option: GameOptions = None,
@@ -396,9 +407,13 @@ def compare_command(
     a 95% interval."""
     time_limit = _time_limit(time_limit)
     names = bot_names(field, "--field")
-    options = game_spec(game).options_for(parse_option_texts(option or []), len(names) + 1)
-    for bot in (candidate, baseline):
-        valid_seatings(make_game(game, options), [bot, *names])
+    texts = parse_option_texts(option or [])
+    options = texts if side else game_spec(game).options_for(texts, len(names) + 1)
+    for bot in (candidate, baseline):  # bad names and seatings fail before any game
+        if side:
+            side_seating(make_game(game, options), side, bot, names)
+        else:
+            valid_seatings(make_game(game, options), [bot, *names])
     if db is not None:
         store.prepare(db)
     started_at = datetime.now()
@@ -407,7 +422,7 @@ def compare_command(
         try:
             comparison = compare(
                 game, candidate, baseline, names, games, seed, options, workers, time_limit,
-                lambda n: progress.advance(task, n),
+                lambda n: progress.advance(task, n), side,
             )  # fmt: skip
         except ComparisonStopped as stopped:
             errors.print(f"{stopped}: the comparison was abandoned, nothing stored")
@@ -424,9 +439,10 @@ def compare_command(
 def _print_comparison(comparison: Comparison) -> None:
     summary = comparison.summary()
     options = ", ".join(f"{k}={v}" for k, v in comparison.candidate.options.items())
+    playing = f"side {comparison.side}, " if comparison.side else ""
     table = Table(
         title=f"{comparison.candidate.game} ({options}), seed {comparison.candidate.seed}, "
-        f"field {', '.join(comparison.candidate.bots[1:])}"
+        f"{playing}field {', '.join(comparison.field)}"
     )
     _add_columns(table, ("bot", "games", "wins", "win rate", "95% CI", "forfeits"))
     for label in ("candidate", "baseline"):

@@ -21,6 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec
+from sleuth.core.outcome import side_seats
 
 A = TypeVar("A", bound=Hashable)
 
@@ -135,8 +136,10 @@ class SearchModel(Generic[A]):
         return None
 
     def teams(self, game: Game[A]) -> tuple[tuple[int, ...], ...]:
-        """Groups of seats that share one view and one result (default: every seat alone)."""
-        return tuple((seat,) for seat in range(game.num_players))
+        """Groups of seats that share one view and one result (default: the game's sides,
+        :meth:`~sleuth.core.game.Game.sides`, in order of their first seat; a game whose sides
+        are single seats has every seat alone)."""
+        return tuple(side_seats(game.sides()).values())
 
     def credit(self, state: State[A]) -> int | None:
         """The seat that won a team's game for it (a detective who captured), if any."""
