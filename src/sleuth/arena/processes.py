@@ -2,8 +2,10 @@
 
 Each worker has its own pipe to the parent (no lock is shared between processes, so a worker
 killed at any instant cannot block the others).  The parent hands out games a few at a time,
-and a worker sends back each game's row as soon as the game ends, so the parent always holds
-every finished game.  Stopping (see :mod:`sleuth.arena.stopping`):
+and a worker sends back the rows of its finished games within :data:`SEND_EVERY` seconds (and
+before it exits), so the parent holds every finished game.
+
+Stopping (see :mod:`sleuth.arena.stopping`):
 
 1. the parent sends ``stop``; a worker reads it between games and exits after its current game;
 2. workers still playing :data:`GRACE` seconds later get SIGTERM, which abandons their game;
@@ -17,6 +19,7 @@ run goes on with the others and reports the loss.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -41,6 +44,8 @@ KILL_AFTER = 2.0
 """Seconds between SIGTERM and SIGKILL for a worker that does not stop."""
 ORPHAN_CHECK = 0.5
 """Seconds between a worker's checks that its parent is still alive."""
+SEND_EVERY = 0.02
+"""Seconds a worker may hold finished rows before sending them (it sends sooner when idle)."""
 TARGET_SECONDS = 0.05
 """Games are handed out so that each worker holds about this much work beyond its current game."""
 
@@ -60,7 +65,10 @@ def _worker(
     time_limit: float | None,
     parent: int,
 ) -> None:
-    """A worker's life: play the games it is sent, send each row back, stop when told."""
+    """A worker's life: play the games it is sent, send their rows back, stop when told.
+
+    Rows go back in small batches (at least every :data:`SEND_EVERY` seconds, and always before
+    the worker waits for work or exits), so tiny games do not pay a message each."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     phase = {"abandonable": False}
 
@@ -72,18 +80,24 @@ def _worker(
     signal.signal(signal.SIGTERM, on_term)
     threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
     queue: deque[Job] = deque()
+    outbox: list[GameRow] = []
+    sent = time.monotonic()
     try:
         while not phase.get("stop"):
+            if outbox and (not queue or time.monotonic() - sent >= SEND_EVERY):
+                conn.send(outbox)
+                outbox, sent = [], time.monotonic()
             phase["abandonable"] = True
             if not queue or conn.poll():
                 message = conn.recv()
+                phase["abandonable"] = False
                 if message is None:
                     break
                 queue.extend(message)
                 continue
             row = play_game(name, options, queue.popleft(), logs, time_limit)
             phase["abandonable"] = False
-            conn.send(row)
+            outbox.append(row)
     except (GameAbandoned, EOFError):
         pass
     except BaseException:
@@ -91,6 +105,9 @@ def _worker(
         conn.send(traceback.format_exc())
     finally:
         phase["abandonable"] = False
+        if outbox:
+            with contextlib.suppress(OSError):
+                conn.send(outbox)
         conn.close()
 
 
@@ -175,13 +192,14 @@ def play_in_processes(
                     worker.open = False
                     _reap(worker, result, stopping)
                     continue
-                if isinstance(message, GameRow):
+                if isinstance(message, str):
+                    failure = failure or message
+                    continue
+                for row in message:
                     worker.given -= 1
                     finished += 1
-                    mean_duration += (message.duration - mean_duration) / min(finished, 50)
-                    on_row(message)
-                else:
-                    failure = failure or str(message)
+                    mean_duration += (row.duration - mean_duration) / min(finished, 50)
+                    on_row(row)
             if stop_since is not None:
                 waited = time.monotonic() - stop_since
                 if terminated_at is None and (stop.urgent or waited > GRACE):
