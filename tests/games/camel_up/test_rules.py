@@ -295,3 +295,32 @@ def test_fast_random_games_are_the_games_the_match_runner_plays(options: dict[st
         state = play_random_game(game, seed).final
         assert tuple(float(m) for m in state.money) == record.returns
         assert state.turns == record.length and state.outcome() == record.outcome
+
+
+def test_repr_shows_the_whole_position_at_the_start_mid_game_and_the_end() -> None:
+    state = GAME.new_initial_state()
+    assert repr(state) == (
+        "CamelState(edition=1, leg=1, to_move=chance, track='not started', "
+        "pyramid='blue,green,orange,yellow,white', tiles='', money=[3, 3, 3, 3], "
+        "overall={'winner': [], 'loser': []})"
+    )
+    for text in ("start 1:yellow 2:white,orange 3:blue,green", "leg blue", "tile 6 mirage"):
+        state.apply(parse_action(text))
+    for text in ("winner green", "roll", "die orange 2"):
+        state.apply(parse_action(text))
+    assert repr(state) == (
+        "CamelState(edition=1, leg=1, to_move=seat 0, "
+        "track='1:[yellow] 2:[white] 3:[blue,green] 4:[orange]', "
+        "pyramid='blue,green,yellow,white', tiles='6:mirage', money=[3, 3, 3, 3], "
+        "overall={'winner': ['2:green'], 'loser': []})"
+    )
+    state = GAME.new_initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    text = repr(state)
+    assert text.startswith("CamelState(edition=1, leg=") and ", to_move=nobody, " in text
+    assert f"money={state.money}" in text

@@ -507,3 +507,25 @@ def test_one_hole_board() -> None:
     events = state.apply(Inspect((0,)))
     assert state.caught and state.outcome() == "caught on day 1"
     assert thaw(events[-1].public) == {"path": [0], "caught": True}
+
+
+# --- repr -----------------------------------------------------------------------------------
+
+
+def test_repr_shows_the_whole_position_at_the_start_mid_game_and_the_end() -> None:
+    game = FoxGame(parse_graph("path:5"))
+    state = game.new_initial_state()
+    assert repr(state) == (
+        "FoxState(graph='path:5', day=1, to_move=fox, fox=not hidden, inspections=0)"
+    )
+    state.apply(HIDE)
+    assert repr(state) == (
+        "FoxState(graph='path:5', day=1, to_move=hunter, fox={0,1,2,3,4}, inspections=0)"
+    )
+    state.apply(Inspect((2,)))
+    state.apply(FoxMove(1))
+    assert repr(state) == "FoxState(graph='path:5', day=2, to_move=hunter, fox={1}, inspections=1)"
+    state.apply(Inspect((1,)))
+    assert repr(state) == (
+        "FoxState(graph='path:5', day=2, to_move=nobody, fox={1}, inspections=2, caught=True)"
+    )

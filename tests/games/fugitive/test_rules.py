@@ -455,3 +455,31 @@ def test_a_chance_card_is_legal_exactly_when_it_is_in_the_pile_being_drawn() -> 
     state.apply(Card(min(pile)))
     with pytest.raises(IllegalActionError, match="not in pile"):
         state.apply(Card(max(range(1, 42), key=lambda c: c not in pile)))
+
+
+def test_repr_shows_the_whole_position_at_the_start_mid_game_and_the_end() -> None:
+    state, _ = play(FugitiveGame(), *SETUP)
+    assert repr(state) == (
+        "FugitiveState(round=1, phase='opening', to_move=fugitive, route='0', "
+        "fugitive_hand={1,2,3,12,13,14,15,17,42}, marshal_hand={}, piles=8/12/13)"
+    )
+    state.apply(parse_action("hideout 1"))
+    state.apply(parse_action("hideout 3 sprint 12"))
+    assert repr(state) == (
+        "FugitiveState(round=1, phase='marshal draws', to_move=marshal, route='0 [1] [3+12]', "
+        "fugitive_hand={2,13,14,15,17,42}, marshal_hand={}, piles=8/12/13)"
+    )
+    game = FugitiveGame(max_rounds=40)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(
+            state.sample_chance(rng) if state.current_player() == CHANCE else rng.choice(legal)
+        )
+    text = repr(state)
+    winner = {FUGITIVE: "fugitive", MARSHAL: "marshal", None: "nobody"}[state.winner]
+    assert text.startswith("FugitiveState(round=") and "phase='over', to_move=nobody" in text
+    assert text.endswith(f", winner={winner}, reason={state.reason})")
+    assert "piles=" + "/".join(str(bin(p).count("1")) for p in state.piles) in text
+    assert "marshal_hand={" + ",".join(map(str, hand(state, MARSHAL))) + "}" in text

@@ -238,6 +238,31 @@ class CamelState(State[CamelAction]):
         )  # fmt: skip
         return text + (" (capped)" if self.capped else "")
 
+    def __repr__(self) -> str:
+        """The whole position for developers: the track by space (stacks bottom to top), the
+        dice left in the pyramid, the tiles, the money and the overall bets (all cards)."""
+        game = self.game
+        track = "not started" if self.order is None else describe_stacks(game, self.order)
+        dice = ",".join("grey" if d == GREY_DIE else game.camel_name(d) for d in DICE[self.dice])
+        tiles = " ".join(
+            f"{index + 1}:{'oasis' if side == OASIS else 'mirage'}"
+            for index, side in sorted(self.tiles.items())
+        )
+        bets = {
+            pile: [
+                f"{seat}:{'?' if camel == HIDDEN else game.camel_name(camel)}"
+                for seat, camel in cards
+            ]
+            for pile, cards in zip(PILES, self.piles, strict=True)
+        }
+        seat = self.current_player()
+        to_move = {CHANCE: "chance", TERMINAL: "nobody"}.get(seat, f"seat {seat}")
+        return (
+            f"CamelState(edition={game.edition}, leg={self.leg}, to_move={to_move}, "
+            f"track={track!r}, pyramid={dice!r}, tiles={tiles!r}, money={self.money}, "
+            f"overall={bets})"
+        )
+
     def clone(self) -> CamelState:
         other = CamelState.__new__(CamelState)
         other.game = self.game

@@ -282,6 +282,16 @@ class FoxState(State[FoxAction]):
             return f"caught on day {self.day}"
         return f"escaped for {self.day - 1} days"
 
+    def __repr__(self) -> str:
+        """The whole position for developers: the fox's possible holes included."""
+        to_move = "nobody" if self.over else "fox" if self.fox_to_move else "hunter"
+        fox = "{" + ",".join(map(str, holes_of(self.fox))) + "}" if self.fox else "not hidden"
+        end = f", caught={self.caught}" if self.over else ""
+        return (
+            f"FoxState(graph={self.game.graph.spec!r}, day={self.day}, to_move={to_move}, "
+            f"fox={fox}, inspections={len(self.inspections)}{end})"
+        )
+
     def clone(self) -> FoxState:
         other = FoxState.__new__(FoxState)
         other.game = self.game

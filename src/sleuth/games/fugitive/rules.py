@@ -478,6 +478,24 @@ class FugitiveState(State[FugitiveAction]):
     def fallback_action(self) -> FugitiveAction:
         return self.legal_actions()[0]
 
+    def __repr__(self) -> str:
+        """The whole position for developers, hidden cards included: the route with face-down
+        hideouts in brackets and sprint cards after ``+``, both hands, the piles' sizes."""
+        route = " ".join(_hideout_text(h) for h in self.route)
+        hands = ["{" + ",".join(map(str, cards_of(hand))) + "}" for hand in self.hands]
+        piles = "/".join(str(pile.bit_count()) for pile in self.piles)
+        seat = self.current_player()
+        to_move = {FUGITIVE: "fugitive", MARSHAL: "marshal", CHANCE: "chance"}.get(seat, "nobody")
+        end = ""
+        if self.phase is Phase.OVER:
+            winner = "nobody" if self.winner is None else ("fugitive", "marshal")[self.winner]
+            end = f", winner={winner}, reason={self.reason}"
+        return (
+            f"FugitiveState(round={self.rounds + 1}, phase={self.phase.value!r}, "
+            f"to_move={to_move}, route={route!r}, fugitive_hand={hands[FUGITIVE]}, "
+            f"marshal_hand={hands[MARSHAL]}, piles={piles}{end})"
+        )
+
     def clone(self) -> FugitiveState:
         other = FugitiveState.__new__(FugitiveState)
         other.game = self.game
@@ -493,6 +511,14 @@ class FugitiveState(State[FugitiveAction]):
         other.winner = self.winner
         other._legal = self._legal
         return other
+
+
+def _hideout_text(hideout: Hideout) -> str:
+    """``7``, ``[7]`` face down, ``[9+3,4]`` with its sprint cards (for ``repr``)."""
+    text = str(hideout.value)
+    if hideout.sprints:
+        text += "+" + ",".join(map(str, hideout.sprints))
+    return text if hideout.face_up else f"[{text}]"
 
 
 def _placement_problem(state: FugitiveState, action: Place) -> str:
