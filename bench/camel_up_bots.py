@@ -29,8 +29,8 @@ from sleuth.core.events import Event
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.games.camel_up.advice import advise
+from sleuth.games.camel_up.belief import InferringTracker
 from sleuth.games.camel_up.bots import warm_up
-from sleuth.games.camel_up.inference import InferringTracker
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import Weights, strong_values
 

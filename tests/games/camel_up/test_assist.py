@@ -12,7 +12,7 @@ from sleuth.core.match import MatchRecord, run_match
 from sleuth.core.registry import game_spec
 from sleuth.games.camel_up.actions import ROLL, Die, OverallBet
 from sleuth.games.camel_up.assistant import CamelSession, entry_texts
-from sleuth.games.camel_up.observe import TableTracker
+from sleuth.games.camel_up.belief import TableTracker
 from sleuth.games.camel_up.position import position
 from sleuth.games.camel_up.rules import HIDDEN, CamelUpGame
 from tests.test_cli import entry, flat

@@ -13,8 +13,8 @@ from sleuth.core.events import View
 from sleuth.core.match import run_match
 from sleuth.games.camel_up import SPEC
 from sleuth.games.camel_up.actions import CamelAction, OverallBet
+from sleuth.games.camel_up.belief import TableTracker
 from sleuth.games.camel_up.bots import CamelBot
-from sleuth.games.camel_up.observe import TableTracker
 from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame
 
 

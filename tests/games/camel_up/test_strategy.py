@@ -11,7 +11,7 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.games.camel_up.actions import ROLL, LegBet, OverallBet, Start
 from sleuth.games.camel_up.advice import advise, card_value
-from sleuth.games.camel_up.inference import InferringTracker
+from sleuth.games.camel_up.belief import InferringTracker
 from sleuth.games.camel_up.odds import game_odds, leg_odds
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import PayoutRisk, Weights, strong_values

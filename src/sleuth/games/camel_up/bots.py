@@ -6,7 +6,7 @@ uniformly.  ``ev`` is the greedy expected-value bot: it plays the action of high
 coins (:mod:`sleuth.games.camel_up.advice`) from exact odds.
 
 Bots that think (:class:`CamelBot`) keep the table as their seat sees it
-(:class:`~sleuth.games.camel_up.observe.TableTracker`, V3) and choose among the legal actions
+(:class:`~sleuth.games.camel_up.belief.TableTracker`, V3) and choose among the legal actions
 that the engine computes *on that observed state*: the action is validated by the bot's own
 query and again by the match runner and the engine (V4).
 """
@@ -24,8 +24,7 @@ from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_float, parse_int
 from sleuth.games.camel_up.actions import ROLL, CamelAction, LegBet, OverallBet, PlaceTile
 from sleuth.games.camel_up.advice import advise
-from sleuth.games.camel_up.inference import InferringTracker
-from sleuth.games.camel_up.observe import TableTracker
+from sleuth.games.camel_up.belief import InferringTracker, TableTracker
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import Weights, strong_values
@@ -90,7 +89,7 @@ class ExpectedValueBot(CamelBot):
 class StrongBot(CamelBot):
     """Expected coins adjusted for denial, threat and risk, with opponents' hidden cards inferred
     from when they were placed (:mod:`~sleuth.games.camel_up.strategy`,
-    :mod:`~sleuth.games.camel_up.inference`)."""
+    :mod:`~sleuth.games.camel_up.belief`)."""
 
     def __init__(
         self,

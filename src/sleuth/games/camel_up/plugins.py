@@ -5,7 +5,7 @@ assistant (``sleuth assist camel-up``), registered by ``SPEC``.
 hidden) and answers with the exact leg odds, the race odds and the expected coins of every
 action of the seat to move, as ``sleuth camel-up odds`` does for a position.  Every hidden
 overall card of another seat comes with the seat's belief about its camel, inferred from the
-odds at the moment it was placed (:mod:`sleuth.games.camel_up.inference`); the advice uses it.
+odds at the moment it was placed (:mod:`sleuth.games.camel_up.belief`); the advice uses it.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from sleuth.core.viewlog import ViewLog
 from sleuth.games.camel_up.actions import PILES
 from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.assistant import CamelSession, odds_json, render_advice
+from sleuth.games.camel_up.belief import InferringTracker
 from sleuth.games.camel_up.bots import warm_up
-from sleuth.games.camel_up.inference import InferringTracker
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame, describe_stacks
 
 ROLLOUTS = Param(

@@ -2,7 +2,7 @@
 
 Camel Up is won by having the most money, not a lot of it.  Starting from the greedy expected
 coins of each legal action (:func:`~sleuth.games.camel_up.advice.advise`, with the hidden cards
-read through :mod:`~sleuth.games.camel_up.inference`), :func:`strong_values` adds three terms:
+read through :mod:`~sleuth.games.camel_up.belief`), :func:`strong_values` adds three terms:
 
 * **denial** — the next player will take the best thing left on the table; an action is charged
   ``w(next) · G(next | action)``, the expected value of the next player's best immediate option

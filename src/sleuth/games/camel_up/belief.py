@@ -1,0 +1,133 @@
+"""Camel Up's belief: a seat's picture of the table, rebuilt from its view, and what other
+players' hidden overall cards name.
+
+The table (V3: a fresh, masked copy of the state).  :class:`TableTracker` replays the events a
+seat has seen through the rules engine itself, so the observed
+:class:`~sleuth.games.camel_up.rules.CamelState` has every public fact (camels, dice, tickets,
+tiles, money, who bet on which pile in which order) and the seat's own overall cards, while
+other seats' cards read :data:`~sleuth.games.camel_up.rules.HIDDEN` until the reveal at the end.
+It holds no random generator and no scripted dice, and changing it changes nothing in the game.
+Because the engine checks each replayed action, a view that is not a possible game raises
+``IllegalActionError`` naming the event.
+
+The hidden cards.  A player puts an overall card down when that card looks good *at that
+moment*, so the race odds just before a hidden card was placed say a lot about it.
+:class:`InferringTracker` is a :class:`TableTracker` that, before replaying another player's
+hidden card, computes the expected payout of each camel's card for that player on that pile at
+that moment (:func:`~sleuth.games.camel_up.advice.card_value`, with the earlier hidden cards
+taken as already inferred) and sets
+
+    P(card names c) ∝ P(the player still holds c) · exp(sharpness · value(c)),
+
+where P(the player still holds c) is the product of ``1 − P(e names c)`` over that player's
+earlier hidden cards (a player has one card per camel).  A sharpness of 0 leaves only that
+constraint; larger values trust the bettor's judgement more.  Beliefs are fixed when the card is
+placed; they never look at the card itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from sleuth.core.errors import IllegalActionError
+from sleuth.core.events import Event
+from sleuth.games.camel_up.actions import PILES, ROLL, Die, LegBet, OverallBet, PlaceTile, Start
+from sleuth.games.camel_up.advice import card_value
+from sleuth.games.camel_up.odds import game_odds
+from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame
+from sleuth.games.camel_up.track import RACERS
+
+DERIVED = frozenset(("capped", "leg_scored", "game_over"))
+"""Events the engine derives by itself when it replays the others."""
+
+
+class TableTracker:
+    """The observed state of one seat, updated incrementally from its growing event list."""
+
+    def __init__(self, game: CamelUpGame) -> None:
+        self.state = game.new_initial_state()
+        self.read = 0
+
+    def update(self, events: Sequence[Event]) -> CamelState:
+        """Read the events not read yet and return the observed state."""
+        for number in range(self.read, len(events)):
+            try:
+                self._replay(events[number])
+            except (IllegalActionError, KeyError, TypeError, ValueError) as exc:
+                raise IllegalActionError(
+                    f"event {number} ({events[number].kind}) is not possible here: {exc}"
+                ) from None
+            self.read = number + 1
+        return self.state
+
+    def _replay(self, event: Event) -> None:
+        state = self.state
+        public = event.public
+        kind = event.kind
+        if kind in DERIVED:
+            return
+        if kind == "start":
+            state.apply(Start(tuple((int(s), tuple(n)) for s, n in public["stacks"])))
+        elif kind == "roll":
+            if not public["forced"]:
+                state.apply(ROLL)
+        elif kind == "die":
+            state.apply(Die(str(public["colour"]), int(public["value"])))
+        elif kind == "leg_bet":
+            state.apply(LegBet(str(public["camel"])))
+        elif kind == "tile":
+            state.apply(PlaceTile(int(public["space"]), str(public["side"])))
+        elif kind == "overall_bet":
+            if event.private is not None:
+                state.apply(OverallBet(str(public["pile"]), str(event.private["camel"])))
+            else:
+                state.apply_hidden_bet(str(public["pile"]))
+        elif kind == "overall_scored":
+            state.reveal_overall(str(public["pile"]), public["cards"])
+        else:
+            raise IllegalActionError(f"unknown event kind {kind!r}")
+
+
+class InferringTracker(TableTracker):
+    """A seat's table with :attr:`beliefs` about the hidden cards: ``beliefs[pile, position]``
+    is the distribution over the racing camels of that card (see the module docstring)."""
+
+    def __init__(self, game: CamelUpGame, sharpness: float, rollouts: int = 500) -> None:
+        super().__init__(game)
+        self.sharpness = sharpness
+        self.rollouts = rollouts
+        self.beliefs: dict[tuple[int, int], tuple[float, ...]] = {}
+
+    def _replay(self, event: Event) -> None:
+        if event.kind == "overall_bet" and event.private is None and self.state.order:
+            pile = PILES.index(str(event.public["pile"]))
+            self.beliefs[pile, len(self.state.piles[pile])] = self.belief(pile)
+        super()._replay(event)
+
+    def belief(self, pile: int) -> tuple[float, ...]:
+        """The belief about a hidden card that the seat to move would put on ``pile`` (0 winner,
+        1 loser) now."""
+        state = self.state
+        game = state.game
+        assert state.order is not None
+        bettor = state.seat
+        odds = game_odds(
+            state.order, state.dice, state.tiles, game.edition,
+            rollouts=self.rollouts, seed=state.turns,
+        )  # fmt: skip
+        holds = [1.0] * RACERS
+        for pile_index, cards in enumerate(state.piles):
+            for position, (seat, named) in enumerate(cards):
+                if seat == bettor and named == HIDDEN and (pile_index, position) in self.beliefs:
+                    earlier = self.beliefs[pile_index, position]
+                    holds = [h * (1 - e) for h, e in zip(holds, earlier, strict=True)]
+        values = [card_value(state, pile, camel, odds, self.beliefs) for camel in range(RACERS)]
+        top = max(values)
+        weights = [
+            h * math.exp(self.sharpness * (v - top)) for h, v in zip(holds, values, strict=True)
+        ]
+        total = sum(weights)
+        if total <= 0:
+            return tuple([1 / RACERS] * RACERS)
+        return tuple(w / total for w in weights)
