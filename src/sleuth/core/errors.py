@@ -35,3 +35,8 @@ class SolverLimitError(SleuthError, RuntimeError):
 class PositionError(SleuthError, ValueError):
     """A game position that the rules cannot produce (a camel missing or twice, a tile on a
     camel, ...); the message names the culprit."""
+
+
+class ContradictionError(SleuthError):
+    """Events that no hidden state explains (a mistyped entry at the table, a tampered view):
+    a belief raises it naming the first such event (see :mod:`sleuth.core.belief`)."""

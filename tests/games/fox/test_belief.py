@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.core.errors import IllegalActionError
+from sleuth.core.belief import Belief
+from sleuth.core.errors import ContradictionError, IllegalActionError
 from sleuth.core.events import Event
+from sleuth.core.game import State
 from sleuth.games.fox.belief import FoxBelief, reconstruct_path
 from sleuth.games.fox.graph import FoxGraph, from_edges, parse_graph
+from sleuth.games.fox.rules import FOX, HIDE, HUNTER, FoxGame
+from tests.belief_walk import view_of, walk
 
 from .oracles import (
     adjacency,
@@ -298,3 +304,57 @@ def test_random_walk_fox_is_always_in_the_belief(
         assert fox in to_set(belief.evenings[-1])  # soundness, evening
         assert set(belief.possible_holes()) == {w[day] for w in dodgers}
         fox = rng.choice(sorted(adj[fox] | ({fox} if lazy else set())))
+
+
+# --- the core's belief protocol ----------------------------------------------------------
+
+
+def _fox_choice(commit: bool) -> Callable[[State[Any], random.Random], Hashable]:
+    def choose(state: State[Any], rng: random.Random) -> Hashable:
+        legal = state.legal_actions()
+        if state.current_player() == FOX:  # an ordinary fox commits, the quantum fox hides
+            return rng.choice(legal[1:]) if commit else HIDE
+        return rng.choice(legal)
+
+    return choose
+
+
+@pytest.mark.parametrize("spec", ["path:5", "cycle:6", "grid:3x3", "star:4"])
+@pytest.mark.parametrize("commit", [True, False])
+def test_the_protocol_belief_admits_the_true_fox_after_every_action(
+    spec: str, commit: bool
+) -> None:
+    game = FoxGame(parse_graph(spec), k=2 if spec == "grid:3x3" else 1, days=12)
+    assert isinstance(FoxBelief.from_view(game, view_of(game, HUNTER, [])), Belief)
+    for seed in range(15):
+        belief = FoxBelief.from_view(game, view_of(game, HUNTER, []))
+        seen: list[Event] = []
+        for state, events in walk(game, HUNTER, random.Random(seed), _fox_choice(commit)):
+            for event in events:
+                belief.update(event)
+            seen += events
+            assert belief.events_read == len(seen)
+            assert belief.admits(state), (spec, seed, len(seen))
+        rebuilt = FoxBelief.from_view(game, view_of(game, HUNTER, seen))
+        assert (rebuilt.found, rebuilt.evenings) == (belief.found, belief.evenings)
+
+
+def test_the_protocol_belief_refuses_an_impossible_inspection_naming_the_event() -> None:
+    game = FoxGame(parse_graph("path:3"))
+    night = Event("fox_moved", {"night": 0})
+    missed = Event("inspected", {"day": 1, "holes": (1,), "caught": False})
+    # after missing at 1 the fox is at 0 or 2, and must move: it is at 1 on day 2
+    caught_at_0 = Event("inspected", {"day": 2, "holes": (0,), "caught": True})
+    with pytest.raises(ContradictionError, match=r"^event 4 \(inspected\): .*cannot be"):
+        FoxBelief.from_view(game, view_of(game, HUNTER, [night, missed, night, caught_at_0]))
+    caught_at_1 = Event("inspected", {"day": 2, "holes": (1,), "caught": True})
+    again = Event("inspected", {"day": 3, "holes": (1,), "caught": False})
+    events = [night, missed, night, caught_at_1, night, again]
+    with pytest.raises(ContradictionError, match=r"^event 6 \(inspected\): .*already caught"):
+        FoxBelief.from_view(game, view_of(game, HUNTER, events))
+    off_board = Event("inspected", {"day": 1, "holes": (7,), "caught": False})
+    with pytest.raises(ContradictionError, match=r"^event 2 \(inspected\): hole 7 is not on"):
+        FoxBelief.from_view(game, view_of(game, HUNTER, [night, off_board]))
+    sure = Event("inspected", {"day": 2, "holes": (1,), "caught": False})
+    with pytest.raises(ContradictionError, match=r"^event 4 \(inspected\): .*no hole left"):
+        FoxBelief.from_view(game, view_of(game, HUNTER, [night, missed, night, sure]))

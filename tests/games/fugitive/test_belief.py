@@ -11,15 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.core.errors import SleuthError, SolverLimitError
+from sleuth.core.belief import Belief, SamplingBelief
+from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.actions import Guess, Place, parse_action
-from sleuth.games.fugitive.belief import ContradictionError, ExactBelief, RelaxedBelief
+from sleuth.games.fugitive.belief import ExactBelief, MarshalBelief, RelaxedBelief
 from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.cards import PILES, SPRINT
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
 from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
+from sleuth.games.fugitive.worlds import replay_difference
+from tests.belief_walk import view_of, walk
 
 SETUP = ["card 7", "card 8", "card 9", "card 15", "card 16"]
 
@@ -321,3 +324,42 @@ def test_the_relaxed_belief_is_sound_and_exact_without_sprint_cards(seed: int) -
         assert relaxed == exact
     with pytest.raises(SleuthError, match="cannot sample"):
         RelaxedBelief(timeline).sample(rng)
+
+
+# --- the core's belief protocol ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_protocol_belief_admits_the_true_route_after_every_action(seed: int) -> None:
+    game = FugitiveGame(max_rounds=6)
+    belief = MarshalBelief.from_view(game, view_of(game, MARSHAL, []))
+    assert isinstance(belief, Belief) and isinstance(belief, SamplingBelief)
+    seen: list[Event] = []
+    rng = random.Random(seed)
+    for state, events in walk(game, MARSHAL, rng):
+        for event in events:
+            belief.update(event)
+        seen += events
+        assert belief.events_read == len(seen)
+        if events and events[-1].kind != "drew":  # count after each turn's last step
+            assert belief.admits(state), (seed, len(seen))
+        if state.current_player() == MARSHAL:  # her decisions, where the samplers draw
+            world = belief.sample(rng)
+            assert replay_difference(game, world, seen) is None
+    assert belief.admits(state)
+
+
+def test_the_protocol_belief_refuses_an_impossible_event_naming_it() -> None:
+    game = FugitiveGame()
+    _, events = play(*SETUP, "hideout 2", "hideout 3", "draw 1", "card 5", "draw 2", "card 17")
+    seen = marshal_view(events)
+    belief = MarshalBelief.from_view(game, view_of(game, MARSHAL, seen))
+    blind = Event("drew", {"seat": MARSHAL, "pile": 1, "bonus": False})  # her own card, unseen
+    with pytest.raises(ContradictionError, match=rf"^event {len(seen) + 1} \(drew\): "):
+        belief.update(blind)
+    belief = MarshalBelief.from_view(game, view_of(game, MARSHAL, seen))
+    belief.update(Event("revealed", {"position": 1, "value": 9, "sprints": []}))
+    with pytest.raises(ContradictionError, match=rf"event {len(seen) + 1} \(revealed"):
+        belief.admits(play(*SETUP, "hideout 2", "hideout 3")[0])
+    with pytest.raises(SleuthError, match="seat 1's view, not 0's"):
+        MarshalBelief.from_view(game, view_of(game, 0, []))

@@ -8,7 +8,8 @@ tiles, money, who bet on which pile in which order) and the seat's own overall c
 other seats' cards read :data:`~sleuth.games.camel_up.rules.HIDDEN` until the reveal at the end.
 It holds no random generator and no scripted dice, and changing it changes nothing in the game.
 Because the engine checks each replayed action, a view that is not a possible game raises
-``IllegalActionError`` naming the event.
+:class:`~sleuth.core.errors.ContradictionError` naming the event.  :class:`CamelBelief` gives
+both the core's belief protocol (:mod:`sleuth.core.belief`).
 
 The hidden cards.  A player puts an overall card down when that card looks good *at that
 moment*, so the race odds just before a hidden card was placed say a lot about it.
@@ -29,9 +30,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any, cast
 
+from sleuth.core.belief import contradiction, read_events
 from sleuth.core.errors import IllegalActionError
-from sleuth.core.events import Event
+from sleuth.core.events import Event, View
+from sleuth.core.game import Game, State
 from sleuth.games.camel_up.actions import PILES, ROLL, Die, LegBet, OverallBet, PlaceTile, Start
 from sleuth.games.camel_up.advice import card_value
 from sleuth.games.camel_up.odds import game_odds
@@ -55,9 +59,8 @@ class TableTracker:
             try:
                 self._replay(events[number])
             except (IllegalActionError, KeyError, TypeError, ValueError) as exc:
-                raise IllegalActionError(
-                    f"event {number} ({events[number].kind}) is not possible here: {exc}"
-                ) from None
+                reason = f"not possible here: {exc}"
+                raise contradiction(number, events[number], reason) from None
             self.read = number + 1
         return self.state
 
@@ -131,3 +134,67 @@ class InferringTracker(TableTracker):
         if total <= 0:
             return tuple([1 / RACERS] * RACERS)
         return tuple(w / total for w in weights)
+
+
+class CamelBelief:
+    """A seat's Camel Up belief in the shape of the core's protocol (:mod:`sleuth.core.belief`):
+    its table (:attr:`state`, other players' overall cards hidden) and, with a ``sharpness``,
+    the :class:`InferringTracker`'s beliefs about those cards (:attr:`beliefs`)."""
+
+    def __init__(
+        self, game: CamelUpGame, sharpness: float | None = None, rollouts: int = 500
+    ) -> None:
+        self.tracker = (
+            TableTracker(game) if sharpness is None else InferringTracker(game, sharpness, rollouts)
+        )
+        self.events: list[Event] = []
+
+    @classmethod
+    def from_view(cls, game: Game[Any], view: View) -> CamelBelief:
+        """The table of ``view.seat`` after every event of ``view`` (no card beliefs)."""
+        if not isinstance(game, CamelUpGame):
+            raise TypeError(f"a CamelBelief needs a Camel Up game, not {game.name}")
+        belief = cls(game)
+        read_events(belief, view.events)
+        return belief
+
+    @property
+    def events_read(self) -> int:
+        return len(self.events)
+
+    @property
+    def state(self) -> CamelState:
+        """The table as the seat sees it."""
+        return self.tracker.state
+
+    @property
+    def beliefs(self) -> dict[tuple[int, int], tuple[float, ...]]:
+        """``(pile, position) ->`` P(the hidden card names each racing camel); empty without
+        a sharpness."""
+        return self.tracker.beliefs if isinstance(self.tracker, InferringTracker) else {}
+
+    def update(self, event: Event) -> None:
+        self.events.append(event)
+        self.tracker.update(self.events)
+
+    def admits(self, state: State[Any]) -> bool:
+        """True if ``state`` (the true position after the same events) agrees with the table on
+        every public fact and every card the seat knows, and each hidden card's camel has a
+        positive belief where there is one."""
+        true = cast(CamelState, state)
+        seen = self.state
+        public = ("order", "dice", "taken", "tiles", "money", "seat", "leg", "over")
+        if any(getattr(true, name) != getattr(seen, name) for name in public):
+            return False
+        for pile, (cards, known) in enumerate(zip(true.piles, seen.piles, strict=True)):
+            if len(cards) != len(known):
+                return False
+            for position, ((seat, camel), (seen_seat, seen_camel)) in enumerate(
+                zip(cards, known, strict=True)
+            ):
+                if seat != seen_seat or seen_camel not in (HIDDEN, camel):
+                    return False
+                belief = self.beliefs.get((pile, position))
+                if seen_camel == HIDDEN and belief is not None and belief[camel] <= 0:
+                    return False
+        return True

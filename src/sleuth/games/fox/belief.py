@@ -7,16 +7,27 @@ day t's inspection ``K_t`` gives the evening belief ``A_t = B_t \\ K_t`` and the
 Soundness invariant: a fox that has not been caught is in ``B_t`` every morning and in ``A_t``
 every evening.  Exactness: every hole of ``B_t`` is the position at day t of some fox walk that
 dodged every inspection so far.
+
+It follows the core's belief protocol (:mod:`sleuth.core.belief`): :meth:`FoxBelief.from_view`
+reads a hunter's (or anyone's) view, :meth:`FoxBelief.update` one event of it, and an inspection
+that no fox explains (a catch where the fox cannot be, a miss that leaves it no hole) raises
+:class:`~sleuth.core.errors.ContradictionError` naming the event.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
+from sleuth.core.belief import contradiction, read_events
 from sleuth.core.errors import IllegalActionError
-from sleuth.core.events import Event
+from sleuth.core.events import Event, View
+from sleuth.core.game import Game, State
 from sleuth.games.fox.graph import FoxGraph, holes_of, mask_of
+
+if TYPE_CHECKING:
+    from sleuth.games.fox.rules import FoxState
 
 
 class FoxBelief:
@@ -29,6 +40,62 @@ class FoxBelief:
         self.inspections: list[int] = []
         self.evenings: list[int] = []
         self.morning = graph.all_holes
+        self.found: int | None = None
+        """The holes where the fox was caught (a bitset), once an event says so."""
+        self.read = 0
+        """Events read by :meth:`update`."""
+
+    @classmethod
+    def from_view(cls, game: Game[Any], view: View) -> FoxBelief:
+        """The belief after every event of ``view`` (the core's belief protocol)."""
+        from sleuth.games.fox.rules import FoxGame  # the rules import this module
+
+        if not isinstance(game, FoxGame):
+            raise TypeError(f"a FoxBelief needs a fox game, not {game.name}")
+        belief = cls(game.graph, game.k, game.lazy)
+        read_events(belief, view.events)
+        return belief
+
+    @property
+    def events_read(self) -> int:
+        return self.read
+
+    def update(self, event: Event) -> None:
+        """Read one event of a view: an ``inspected`` event is the day's inspection and says
+        whether the fox was caught; the others (the fox's nights, its path at the end) add no
+        fact about where it is.  Raises ``ContradictionError`` naming the event when no fox
+        explains it."""
+        index, self.read = self.read, self.read + 1
+        if event.kind != "inspected":
+            return
+        if self.found is not None:
+            raise contradiction(index, event, "the fox was already caught")
+        holes = tuple(event.public["holes"])
+        morning = self.morning
+        try:
+            self.inspect(holes)
+        except IllegalActionError as exc:
+            raise contradiction(index, event, str(exc)) from None
+        if event.public["caught"]:
+            self.found = morning & mask_of(holes)
+            if not self.found:
+                raise contradiction(index, event, "the fox was caught where it cannot be")
+        elif self.caught:
+            raise contradiction(index, event, "the fox was missed, but it had no hole left")
+
+    def admits(self, state: State[Any]) -> bool:
+        """True if the fox's holes in ``state`` (the true position at the same moment: one
+        hole for a fox that commits, several for the quantum fox) are all possible."""
+        fox = cast("FoxState", state)
+        if fox.fox == 0:  # it has not hidden yet
+            return True
+        if self.found is not None:
+            allowed = self.found
+        elif fox.fox_to_move or fox.over:  # after an inspection, before the night
+            allowed = self.evenings[-1]
+        else:
+            allowed = self.morning
+        return fox.fox & ~allowed == 0
 
     @classmethod
     def from_events(

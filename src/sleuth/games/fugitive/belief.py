@@ -7,6 +7,10 @@ give each value, so its candidate sets are sound and complete (E1) and its proba
 exact ratios of integers under a uniform shuffle and a Fugitive whose every legal choice has
 weight 1 (E3), or under a Fugitive model that weighs his choices (:data:`MODELS`).
 :meth:`ExactBelief.sample` draws complete worlds in proportion to their weights.
+:class:`MarshalBelief` gives it the core's belief protocol (:mod:`sleuth.core.belief`): built
+from the Marshal's view, updated event by event, counted when asked.  No world consistent with
+the events is a :class:`~sleuth.core.errors.ContradictionError` naming the first event after
+which none remains (E5).
 
 How the count factorises.  Fix the route (hideouts and stacks).  For one pile, the route cards
 from it must be among the Fugitive's draws from that pile made before each was placed.  Taken
@@ -43,13 +47,15 @@ from fractions import Fraction
 from functools import cache, cached_property
 from itertools import combinations, pairwise
 from math import factorial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from sleuth.core.belief import contradiction, read_events
 from sleuth.core.compiled import COMPILED
-from sleuth.core.errors import SleuthError, SolverLimitError
-from sleuth.core.events import Event
+from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
+from sleuth.core.events import Event, View
+from sleuth.core.game import Game, State
 from sleuth.games.fugitive import _counting
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, pile_of
 from sleuth.games.fugitive.compositions import (
@@ -62,6 +68,7 @@ from sleuth.games.fugitive.compositions import (
     stack_facts,
     type_counts,
 )
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState
 from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
 
 MAX_STATES = 2_000_000
@@ -103,10 +110,6 @@ _NO_EXTRA = np.full(LAST + 1, -1, dtype=np.int64)
 """The compiled programme's ``extra_bit`` when no extra numbers are tracked."""
 _NO_MISSES = np.zeros((0, 3), dtype=np.int64)
 """The compiled programme's ``misses`` when every guess hit."""
-
-
-class ContradictionError(SleuthError):
-    """No world is consistent with the events (an entry error at the table, E5)."""
 
 
 def _falling(n: int, k: int) -> int:
@@ -962,3 +965,66 @@ class RelaxedBelief(ExactBelief):
 
     def sample(self, rng: random.Random) -> World:
         raise SleuthError("the relaxed belief cannot sample worlds; use ExactBelief")
+
+
+class MarshalBelief:
+    """The Marshal's belief in the shape of the core's protocol (:mod:`sleuth.core.belief`).
+
+    :meth:`update` checks each event of her view as the :class:`Timeline` reads it (a malformed
+    or impossible event raises ``ContradictionError`` naming it); the worlds are counted when
+    first asked for, by :meth:`exact` (an :class:`ExactBelief` of the events read, whose
+    contradiction names the first event after which no world remains)."""
+
+    def __init__(self, max_states: int = MAX_STATES, model: str = "uniform") -> None:
+        self.max_states = max_states
+        self.model = model
+        self.events: list[Event] = []
+        self._timeline = Timeline()
+        self._exact: ExactBelief | None = None
+
+    @classmethod
+    def from_view(cls, game: Game[Any], view: View) -> MarshalBelief:
+        """The belief after every event of the Marshal's ``view``."""
+        if not isinstance(game, FugitiveGame):
+            raise TypeError(f"a MarshalBelief needs a Fugitive game, not {game.name}")
+        if view.seat != MARSHAL:
+            seat = view.seat
+            raise SleuthError(f"the Marshal's belief reads seat {MARSHAL}'s view, not {seat}'s")
+        belief = cls()
+        read_events(belief, view.events)
+        return belief
+
+    @property
+    def events_read(self) -> int:
+        return len(self.events)
+
+    def update(self, event: Event) -> None:
+        index = len(self.events)
+        try:
+            self._timeline.apply(event)
+        except (SleuthError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise contradiction(index, event, str(exc)) from None
+        self.events.append(event)
+        self._exact = None
+
+    def exact(self) -> ExactBelief:
+        """The exact counts of the worlds consistent with the events read so far."""
+        if self._exact is None:
+            self._exact = ExactBelief.from_events(self.events, self.max_states, self.model)
+        return self._exact
+
+    def sample(self, rng: random.Random) -> World:
+        """One world consistent with the events read, in proportion to its weight."""
+        return self.exact().sample(rng)
+
+    def admits(self, state: State[Any]) -> bool:
+        """True if the true route of ``state`` is possible: every face-down hideout's value is
+        a candidate of its position, and the set of them has a consistent world."""
+        route = cast(FugitiveState, state).route
+        exact = self.exact()
+        counts = exact.counts()
+        for position, values in counts.by_position.items():
+            if position >= len(route) or route[position].value not in values:
+                return False
+        hidden = frozenset(route[p].value for p in counts.by_position)
+        return not hidden or exact.face_down_sets(counts).get(hidden, 0) > 0

@@ -24,10 +24,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sleuth.core.errors import SleuthError, SolverLimitError
+from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event
 from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.belief import MAX_STATES, ContradictionError
+from sleuth.games.fugitive.belief import MAX_STATES
 from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SETUP_DRAWS
 from sleuth.games.fugitive.rules import (
     FUGITIVE,
