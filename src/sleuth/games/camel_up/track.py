@@ -73,14 +73,6 @@ def tile_blocks(indices: Iterable[int]) -> int:
     return blocked
 
 
-def index_of(order: Arrangement, camel: int) -> int:
-    """The track index of ``camel``."""
-    for code in order:
-        if code & 7 == camel:
-            return code >> 3
-    raise ValueError(f"camel {camel} is not on the track")
-
-
 def move(
     order: Arrangement,
     camel: int,
