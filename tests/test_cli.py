@@ -1,101 +1,27 @@
 """The ``sleuth`` command line.
 
-Three ways in: the real console script in a subprocess (:func:`sleuth`: exit codes, stderr, no
-traceback, exactly one JSON object on stdout, stdin for ``fox play``); the same entry point,
-``sleuth.cli.main``, called in this process (:func:`entry`: the long matrix of bad inputs, each
-checked for exit code 2, a message naming the culprit and no escaping exception, without paying
-a second of interpreter start-up per case); and Typer's ``CliRunner`` for happy paths.
+Three ways in (``tests/cli_helpers.py``): the real console script in a subprocess (exit codes,
+stderr, no traceback, exactly one JSON object on stdout); the same entry point called in this
+process (the long matrix of bad inputs, each checked for exit code 2, a message naming the
+culprit and no escaping exception, without paying a second of interpreter start-up per case);
+and Typer's ``CliRunner`` for happy paths.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
-from typer.testing import CliRunner
 
 from sleuth.arena.stats import wilson_interval
-from sleuth.cli import main
-from sleuth.cli.app import app
-
-SCRIPT = Path(sys.executable).with_name("sleuth")
-COMMAND = (
-    [str(SCRIPT)]
-    if SCRIPT.exists()
-    else [sys.executable, "-c", "from sleuth.cli import main; main()"]
-)
-
-
-def sleuth(*args: str | Path, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run the console script as a user would (stdout and stderr are pipes, not a terminal)."""
-    return subprocess.run(
-        [*COMMAND, *map(str, args)],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-    )
-
-
-def entry(*args: str | Path, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Like :func:`sleuth`, but calls the console script's entry point in this process (fast).
-
-    Any exception other than ``SystemExit`` escapes and fails the test: that is the in-process
-    equivalent of a traceback.
-    """
-    saved = sys.argv, sys.stdin, sys.stdout, sys.stderr, Path.cwd()
-    out, err = io.StringIO(), io.StringIO()
-    sys.argv = ["sleuth", *map(str, args)]
-    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
-    os.chdir(cwd)
-    try:
-        try:
-            main()
-            code: Any = 0
-        except SystemExit as exc:
-            code = exc.code
-    finally:
-        sys.argv, sys.stdin, sys.stdout, sys.stderr = saved[:4]
-        os.chdir(saved[4])
-    code = 0 if code is None else code if isinstance(code, int) else 1
-    return subprocess.CompletedProcess(
-        ["sleuth", *map(str, args)], code, out.getvalue(), err.getvalue()
-    )
-
-
-def flat(text: str) -> str:
-    """Text with every run of whitespace made one space (Rich may wrap long lines)."""
-    return " ".join(text.split())
-
-
-def invoke(*args: str | Path, stdin: str | None = None) -> Any:
-    result = CliRunner().invoke(app, [str(a) for a in args], input=stdin)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def one_json_object(stdout: str) -> dict[str, Any]:
-    """The single JSON object that is the whole of ``stdout``."""
-    lines = stdout.splitlines()
-    assert len(lines) == 1, stdout
-    obj = json.loads(lines[0])
-    assert isinstance(obj, dict)
-    return obj
-
+from tests.cli_helpers import check_error, entry, flat, invoke, one_json_object, sleuth
+from tests.games.fox.oracles import neighbours
 
 # --- sleuth games ----------------------------------------------------------------------------
 
@@ -305,32 +231,6 @@ def test_play_search_bots_end_to_end(cwd: Path) -> None:
 # --- sleuth fox solve / value ----------------------------------------------------------------
 
 
-def neighbours(spec: str) -> list[set[int]]:
-    """Adjacency of a few board families, written independently of sleuth's graph module."""
-    kind, _, arg = spec.partition(":")
-    if kind in ("path", "cycle"):
-        n = int(arg)
-        nbr = [{v - 1, v + 1} & set(range(n)) for v in range(n)]
-        if kind == "cycle":
-            nbr[0].add(n - 1)
-            nbr[n - 1].add(0)
-        return nbr
-    if kind == "star":
-        leaves = int(arg)
-        return [set(range(1, leaves + 1))] + [{0} for _ in range(leaves)]
-    if kind == "grid":
-        rows, cols = map(int, arg.split("x"))
-        nbr = [set() for _ in range(rows * cols)]
-        for r in range(rows):
-            for c in range(cols):
-                for dr, dc in ((0, 1), (1, 0)):
-                    if r + dr < rows and c + dc < cols:
-                        nbr[r * cols + c].add((r + dr) * cols + c + dc)
-                        nbr[(r + dr) * cols + c + dc].add(r * cols + c)
-        return nbr
-    raise AssertionError(spec)
-
-
 def catches_every_fox(spec: str, strategy: Iterable[Iterable[int]], lazy: bool = False) -> bool:
     """Whether inspecting ``strategy`` (one list of holes per day) catches any fox walk."""
     nbr = neighbours(spec)
@@ -437,17 +337,6 @@ def log_lines(tmp_path: Path) -> list[str]:
         "--json",
     )  # fmt: skip
     return (logs / "game-000000.jsonl").read_text().splitlines()
-
-
-def check_error(done: subprocess.CompletedProcess[str], *culprits: str) -> str:
-    """A failed command: exit code 2, a clear message naming the culprits, no traceback."""
-    message = flat(done.stderr)
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    assert "Traceback" not in done.stderr and "Traceback" not in done.stdout
-    assert message, "no message on stderr"
-    for culprit in culprits:
-        assert culprit in message, (culprit, message)
-    return message
 
 
 def test_replay_a_tampered_action_names_the_line(cwd: Path, log_lines: list[str]) -> None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from sleuth.core.viewlog import read_view_log
-from tests.test_cli import entry
+from tests.cli_helpers import entry
 
 OPENING = "hideout\nhideout 1\ndraw 1 5\ndraw 2 20\n"
 

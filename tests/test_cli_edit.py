@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_cli import entry
+from tests.cli_helpers import entry
 
 CAMEL = ("assist", "camel-up", "-o", "players=3")
 CAMEL_START = "start 1:blue 2:green,orange 3:yellow,white\n"

@@ -15,8 +15,8 @@ from sleuth.core.registry import game_spec
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
 from sleuth.games.fox.graph import holes_of
 from sleuth.games.fox.rules import FoxGame
+from tests.cli_helpers import check_error, entry, flat, one_json_object
 from tests.core import toy
-from tests.test_cli import check_error, entry, flat, one_json_object
 
 
 def _log(tmp_path: Path, game: str, options: dict[str, object], bots: list[str], seed: int) -> Path:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from sleuth.games.camel_up import race_table
-from tests.test_cli import COMMAND, one_json_object
+from tests.cli_helpers import COMMAND, one_json_object
 
 
 @pytest.fixture(scope="module")

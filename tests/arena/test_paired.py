@@ -11,7 +11,7 @@ import pytest
 from sleuth.arena.paired import PairedMean, compare
 from sleuth.arena.stats import Z95
 from sleuth.core.errors import SleuthError, UnknownNameError
-from tests.test_cli import check_error, entry, one_json_object
+from tests.cli_helpers import check_error, entry, one_json_object
 
 
 def test_paired_mean_matches_the_textbook_formula() -> None:

@@ -12,8 +12,8 @@ from sleuth.arena.stats import wilson_interval
 from sleuth.arena.tournament import reported_sides, run_tournament
 from sleuth.core.errors import SleuthError
 from sleuth.core.registry import make_game
+from tests.cli_helpers import check_error, entry, flat, one_json_object
 from tests.hideseek import detectives_win_probability
-from tests.test_cli import check_error, entry, flat, one_json_object
 
 GAMES = 1000
 RANDOM = ["random"] * 6

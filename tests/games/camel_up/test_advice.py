@@ -7,16 +7,8 @@ import pytest
 from sleuth.games.camel_up.actions import LegBet, OverallBet, PlaceTile
 from sleuth.games.camel_up.advice import advise, card_value
 from sleuth.games.camel_up.odds import leg_odds
-from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame
-from sleuth.games.camel_up.track import arrangement
-
-M = arrangement({3: [0], 4: [1, 2], 6: [3], 7: [4]})
-
-
-def position_m() -> CamelState:
-    state = CamelUpGame().new_initial_state()
-    state.start(M)
-    return state
+from sleuth.games.camel_up.rules import HIDDEN
+from tests.games.camel_up.helpers import M, position_m
 
 
 def test_leg_bets_are_o9s_ticket_values() -> None:

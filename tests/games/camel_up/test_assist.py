@@ -15,7 +15,7 @@ from sleuth.games.camel_up.assistant import CamelSession, entry_texts
 from sleuth.games.camel_up.belief import TableTracker
 from sleuth.games.camel_up.position import position
 from sleuth.games.camel_up.rules import HIDDEN, CamelUpGame
-from tests.test_cli import entry, flat
+from tests.cli_helpers import entry, flat
 
 START = "start 1:blue 2:green,orange 3:yellow,white"
 

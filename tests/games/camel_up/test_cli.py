@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from tests.test_cli import check_error, entry, one_json_object
+from tests.cli_helpers import check_error, entry, one_json_object
 
 
 def _play(db: Path, cwd: Path, *options: str, bots: str = "random,random,random") -> None:

@@ -16,7 +16,7 @@ from sleuth.games.camel_up.odds import game_odds, leg_odds
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import PayoutRisk, Weights, strong_values
 from sleuth.games.camel_up.track import RACERS
-from tests.games.camel_up.test_advice import position_m
+from tests.games.camel_up.helpers import position_m
 
 SPEC = game_spec("camel-up")
 

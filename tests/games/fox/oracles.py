@@ -17,6 +17,33 @@ from sleuth.games.fox.graph import FoxGraph
 Adjacency = dict[int, frozenset[int]]
 
 
+def neighbours(spec: str) -> list[set[int]]:
+    """Adjacency of a board spec (``path:n``, ``cycle:n``, ``star:n``, ``grid:RxC``), written
+    independently of sleuth's graph module."""
+    kind, _, arg = spec.partition(":")
+    if kind in ("path", "cycle"):
+        n = int(arg)
+        nbr = [{v - 1, v + 1} & set(range(n)) for v in range(n)]
+        if kind == "cycle":
+            nbr[0].add(n - 1)
+            nbr[n - 1].add(0)
+        return nbr
+    if kind == "star":
+        leaves = int(arg)
+        return [set(range(1, leaves + 1))] + [{0} for _ in range(leaves)]
+    if kind == "grid":
+        rows, cols = map(int, arg.split("x"))
+        nbr = [set() for _ in range(rows * cols)]
+        for r in range(rows):
+            for c in range(cols):
+                for dr, dc in ((0, 1), (1, 0)):
+                    if r + dr < rows and c + dc < cols:
+                        nbr[r * cols + c].add((r + dr) * cols + c + dc)
+                        nbr[(r + dr) * cols + c + dc].add(r * cols + c)
+        return nbr
+    raise AssertionError(spec)
+
+
 def adjacency(graph: FoxGraph) -> Adjacency:
     """Neighbour sets from the edge list only."""
     adj: dict[int, set[int]] = {v: set() for v in range(graph.n)}

@@ -1,8 +1,8 @@
 """``sleuth fox play``: a game against the quantum fox on the shared interactive loop.
 
 The fox's walks printed at the end are checked against an independent adjacency
-(:func:`tests.test_cli.neighbours`) and against the inspections typed in: a walk that dodged
-the hunter is never in an inspected hole on its day.
+(:func:`tests.games.fox.oracles.neighbours`) and against the inspections typed in: a walk that
+dodged the hunter is never in an inspected hole on its day.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.fox.graph import parse_graph
 from sleuth.games.fox.hunt import draw_board
-from tests.test_cli import entry, flat, neighbours, sleuth
+from tests.cli_helpers import entry, flat, sleuth
+from tests.games.fox.oracles import neighbours
 
 CATCH = "1\n2\n3\n1\n2\n3\n"
 """The solver's sequence on path:5: it catches the quantum fox on day 6."""

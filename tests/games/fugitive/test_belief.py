@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations, permutations
 
@@ -13,31 +13,16 @@ from hypothesis import strategies as st
 
 from sleuth.core.belief import Belief, SamplingBelief
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
-from sleuth.core.events import Event, View
+from sleuth.core.events import Event
 from sleuth.core.game import CHANCE
-from sleuth.games.fugitive.actions import Guess, Place, parse_action
+from sleuth.games.fugitive.actions import Guess, Place
 from sleuth.games.fugitive.belief import ExactBelief, MarshalBelief, RelaxedBelief
-from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.cards import PILES, SPRINT
-from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState
 from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
 from sleuth.games.fugitive.worlds import replay_difference
 from tests.belief_walk import view_of, walk
-
-SETUP = ["card 7", "card 8", "card 9", "card 15", "card 16"]
-
-
-def marshal_view(events: list[Event]) -> list[Event]:
-    return [e.seen_by(MARSHAL) for e in events]
-
-
-def play(*moves: str, game: FugitiveGame | None = None) -> tuple[FugitiveState, list[Event]]:
-    game = game or FugitiveGame()
-    state = game.new_initial_state()
-    events: list[Event] = []
-    for text in moves:
-        events += state.apply(parse_action(text))
-    return state, events
+from tests.games.fugitive.helpers import SETUP, marshal_guess_points, marshal_view, play
 
 
 def brute_counts(
@@ -211,26 +196,6 @@ def _small_game(
         events += state.apply(action)
         rounds = state.rounds
     return state, events
-
-
-def marshal_guess_points(seed: int, max_rounds: int) -> Iterator[tuple[FugitiveState, list[Event]]]:
-    """A game between the random players; yields (state, the Marshal's view) at each of her
-    guesses."""
-    rng = random.Random(seed)
-    game = FugitiveGame(max_rounds=max_rounds)
-    players = [RandomPlayer(game, 0, seed), RandomPlayer(game, 1, seed + 1)]
-    state = game.new_initial_state()
-    events: list[Event] = []
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            action = state.sample_chance(rng)
-        else:
-            view = View(player, game.roles[player], {}, [e.seen_by(player) for e in events])
-            action = players[player].act(view, state.legal_actions())
-        events += state.apply(action)  # type: ignore[arg-type]
-        if state.current_player() == MARSHAL and state.phase is Phase.MARSHAL_GUESS:
-            yield state, marshal_view(events)
 
 
 @pytest.mark.slow

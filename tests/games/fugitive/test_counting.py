@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -14,10 +13,10 @@ from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import Event
 from sleuth.core.match import run_match
 from sleuth.games.fugitive import SPEC, _counting
-from sleuth.games.fugitive import belief as belief_module
 from sleuth.games.fugitive.belief import MODELS, Counts, ExactBelief, RelaxedBelief
 from sleuth.games.fugitive.rules import MARSHAL
 from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
+from tests.games.fugitive.helpers import plain_programme
 
 needs_numba = pytest.mark.skipif(not COMPILED, reason="the compiled programme needs Numba")
 
@@ -52,17 +51,6 @@ def marshal_views(seeds: range) -> Iterator[list[Event]]:
         for k, event in enumerate(seen):
             if event.kind == "guessed":
                 yield seen[:k]
-
-
-@contextmanager
-def plain_programme() -> Iterator[None]:
-    """Beliefs made and asked within run the plain (uncompiled) programme."""
-    saved = belief_module.COMPILED
-    belief_module.COMPILED = False
-    try:
-        yield
-    finally:
-        belief_module.COMPILED = saved
 
 
 def plain(

@@ -26,7 +26,7 @@ from sleuth.games.fugitive.encoding import (
 )
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
 from sleuth.games.fugitive.worlds import history
-from tests.games.fugitive.test_belief import SETUP, play
+from tests.games.fugitive.helpers import SETUP, play
 
 
 def states_of(seed: int, game: FugitiveGame) -> list[tuple[FugitiveState, list[Event]]]:

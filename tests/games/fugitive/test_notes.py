@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from sleuth.games.fugitive.belief import ExactBelief
 from sleuth.games.fugitive.notes import MarshalNotes
-from tests.games.fugitive.test_belief import SETUP, marshal_guess_points, marshal_view, play
+from tests.games.fugitive.helpers import SETUP, marshal_guess_points, marshal_view, play
 
 
 def test_t1_t2_on_the_notes() -> None:

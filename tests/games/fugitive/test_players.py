@@ -31,7 +31,7 @@ from sleuth.games.fugitive.marshals import BeliefMarshal
 from sleuth.games.fugitive.notes import MarshalNotes
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame
 from sleuth.games.fugitive.timeline import Slot, Timeline
-from tests.games.fugitive.test_belief import SETUP, play
+from tests.games.fugitive.helpers import SETUP, play
 
 
 def deduction(timeline: Timeline, threshold: int = 30) -> Deduction:

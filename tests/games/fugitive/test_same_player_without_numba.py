@@ -25,8 +25,8 @@ from sleuth.games.fugitive import SPEC, _counting
 from sleuth.games.fugitive.belief import ExactBelief, RelaxedBelief
 from sleuth.games.fugitive.rules import MARSHAL
 from sleuth.games.fugitive.timeline import Timeline, read_view
-from tests.games.fugitive.test_counting import plain_programme
-from tests.test_cli import COMMAND
+from tests.cli_helpers import COMMAND
+from tests.games.fugitive.helpers import plain_programme
 
 needs_numba = pytest.mark.skipif(not COMPILED, reason="the compiled programme needs Numba")
 

@@ -16,7 +16,7 @@ from sleuth.core.registry import game_spec
 from sleuth.games.fugitive.belief import MODELS, ExactBelief
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
 from sleuth.games.fugitive.worlds import check_view, history, view_problem
-from tests.games.fugitive.test_belief import SETUP, marshal_guess_points, marshal_view, play
+from tests.games.fugitive.helpers import SETUP, marshal_guess_points, marshal_view, play
 
 
 def replays_to(game: FugitiveGame, seen: list, world_actions: list) -> bool:  # type: ignore[type-arg]
