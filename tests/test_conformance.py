@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tests.core.toy
-import tests.hideseek  # noqa: F401  (registers the toy teams game)
+import tests.hideseek
+import tests.tally  # noqa: F401  (registers the tournament tests' toy game)
 from sleuth.core.events import Event
 from sleuth.core.registry import game_names, game_spec
 from sleuth.testing import (

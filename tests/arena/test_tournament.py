@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Hashable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
@@ -18,114 +17,11 @@ from sleuth.arena.tournament import (
     schedule,
     valid_seatings,
 )
-from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
-from sleuth.core.events import JSON, Event, View
-from sleuth.core.game import TERMINAL, Game, State
 from sleuth.core.log import replay_log
-from sleuth.core.registry import (
-    GameSpec,
-    OptionSpec,
-    game_names,
-    make_game,
-    parse_int,
-    register,
-)
+from sleuth.core.registry import make_game
 from sleuth.core.rng import derive_seed
-
-# --- a tiny test game: every seat says 0 or 1 once; the highest numbers share the win -------
-
-
-class Tally(Game[str]):
-    """``seats`` seats (seat 0 the leader, the others members); each says ``0`` or ``1``."""
-
-    name: ClassVar[str] = "tally"
-
-    def __init__(self, seats: int) -> None:
-        self.seats = seats
-
-    @property
-    def roles(self) -> tuple[str, ...]:
-        return ("leader",) + ("member",) * (self.seats - 1)
-
-    def options(self) -> dict[str, JSON]:
-        return {"seats": self.seats}
-
-    def new_initial_state(self) -> TallyState:
-        return TallyState(self)
-
-    def parse_action(self, text: str) -> str:
-        if text in ("0", "1"):
-            return text
-        raise SleuthError(f"{text!r} is not a tally action")
-
-
-class TallyState(State[str]):
-    def __init__(self, game: Tally) -> None:
-        self.game = game
-        self.said: list[str] = []
-
-    def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else len(self.said)
-
-    def legal_actions(self) -> list[str]:
-        return [] if self.is_terminal() else ["0", "1"]
-
-    def illegal_reason(self, action: object) -> str | None:
-        return None if action in self.legal_actions() else "not legal now"
-
-    def _apply(self, action: str) -> list[Event]:
-        self.said.append(action)
-        return [Event("said", {"seat": len(self.said) - 1, "word": action})]
-
-    def is_terminal(self) -> bool:
-        return len(self.said) == self.game.seats
-
-    def returns(self) -> tuple[float, ...]:
-        return tuple(float(word) for word in self.said)
-
-    def clone(self) -> TallyState:
-        other = TallyState(self.game)
-        other.said = list(self.said)
-        return other
-
-
-def _sayer(word: str) -> Any:
-    class Sayer(Bot):
-        def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-            return word
-
-    return Sayer
-
-
-class Coin(Bot):
-    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        return self.rng.choice(list(legal))
-
-
-class Crash(Bot):
-    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        raise RuntimeError("crashed on purpose")
-
-
-ALL = ("leader", "member")
-TALLY = GameSpec(
-    name="tally",
-    description="test game: every seat says 0 or 1; the highest share the win",
-    roles=ALL,
-    options=(OptionSpec("seats", 3, "number of seats", parse_int(2)),),
-    bots=(
-        BotSpec("one", ALL, _sayer("1"), "says 1"),
-        BotSpec("zero", ALL, _sayer("0"), "says 0"),
-        BotSpec("coin", ALL, Coin, "says 0 or 1 at random"),
-        BotSpec("crash", ALL, Crash, "raises"),
-        BotSpec("boss", ("leader",), _sayer("1"), "leader only"),
-        BotSpec("grunt", ("member",), _sayer("0"), "member only"),
-    ),
-    build=lambda values: Tally(values["seats"]),
-)
-if "tally" not in game_names():
-    register(TALLY)
+from tests.tally import ROLES
 
 
 def seats_played(t: Tournament) -> Counter[tuple[str, int]]:
@@ -157,7 +53,7 @@ def test_three_bots_each_play_every_seat_equally_often() -> None:
     assert all(r.bots == t.rows[i % 3].bots for i, r in enumerate(t.rows))
     by_role = {(s.bot, s.role): s.games for s in t.standings()}
     assert by_role == {
-        (b, r): 4 if r == "leader" else 8 for b in ("one", "zero", "coin") for r in ALL
+        (b, r): 4 if r == "leader" else 8 for b in ("one", "zero", "coin") for r in ROLES
     }
 
 
