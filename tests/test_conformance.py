@@ -20,6 +20,7 @@ import tests.core.toy
 import tests.hideseek
 import tests.tally  # noqa: F401  (registers the tournament tests' toy game)
 from sleuth.core.events import Event
+from sleuth.core.outcome import Outcome
 from sleuth.core.registry import game_names, game_spec
 from sleuth.testing import (
     GAME_CHECKS,
@@ -30,6 +31,8 @@ from sleuth.testing import (
     check_clones,
     check_events,
     check_illegal_actions,
+    check_outcome,
+    check_playthrough,
     check_sampler,
 )
 from tests.core.toy import HighCard, HighCardState
@@ -190,6 +193,25 @@ class ListsInEvents(HighCardState):
         return [Event("said", {"words": [action]}) for _ in super()._apply(action)]
 
 
+class EndsUndeclared(HighCardState):
+    def termination(self) -> str:
+        return "showdown"  # HighCard declares only "finished"
+
+
+class SplitsEveryPot(HighCardState):
+    def wins(self) -> tuple[float, ...]:
+        return (0.5, 0.5)  # the loser's side gets half a win
+
+
+class PaysTheWinnerTwice(HighCardState):
+    def returns(self) -> tuple[float, ...]:
+        return tuple(2 * r for r in super().returns())
+
+    def result(self) -> Outcome:
+        result = super().result()
+        return replace(result, returns=tuple(r / 2 for r in result.returns))
+
+
 def _misreads(self: HighCard, text: str) -> str:
     return "fold" if text == "call" else HighCard.parse_action(self, text)
 
@@ -201,8 +223,19 @@ def _misreads(self: HighCard, text: str) -> str:
         (_broken(SharesItsLists), check_clones, "on a clone changed the original"),
         (_broken(ListsInEvents), check_events, "mutable public field 'words'"),
         (_broken(HighCardState, parse_action=_misreads), check_action_texts, "parses to 'fold'"),
+        (_broken(EndsUndeclared), check_outcome, "termination 'showdown' is not one of"),
+        (_broken(SplitsEveryPot), check_playthrough, "did not win but has win share 0.5"),
+        (_broken(PaysTheWinnerTwice), check_outcome, "result().returns is"),
     ],
-    ids=["refusal-changes", "shared-clone", "mutable-event", "text-misread"],
+    ids=[
+        "refusal-changes",
+        "shared-clone",
+        "mutable-event",
+        "text-misread",
+        "undeclared-termination",
+        "share-to-a-loser",
+        "returns-disagree",
+    ],
 )
 def test_the_kit_catches_a_broken_game(
     case: Case, check: Callable[[Case, int], None], message: str

@@ -4,7 +4,8 @@ Like PettingZoo's ``api_test`` or OpenSpiel's random-playthrough fuzzing, the ki
 registered game (by name or :class:`~sleuth.core.registry.GameSpec`, with options) and checks,
 over seeded games:
 
-- :func:`check_playthrough` — uniform random play (chance sampled) reaches the end;
+- :func:`check_playthrough` — uniform random play (chance sampled) reaches the end, with a
+  consistent outcome;
 - :func:`check_action_texts` — ``parse_action(str(a)) == a`` (same type) for every legal action;
   texts of no action raise ``ActionParseError``;
 - :func:`check_illegal_actions` — an illegal ``apply`` raises ``IllegalActionError`` and
@@ -13,6 +14,9 @@ over seeded games:
 - :func:`check_events` — events are frozen, read-only, and read back from their JSON form;
 - :func:`check_views` — no view shows a seat a private part of an event it may not see;
 - :func:`check_log_replay` — a match's log replays to the same outcome and final state;
+- :func:`check_outcome` — a finished game's ``Outcome`` has a declared termination, winners
+  among the game's sides, equal shares for the seats of a side and shares summing to one win,
+  and the log's end line reads back and replays as that same ``Outcome``;
 - :func:`check_same_seed` — the same seed plays the same game;
 - :func:`check_sampler` — the game's search sampler draws only worlds that reproduce the view,
   and can draw the true one;
@@ -39,6 +43,7 @@ from sleuth.testing.engine import (
     check_playthrough,
 )
 from sleuth.testing.matches import check_bot, check_log_replay, check_same_seed, check_views
+from sleuth.testing.outcomes import check_outcome
 from sleuth.testing.sampler import SamplerReport, check_sampler
 
 __all__ = [
@@ -53,6 +58,7 @@ __all__ = [
     "check_game",
     "check_illegal_actions",
     "check_log_replay",
+    "check_outcome",
     "check_playthrough",
     "check_same_seed",
     "check_sampler",
@@ -67,6 +73,7 @@ GAME_CHECKS = (
     check_events,
     check_views,
     check_log_replay,
+    check_outcome,
     check_same_seed,
 )
 """The checks that need nothing but the game and a seed."""

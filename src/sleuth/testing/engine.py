@@ -23,6 +23,7 @@ from sleuth.core.events import Event
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
 from sleuth.core.rng import derive_seed
 from sleuth.testing.case import MAX_STEPS, Case, next_action, playthrough
+from sleuth.testing.outcomes import outcome_problem
 from sleuth.testing.snapshot import Snapshot, difference, snapshot
 
 TEXTS_PER_STEP = 200
@@ -37,8 +38,9 @@ JUNK_TEXTS = ("", "   ", "xyzzy", "-1", "99999", "\u00e9t\u00e9 42", "hole", "0,
 
 def check_playthrough(case: Case, seed: int) -> None:
     """Random play reaches the end; on the way ``current_player`` is a seat or ``CHANCE`` and
-    the seat to move has a legal action; at the end there are none, and ``returns`` and
-    ``wins`` give one number per seat."""
+    the seat to move has a legal action; at the end there are none, ``returns`` and ``wins``
+    give one number per seat, and the outcome is consistent
+    (:func:`~sleuth.testing.outcomes.outcome_problem`)."""
     game = case.make()
     state: State[Any] | None = None
     for step, state, _ in playthrough(case, game, seed):
@@ -55,6 +57,9 @@ def check_playthrough(case: Case, seed: int) -> None:
     for name, values in (("returns", final.returns()), ("wins", final.wins())):
         if len(values) != game.num_players:
             raise case.fail(seed, f"{name}() has {len(values)} values for {game.num_players} seats")
+    problem = outcome_problem(game, final)
+    if problem is not None:
+        raise case.fail(seed, problem)
 
 
 def check_action_texts(case: Case, seed: int) -> None:

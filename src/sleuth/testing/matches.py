@@ -22,7 +22,8 @@ BOT_TIME_LIMIT = 60.0
 that fails (or hangs) forfeits, not one that is slow on a loaded machine."""
 
 
-def _played(case: Case, seed: int, record: MatchRecord) -> None:
+def require_whole_game(case: Case, seed: int, record: MatchRecord) -> None:
+    """Fail unless ``record`` is a whole game: no forfeit, and a final state that is terminal."""
     if record.forfeits:
         f = record.forfeits[0]
         raise case.fail(seed, f"{f.bot} in seat {f.seat} forfeited: {f.reason}", f.step)
@@ -37,7 +38,7 @@ def check_views(case: Case, seed: int) -> None:
     game = case.make()
     bots, made = recording_bots(case.spec, game.num_players)
     record = run_match(game, bots, seed, time_limit=None)
-    _played(case, seed, record)
+    require_whole_game(case, seed, record)
     events = [e for step in record.steps for e in step.events]
     for bot in made:
         seat = bot.seat
@@ -73,7 +74,7 @@ def check_log_replay(case: Case, seed: int) -> None:
     action and compares every event) to the same outcome, wins, length and final state."""
     game = case.make()
     record = run_match(game, random_bots(case.spec, game.num_players), seed, time_limit=None)
-    _played(case, seed, record)
+    require_whole_game(case, seed, record)
     with tempfile.TemporaryDirectory(prefix="sleuth-conformance-") as folder:
         path = Path(folder) / "game.jsonl"
         write_log(record, path)
@@ -137,4 +138,4 @@ def check_bot(
         bots = partner_bots(case, game)
         bots[seat] = spec
         record = run_match(case.make(), bots, seed, time_limit)
-        _played(case, seed, record)
+        require_whole_game(case, seed, record)
