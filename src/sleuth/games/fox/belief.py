@@ -79,9 +79,10 @@ class FoxBelief:
         if event.public["caught"]:
             self.found = morning & mask_of(holes)
             if not self.found:
-                raise contradiction(index, event, "the fox was caught where it cannot be")
+                reason = "says the fox was caught, but it could be in none of those holes"
+                raise contradiction(index, event, reason)
         elif self.caught:
-            raise contradiction(index, event, "the fox was missed, but it had no hole left")
+            raise contradiction(index, event, "says the fox was missed, but it had no hole left")
 
     def admits(self, state: State[Any]) -> bool:
         """True if the fox's holes in ``state`` (the true position at the same moment: one

@@ -1,10 +1,10 @@
 """Fox in a Hole's plug-in: the hunter's belief behind ``sleuth infer fox``.
 
-The answer replays the ``inspected`` events of the hunter's view into a
-:class:`~sleuth.games.fox.belief.FoxBelief`: after each inspection, the holes the fox may be
-in that evening and the next morning (rule A2), and one fox walk that dodged every inspection
-(rule A4).  A view that no fox could produce (an inspection said to miss that left the fox no
-hole, a catch where the fox could not be, anything after the catch) is an error naming the
+The answer reads the hunter's view into a :class:`~sleuth.games.fox.belief.FoxBelief`, one
+event at a time: after each inspection, the holes the fox may be in that evening and the next
+morning (rule A2), and one fox walk that dodged every inspection (rule A4).  A view that no fox
+could produce (an inspection said to miss that left the fox no hole, a catch where the fox
+could not be, anything after the catch) is the belief's ``ContradictionError`` naming the
 event.
 """
 
@@ -18,12 +18,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.plugins import InferPlugin
 from sleuth.core.viewlog import ViewLog
 from sleuth.games.fox.belief import FoxBelief, reconstruct_path
-from sleuth.games.fox.graph import holes_of, mask_of
+from sleuth.games.fox.graph import holes_of
 from sleuth.games.fox.rules import FoxGame
 
 
@@ -102,38 +101,26 @@ def _holes(holes: tuple[int, ...]) -> str:
 
 
 def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> HunterNotes:
-    """The hunter's belief after the first ``events`` events of ``view`` (all by default)."""
+    """The hunter's belief after the first ``events`` events of ``view`` (all by default).
+
+    Raises ``ContradictionError`` naming the first event that no fox explains."""
     game = view.game
     assert isinstance(game, FoxGame)  # read_view_log checked the game's name
     seen = view.events if events is None else view.events[:events]
     belief = FoxBelief(game.graph, game.k, game.lazy)
-    found: int | None = None  # the holes where the fox was caught
     inspections: list[Inspection] = []
-    for number, event in enumerate(seen, start=1):
+    for event in seen:
+        belief.update(event)
         if event.kind != "inspected":
             continue
-        holes = tuple(event.public["holes"])
-        where = f"event {number} (inspected {', '.join(map(str, holes))} on day {belief.day})"
-        if found is not None:
-            raise SleuthError(f"{where}: the fox was already caught")
-        morning = belief.morning
-        try:
-            belief.inspect(holes)
-        except SleuthError as exc:
-            raise SleuthError(f"{where}: {exc}") from None
-        if event.public["caught"]:
-            found = morning & mask_of(holes)
-            if not found:
-                raise SleuthError(f"{where}: says the fox was caught, but it could be in none")
-            inspections.append(Inspection(belief.day - 1, holes, True, (), ()))
-            continue
-        if belief.caught:
-            raise SleuthError(f"{where}: says the fox was missed, but it had no hole left")
-        evening = holes_of(belief.evenings[-1])
-        inspections.append(Inspection(belief.day - 1, holes, False, tuple(evening),
-                                      tuple(holes_of(belief.morning))))  # fmt: skip
-    if found is not None:
-        walk = reconstruct_path(game.graph, belief.evenings[:-1], game.lazy, final=found)
+        holes, day = tuple(event.public["holes"]), belief.day - 1
+        if belief.found is not None:
+            inspections.append(Inspection(day, holes, True, (), ()))
+        else:
+            evening, morning = holes_of(belief.evenings[-1]), holes_of(belief.morning)
+            inspections.append(Inspection(day, holes, False, tuple(evening), tuple(morning)))
+    if belief.found is not None:
+        walk = reconstruct_path(game.graph, belief.evenings[:-1], game.lazy, final=belief.found)
         possible: list[int] = []
     else:
         walk = reconstruct_path(game.graph, belief.evenings, game.lazy)
