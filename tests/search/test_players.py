@@ -143,15 +143,27 @@ def test_coalition_reduction_reaches_the_tree() -> None:
 
 
 def test_rewards_of_teams() -> None:
-    rewards = Rewards(((0, 2), (1,)), coalition_reduction=0.25)
-    assert rewards((0.5, 0.0, 0.5), credited=2) == [0.75, 0.0, 1.0]
+    # seats 0 and 2 are side "a", a team; seat 1 is side "b", alone
+    rewards = Rewards(((0, 2), (1,)), ("a", "b", "a"), coalition_reduction=0.25)
+    assert rewards((1.0, 0.0, 1.0), credited=2) == [0.75, 0.0, 1.0]
     assert rewards((0.0, 1.0, 0.0), credited=1) == [0.0, 1.0, 0.0]
-    assert rewards((0.5, 0.0, 0.5)) == [1.0, 0.0, 1.0]
-    assert Rewards(((0,), (1,)))((0.5, 0.5), credited=0) == [0.5, 0.5]
+    assert rewards((1.0, 0.0, 1.0)) == [1.0, 0.0, 1.0]
+    assert rewards((0.5, 0.5, 0.5)) == [0.5, 0.5, 0.5]  # a tie: the side's share, not 1
+    # two sides of two seats each that tie share one win: 1/2 each, not a capped 1
+    pairs = Rewards(((0, 2), (1, 3)), ("a", "b", "a", "b"))
+    assert pairs((0.5, 0.5, 0.5, 0.5)) == [0.5, 0.5, 0.5, 0.5]
+    assert pairs((0.0, 1.0, 0.0, 1.0), credited=3) == [0.0, 1.0, 0.0, 1.0]
+    # a team of two one-seat sides gets both sides' shares
+    allies = Rewards(((0, 1), (2,)), ("x", "y", "z"))
+    assert allies((0.5, 0.5, 0.0)) == [1.0, 1.0, 0.0]
+    assert allies((1 / 3, 1 / 3, 1 / 3)) == pytest.approx([2 / 3, 2 / 3, 1 / 3])
+    assert Rewards(((0,), (1,)), ("p", "q"))((0.5, 0.5), credited=0) == [0.5, 0.5]
     with pytest.raises(ValueError, match="every seat exactly once"):
-        Rewards(((0, 1), (1,)))
+        Rewards(((0, 1), (1,)), ("p", "q"))
     with pytest.raises(ValueError, match="between 0 and 1"):
-        Rewards(((0,),), coalition_reduction=1.5)
+        Rewards(((0,),), ("p",), coalition_reduction=1.5)
+    with pytest.raises(ValueError, match="side of each of 2 seats"):
+        Rewards(((0,), (1,)), ("p",))
 
 
 @pytest.mark.parametrize(

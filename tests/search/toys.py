@@ -2,8 +2,9 @@
 
 * :class:`Nim`: perfect information, ``players`` seats take 1..3 objects from one heap in turn;
   whoever takes the last object wins (it is credited with the win).  With two players the
-  winning move leaves a multiple of 4.  With ``teams`` the seats ``0, 2, ...`` play together
-  against ``1, 3, ...`` (a team wins when one of its members takes the last object).
+  winning move leaves a multiple of 4.  With ``teams`` the seats ``0, 2, ...`` are the side
+  ``team0`` against ``team1``, seats ``1, 3, ...``: a side wins when one of its members takes
+  the last object, and every member gets the full win (the search's teams are these sides).
 * a search model for the ``highcard`` test game of ``tests/core/toy.py`` (a chance deal, a
   private card each), whose sampler draws the opponent's card uniformly.
 """
@@ -32,6 +33,11 @@ class Nim(Game[int]):
     @property
     def roles(self) -> tuple[str, ...]:
         return tuple(f"player{s}" for s in range(self.players))
+
+    def sides(self) -> tuple[str, ...]:
+        if not self.teams:
+            return super().sides()
+        return tuple(f"team{s % 2}" for s in range(self.players))
 
     def options(self) -> dict[str, JSON]:
         return {"heap": self.heap, "players": self.players, "teams": self.teams}
@@ -83,12 +89,6 @@ class NimState(State[int]):
             return tuple(1.0 if s % 2 == self.winner % 2 else 0.0 for s in range(players))
         return tuple(1.0 if s == self.winner else 0.0 for s in range(players))
 
-    def wins(self) -> tuple[float, ...]:
-        if self.game.teams:  # one win shared by the winning team
-            returns = self.returns()
-            return tuple(r / sum(returns) for r in returns)
-        return super().wins()
-
     def clone(self) -> NimState:
         other = NimState(self.game)
         other.heap, other.turn, other.winner = self.heap, self.turn, self.winner
@@ -112,12 +112,6 @@ class _Replay:
 class NimModel(SearchModel[int]):
     def sampler(self, game: Game[int], view: View) -> _Replay:
         return _Replay(game, [int(e.public["count"]) for e in view.events])
-
-    def teams(self, game: Game[int]) -> tuple[tuple[int, ...], ...]:
-        assert isinstance(game, Nim)
-        if not game.teams:
-            return super().teams(game)
-        return tuple(tuple(range(t, game.players, 2)) for t in (0, 1))
 
     def credit(self, state: State[int]) -> int | None:
         assert isinstance(state, NimState)

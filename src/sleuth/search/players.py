@@ -98,7 +98,7 @@ class ISMCTSPlayer(SearchPlayer):
 
     def _prepare(self) -> None:
         game, model, settings, seat = self.game, self.model, self.settings, self.seat
-        team = Rewards(model.teams(game)).team_of(seat)
+        team = Rewards(model.teams(game), game.sides()).team_of(seat)
         self.search = TreeSearch(game, model, frozenset(team), settings, self.rng)
         self.root: Node | None = None
         self.last_action: Hashable = None

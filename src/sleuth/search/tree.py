@@ -130,7 +130,7 @@ class TreeSearch(Generic[A]):
         self.observers = observers
         self.settings = settings
         self.rng = rng
-        self.rewards = Rewards(model.teams(game), settings.coalition_reduction)
+        self.rewards = Rewards(model.teams(game), game.sides(), settings.coalition_reduction)
         if sum(len(team) for team in self.rewards.teams) != game.num_players:
             raise ValueError(
                 f"the teams {self.rewards.teams} must cover all {game.num_players} seats"
