@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from sleuth.core.errors import SolverLimitError
 from sleuth.games.fugitive.endgame import (
+    Expectimax,
     Route,
     Routes,
     best_before_42,
@@ -190,3 +191,31 @@ def test_the_expectimax_gives_up_beyond_its_budget() -> None:
         manhunt_chance(routes, max_nodes=2)
     with pytest.raises(SolverLimitError):
         best_before_42(routes, THRESHOLD, max_nodes=2)
+
+
+def test_the_expectimax_counts_its_work_in_hideouts_scanned() -> None:
+    """The same eight routes.  Solving a sub-problem scans every hideout of its routes once
+    per number it tries: 6 numbers over 8 routes of 3 hideouts (144), three sub-problems of 4
+    routes of 2 hideouts and 4 numbers (32 each), three of 2 routes of 1 hideout and 2 numbers
+    (4 each): 252.  The budget counts a sub-problem before solving it, and stops there."""
+    routes = routes_of(
+        {
+            ((1, a, ()), (2, b, ()), (3, c, ())): 1.0
+            for a in (20, 21)
+            for b in (24, 25)
+            for c in (31, 32)
+        }
+    )
+    solver = Expectimax()
+    chance = solver.manhunt(routes)[0]
+    assert chance == pytest.approx(1 / 8)
+    assert solver.scans == sum(
+        len({v for r, _ in left for _, v, _ in r}) * len(left) * len(left[0][0])
+        for left in solver.solved
+    )
+    assert solver.scans == 144 + 3 * 32 + 3 * 4
+    assert Expectimax(max_scans=solver.scans).manhunt(routes)[0] == chance
+    tight = Expectimax(max_scans=solver.scans - 1)
+    with pytest.raises(SolverLimitError, match=f"over {solver.scans - 1:,} hideout scans"):
+        tight.manhunt(routes)
+    assert len(tight.solved) < len(solver.solved)

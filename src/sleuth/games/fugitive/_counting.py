@@ -26,7 +26,8 @@ Packed states (three int64 words):
   multi-number guess for how many of its numbers the route has so far (bit 12; 0 once every
   hideout the guess was about is placed);
 * ``c``: the bitset of ``extra`` numbers that are face-down hideouts (bit j for the j-th
-  extra number), and for a state whose stack is chosen, the reach from bit 16.
+  extra number, up to :data:`MAX_EXTRA` of them: any set of hideout values), and for a state
+  whose stack is chosen, the reach from bit :data:`REACH_SHIFT`.
 """
 
 from __future__ import annotations
@@ -50,8 +51,13 @@ TOP = 42
 MAX_CLAUSES = 12
 """Missed multi-number guesses a packed state can track (4 bits each)."""
 MAX_CLAUSE_SIZE = 15
-MAX_EXTRA = 16
-"""Numbers whose membership a packed state can track."""
+MAX_EXTRA = 41
+"""Numbers whose membership a packed state can track: every possible hideout value (1-41), so
+any pool packs and the pass over every candidate value runs compiled."""
+REACH_SHIFT = 48
+"""The bit of a mid's ``c`` word where its reach starts (above the extra numbers' bits)."""
+EXTRA_BITS = (1 << REACH_SHIFT) - 1
+"""The extra numbers' bits of a ``c`` word."""
 TOO_MANY_STATES = -1
 """:func:`count_worlds`'s state count when it stopped at ``max_states``."""
 START_KEYS = 2048
@@ -393,7 +399,7 @@ def _stack_step(
                     se[n_se, 3 + r] = choices[x, 3 + r]
                 new_a, new_b, fp = a + choices[x, 0], b + choices[x, 1], choices[x, 2]
             reach = min(last + 3 + fp, TOP)
-            new_c = c | (reach << 16)
+            new_c = c | (reach << REACH_SHIFT)
             mask = mids.shape[0] - 1  # insert the key (see _slot), inlined
             slot = _home(new_a, new_b, new_c, mask)
             while mids[slot]:
@@ -453,8 +459,8 @@ def _hideout_step(
     for m in range(mid, stop):
         a, b, c = md[m, 0], md[m, 1], md[m, 2]
         last = a & 63
-        reach = c >> 16
-        extra = c & 0xFFFF
+        reach = c >> REACH_SHIFT
+        extra = c & EXTRA_BITS
         more = reach - last
         if (
             n_st + more > st.shape[0]
@@ -590,7 +596,6 @@ def count_worlds(
     final_piles: Ints,
     slack_weight: Ints,
     extra_bit: Ints,
-    extra_count: int,
     comps: Ints,
     comp_mult: Ints,
     comp_fp: Ints,
@@ -617,10 +622,11 @@ def count_worlds(
     Returns (states, total, layout, floats, residues); states is :data:`TOO_MANY_STATES` when
     more than ``max_states`` were needed.  The cells are the (i, h) with a non-zero count, row
     by row and h increasing; there are k of them.  ``layout`` holds the first cell of each row i
-    and k (n + 1 entries), each cell's h (k), and the footprint bitset of each position (n).
-    ``floats`` holds the cells' counts (k), then the counts by extra mask (1 << extra_count).
-    ``residues`` has a row per modulus' residues: the total's, the k cells', then the extra
-    masks'.  The total and every float are exact when the total is below 2**52.
+    and k (n + 1 entries), each cell's h (k), the footprint bitset of each position (n), then
+    the u extra masks that some world has, increasing, after their count (1 + u).  ``floats``
+    holds the cells' counts (k), then the counts of those masks (u).  ``residues`` has a row
+    per modulus' residues: the total's, the k cells', then the masks'.  The total and every
+    float are exact when the total is below 2**52.
     """
     n = slot_table.shape[0]
     draws = slot_table[:, DRAWS : DRAWS + 3].copy()
@@ -695,6 +701,8 @@ def count_worlds(
             )  # fmt: skip
             if state == st_start[i + 1]:
                 break
+            if n_st + n_md > max_states:  # already over: the rest of the step cannot help
+                return _stopped(primes_used)
             more = k1 - k0 + 1  # room for one state's stacks (and its group's choices)
             if n_md + more > md.shape[0]:
                 md = _grown(md, n_md + more)
@@ -725,6 +733,8 @@ def count_worlds(
             )  # fmt: skip
             if mid == n_md:
                 break
+            if n_st + n_md > max_states:
+                return _stopped(primes_used)
             more = TOP + 1  # room for one mid's hideouts
             if n_st + more > st.shape[0]:
                 st = _grown(st, n_st + more)
@@ -813,8 +823,17 @@ def count_worlds(
     for i in range(n):
         for h in range(TOP + 1):
             cells += counts_f[i, h] != 0.0
-    masks = 1 << extra_count
-    layout = np.zeros(2 * n + 1 + cells, np.int64)
+    ends = np.zeros(st_start[n + 1] - st_start[n], np.int64)  # the final states with worlds
+    kept = 0
+    for s in range(st_start[n], st_start[n + 1]):
+        if flow_f[s] != 0.0 and final_f[s] != 0.0:
+            ends[kept] = s
+            kept += 1
+    ends = ends[:kept][np.argsort(st[ends[:kept], 2], kind="mergesort")]  # by extra mask
+    masks = 0
+    for j in range(kept):
+        masks += j == 0 or st[ends[j], 2] != st[ends[j - 1], 2]
+    layout = np.zeros(2 * n + 2 + cells + masks, np.int64)
     floats = np.zeros(cells + masks)
     out = np.zeros((1 + cells + masks, primes_used), np.int64)
     out[0] = ahead[0]
@@ -829,12 +848,16 @@ def count_worlds(
                 cell += 1
         layout[n + 1 + cells + i] = footprints[i]
     layout[n] = cells
-    for s in range(st_start[n], st_start[n + 1]):
-        if flow_f[s] == 0.0 or final_f[s] == 0.0:
-            continue
-        mask = st[s, 2]
-        floats[cells + mask] += flow_f[s] * final_f[s]
+    layout[2 * n + 1 + cells] = masks
+    row = -1
+    for j in range(kept):
+        s = ends[j]
+        if j == 0 or st[s, 2] != st[ends[j - 1], 2]:
+            row += 1
+            layout[2 * n + 2 + cells + row] = st[s, 2]
+        floats[cells + row] += flow_f[s] * final_f[s]
         for r in range(primes_used):
-            row = 1 + cells + mask
-            out[row, r] = (out[row, r] + flow[s, r] * final[s, r]) % moduli[r]
+            out[1 + cells + row, r] = (out[1 + cells + row, r] + flow[s, r] * final[s, r]) % moduli[
+                r
+            ]
     return n_st + n_md, ahead_f[0], layout, floats, out

@@ -500,26 +500,23 @@ class ExactBelief:
         shape = layout.tolist()  # see count_worlds for the layout
         cells = shape[n]
         values = shape[n + 1 : n + 1 + cells]
-        by_mask = floats[cells:]
+        masks = shape[2 * n + 2 + cells :]  # the extra masks some world has, increasing
         if exact_floats:
             exact_total = int(total_float)
             found = (floats[:cells] / self.divisor).astype(np.int64).tolist()  # exact: see above
             if not pool:  # every world has no pool number: mask 0 holds the total
                 by_pool = {0: exact_total} if exact_total else {}
             else:
-                masks = np.flatnonzero(by_mask)
-                by_pool = dict(
-                    zip(masks.tolist(), by_mask[masks].astype(np.int64).tolist(), strict=True)
-                )
+                by_pool = dict(zip(masks, floats[cells:].astype(np.int64).tolist(), strict=True))
         else:
             crt = _counting.Recombination(moduli)
             exact_total = crt(residues[0])
             found = [crt(row) // self.divisor for row in residues[1 : 1 + cells]]
-            by_pool = {m: crt(residues[1 + cells + m]) for m in np.flatnonzero(by_mask).tolist()}
+            by_pool = {m: crt(residues[1 + cells + j]) for j, m in enumerate(masks)}
         run = _Run(
             exact_total,
             [dict(zip(values[a:b], found[a:b], strict=True)) for a, b in pairwise(shape[: n + 1])],
-            [list(_bits(mask)) for mask in shape[n + 1 + cells :]],
+            [list(_bits(mask)) for mask in shape[n + 1 + cells : 2 * n + 1 + cells]],
             by_pool,
         )
         if not pool:
@@ -601,7 +598,6 @@ class ExactBelief:
             np.array((self.timeline.fugitive_draws, self._pools), dtype=np.int64),
             _SLACK_WEIGHTS[self.slack_base],
             extra_bit,
-            len(pool),
             comps,
             comp_mult,
             comp_fp,

@@ -38,8 +38,13 @@ BEFORE_42_ROUTES = 300
 42 is near; beyond that a guess is a long shot whatever it is)."""
 
 EXPECTIMAX_NODES = 5_000
-"""Sub-problems one decision may solve before giving up (:class:`Expectimax`); about a tenth
-of a second.  Near 42 against the heuristic Fugitive a few tens are usual."""
+"""Sub-problems one decision may solve before giving up (:class:`Expectimax`).  Near 42
+against the heuristic Fugitive a few tens are usual."""
+EXPECTIMAX_SCANS = 2_000_000
+"""Hideouts one decision may scan before giving up (:class:`Expectimax`): solving a
+sub-problem scans every hideout of its routes once per number it tries, so a sub-problem of
+300 long routes costs as much as thousands of small ones.  About a second on an idle machine;
+the most seen in 600 games against the heuristic Fugitive was a third of it."""
 
 TIE = 1e-9
 """Chances closer than this are a tie (they are sums of floats)."""
@@ -68,12 +73,18 @@ class Expectimax:
     after some hits) so that the options of one decision share them.  A hideout the same in
     every route (a sure hit that shows nothing new) is set aside first, so certain hideouts
     cost nothing.  It gives up with :class:`SolverLimitError` beyond ``max_nodes``
-    sub-problems: long routes with many uncertain hideouts can need millions, and a player on
-    a clock cannot wait."""
+    sub-problems or ``max_scans`` hideouts scanned (its work, counted before a sub-problem is
+    solved, so that the work done never exceeds it): long routes with many uncertain hideouts
+    can need millions of sub-problems, and a player on a clock cannot wait."""
 
-    def __init__(self, max_nodes: int = EXPECTIMAX_NODES) -> None:
+    def __init__(
+        self, max_nodes: int = EXPECTIMAX_NODES, max_scans: int = EXPECTIMAX_SCANS
+    ) -> None:
         self.max_nodes = max_nodes
+        self.max_scans = max_scans
         self.solved: dict[Routes, tuple[float, int | None]] = {}
+        self.scans = 0
+        """Hideouts scanned so far (at most ``max_scans``)."""
 
     def manhunt(self, routes: Routes) -> tuple[float, int | None]:
         """See :func:`manhunt_chance`."""
@@ -94,8 +105,14 @@ class Expectimax:
             raise SolverLimitError(
                 f"the Manhunt's expectimax needs over {self.max_nodes:,} sub-problems"
             )
+        numbers = sorted({value for route, _ in routes for _, value, _ in route})
+        self.scans += len(numbers) * len(routes) * len(routes[0][0])  # routes are as long
+        if self.scans > self.max_scans:
+            raise SolverLimitError(
+                f"the Manhunt's expectimax needs over {self.max_scans:,} hideout scans"
+            )
         best: tuple[float, int | None] = (-1.0, None)
-        for number in sorted({value for route, _ in routes for _, value, _ in route}):
+        for number in numbers:
             shown: dict[Hideout, dict[Route, float]] = {}
             for route, p in routes:
                 for hideout in route:
