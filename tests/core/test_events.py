@@ -7,7 +7,7 @@ from sleuth.core.events import Event
 
 def test_public_event_is_seen_whole_by_everyone() -> None:
     event = Event("inspected", {"day": 1, "holes": [2]})
-    assert event.is_public
+    assert event.private is None
     assert event.seen_by(0) is event
     assert event.seen_by(5) is event
 

@@ -77,11 +77,6 @@ class Event:
         if type(self.private) is dict:
             object.__setattr__(self, "private", MappingProxyType(self.private))
 
-    @property
-    def is_public(self) -> bool:
-        """True when every seat sees the whole event."""
-        return self.private is None
-
     def seen_by(self, seat: int) -> Event:
         """The event as ``seat`` sees it: private fields removed unless the seat may see them."""
         if self.private is None or seat in self.audience:

@@ -2,7 +2,7 @@
 
 Everything here works on plain Python sets and adjacency dicts built from a graph's edge list,
 so that it shares nothing with the bitset code under test (``FoxGraph.night``, the solver's
-move generation, ``replay_strategy``, ...).  Holes are 0-based, as in the library.
+move generation, ``FoxBelief``, ...).  Holes are 0-based, as in the library.
 """
 
 from __future__ import annotations
@@ -51,6 +51,16 @@ def adjacency(graph: FoxGraph) -> Adjacency:
         adj[u].add(v)
         adj[v].add(u)
     return {v: frozenset(s) for v, s in adj.items()}
+
+
+def is_tree(graph: FoxGraph) -> bool:
+    """Whether the graph is connected and has no cycle (searched from hole 0, edge list only)."""
+    adj = adjacency(graph)
+    seen, frontier = {0}, {0}
+    while frontier:
+        frontier = {w for v in frontier for w in adj[v]} - seen
+        seen |= frontier
+    return len(seen) == graph.n and len(graph.edges) == graph.n - 1
 
 
 def night(adj: Adjacency, holes: Iterable[int], lazy: bool = False) -> frozenset[int]:

@@ -20,7 +20,7 @@ from sleuth.games.fox.graph import (
     parse_graph,
 )
 
-from .oracles import adjacency, night, random_connected_edges, to_mask, to_set
+from .oracles import adjacency, is_tree, night, random_connected_edges, to_mask, to_set
 
 
 def edge_set(graph: FoxGraph) -> set[frozenset[int]]:
@@ -40,7 +40,7 @@ def test_path(n: int) -> None:
     assert g.n == n
     assert edge_set(g) == expected(*((i, i + 1) for i in range(n - 1)))
     assert g.spec == f"path:{n}"
-    assert g.is_tree()
+    assert is_tree(g)
 
 
 @pytest.mark.parametrize("n", [3, 4, 7, 12])
@@ -48,8 +48,8 @@ def test_cycle(n: int) -> None:
     g = parse_graph(f"cycle:{n}")
     assert g.n == n
     assert edge_set(g) == expected(*((i, (i + 1) % n) for i in range(n)))
-    assert all(g.degree(v) == 2 for v in range(n))
-    assert not g.is_tree()
+    assert all(len(adjacency(g)[v]) == 2 for v in range(n))
+    assert not is_tree(g)
 
 
 @pytest.mark.parametrize("leaves", [1, 2, 5])
@@ -57,7 +57,7 @@ def test_star_has_n_leaves_and_centre_0(leaves: int) -> None:
     g = parse_graph(f"star:{leaves}")
     assert g.n == leaves + 1
     assert edge_set(g) == expected(*((0, i) for i in range(1, leaves + 1)))
-    assert g.degree(0) == leaves
+    assert len(adjacency(g)[0]) == leaves
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(1, 1), (1, 4), (2, 3), (3, 3), (4, 2)])
@@ -79,8 +79,8 @@ def test_spider_legs_numbered_leg_by_leg() -> None:
 def test_spider_333_is_the_ten_hole_tree() -> None:
     g = parse_graph("spider:3,3,3")
     assert g.n == 10
-    assert g.is_tree()
-    assert sorted(g.degree(v) for v in range(10)) == [1, 1, 1, 2, 2, 2, 2, 2, 2, 3]
+    assert is_tree(g)
+    assert sorted(len(adjacency(g)[v]) for v in range(10)) == [1, 1, 1, 2, 2, 2, 2, 2, 2, 3]
 
 
 @pytest.mark.parametrize("height", [0, 1, 2, 3, 5])
@@ -90,7 +90,7 @@ def test_binary_tree_heap_order(height: int) -> None:
     assert g.n == n
     heap = {frozenset((v, c)) for v in range(n) for c in (2 * v + 1, 2 * v + 2) if c < n}
     assert edge_set(g) == heap
-    assert g.is_tree()
+    assert is_tree(g)
 
 
 def test_explicit_edges_are_canonicalised() -> None:
@@ -197,7 +197,7 @@ def test_night_matches_neighbourhoods(spec: str) -> None:
             assert to_set(g.night(mask, lazy)) == night(adj, to_set(mask), lazy), (mask, lazy)
     for v in range(g.n):
         assert to_set(g.neighbours[v]) == adj[v]
-        assert g.degree(v) == len(adj[v])
+        assert g.neighbours[v].bit_count() == len(adj[v])
 
 
 def test_night_on_a_random_large_graph() -> None:
@@ -319,4 +319,4 @@ def test_too_many_holes_fails_fast(spec: str) -> None:
 def test_largest_board_is_accepted() -> None:
     g = parse_graph(f"path:{MAX_HOLES}")
     assert g.n == MAX_HOLES
-    assert g.degree(MAX_HOLES - 1) == 1
+    assert len(adjacency(g)[MAX_HOLES - 1]) == 1

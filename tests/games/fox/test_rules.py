@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sleuth.core.errors import ActionParseError, IllegalActionError, OptionError
-from sleuth.core.events import Event, thaw
+from sleuth.core.events import Event, View, thaw
 from sleuth.core.game import TERMINAL
 from sleuth.core.registry import make_game
 from sleuth.games.fox.belief import FoxBelief
@@ -390,7 +390,7 @@ def check_events(
             assert moved.seen_by(HUNTER).private is None
             assert moved.seen_by(FOX).private == moved.private
             holes = moved.private["holes"]  # type: ignore[index]
-            belief = FoxBelief.from_events(game.graph, hunter_view, game.k, game.lazy)
+            belief = FoxBelief.from_view(game, View(HUNTER, "hunter", {}, hunter_view))
             always_hid = all(a == HIDE for s, a, _ in steps[: index + 1] if s == FOX)
             assert set(holes) <= set(belief.possible_holes())
             if always_hid:  # the quantum fox may be anywhere the hunter thinks possible
@@ -402,7 +402,7 @@ def check_events(
             day += 1
             inspected = events[0]
             assert inspected.kind == "inspected"
-            assert inspected.is_public and inspected.audience == frozenset()
+            assert inspected.private is None and inspected.audience == frozenset()
             assert inspected.public["day"] == day
             assert inspected.public["holes"] == action.holes  # type: ignore[attr-defined]
             assert inspected.public["caught"] == (last_step and state.caught)
@@ -412,7 +412,7 @@ def check_events(
     *_, (_, _, final) = steps
     path_event = final[-1]
     assert path_event.kind == "fox_path"
-    assert path_event.is_public
+    assert path_event.private is None
     assert path_event.public["caught"] == state.caught
     path = path_event.public["path"]
     strategy = inspections_of(steps)

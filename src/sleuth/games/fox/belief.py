@@ -17,7 +17,7 @@ that no fox explains (a catch where the fox cannot be, a miss that leaves it no 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from sleuth.core.belief import contradiction, read_events
@@ -97,17 +97,6 @@ class FoxBelief:
         else:
             allowed = self.morning
         return fox.fox & ~allowed == 0
-
-    @classmethod
-    def from_events(
-        cls, graph: FoxGraph, events: Iterable[Event], k: int = 1, lazy: bool = False
-    ) -> FoxBelief:
-        """The belief after the public ``inspected`` events of a view."""
-        belief = cls(graph, k, lazy)
-        for event in events:
-            if event.kind == "inspected":
-                belief.inspect(event.public["holes"])
-        return belief
 
     @property
     def day(self) -> int:

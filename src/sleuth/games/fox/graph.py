@@ -94,12 +94,6 @@ class FoxGraph:
             shift += 8
         return out
 
-    def degree(self, hole: int) -> int:
-        return self.neighbours[hole].bit_count()
-
-    def is_tree(self) -> bool:
-        return len(self.edges) == self.n - 1
-
 
 def from_edges(n: int, edges: Iterable[tuple[int, int]], spec: str | None = None) -> FoxGraph:
     """Build and check a graph (X1: no self-loops, no multi-edges, connected)."""

@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 
 from sleuth.core.errors import SolverLimitError
-from sleuth.games.fox.graph import FoxGraph, holes_of, mask_of
+from sleuth.games.fox.graph import FoxGraph, holes_of
 
 DEFAULT_MAX_STATES = 2_000_000
 DEFAULT_MAX_SECONDS = 30.0
@@ -208,24 +208,6 @@ def _winning(parent: dict[int, tuple[int, int]], last: int, days: int) -> Soluti
         belief = previous
     sequence.reverse()
     return Solution(True, days, tuple(sequence), len(parent))
-
-
-def replay_strategy(
-    graph: FoxGraph, strategy: list[list[int]] | tuple[tuple[int, ...], ...], lazy: bool = False
-) -> list[int]:
-    """The evening beliefs A_1.. of a fixed inspection sequence against the adversarial fox.
-
-    The sequence guarantees a catch on day d exactly when the d-th evening belief is empty.
-    """
-    evenings = []
-    morning = graph.all_holes
-    for holes in strategy:
-        evening = morning & ~mask_of(holes)
-        evenings.append(evening)
-        if not evening:
-            break
-        morning = graph.night(evening, lazy)
-    return evenings
 
 
 def check_certificate(
