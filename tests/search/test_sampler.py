@@ -78,7 +78,7 @@ def test_fox_worlds_hold_only_holes_the_exact_belief_keeps(seed: int, stop: floa
     if state.is_terminal() or state.current_player() != 0:
         return
     view = View(0, "hunter", game.public_info(), [e.seen_by(0) for e in events])
-    belief = FoxBelief.from_events(game.graph, view.events, game.k, game.lazy)
+    belief = FoxBelief.from_view(game, view)
     possible = set(belief.possible_holes())
     sampler = FoxSearchModel().sampler(game, view)
     assert isinstance(sampler, HunterSampler)
