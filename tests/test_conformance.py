@@ -39,7 +39,7 @@ from tests.core.toy import HighCard, HighCardState
 
 OPTIONS: dict[str, list[dict[str, str]]] = {
     "fox": [{}, {"graph": "grid:2x3", "k": "2", "lazy": "true"}],
-    # Uniformly random Fugitive and Marshal can pass and skip for ever: a round limit (the max_rounds option).
+    # Uniformly random players can pass and skip for ever: a round limit (option max_rounds).
     "fugitive": [
         {"max_rounds": "50"},
         {"max_rounds": "30", "edition": "second", "opening": "one_or_two"},
