@@ -70,14 +70,13 @@ def check_sampler(
             view = View(
                 seat, game.roles[seat], game.public_info(), [e.seen_by(seat) for e in events]
             )
-            try:
+            try:  # the worlds may be counted when the sampler is made or at its first draw
                 sampler = model.sampler(game, view)
-            except SolverLimitError:
-                too_many += 1
-            else:
                 covered += _check_draws(
                     case, seed, index, game, state, events, view, sampler, rng, draws
                 )
+            except SolverLimitError:
+                too_many += 1
         events.extend(state.apply(step.action))
     return SamplerReport(len(chosen), covered, too_many)
 
