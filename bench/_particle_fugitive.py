@@ -1,6 +1,7 @@
 """The baseline of ``fugitive_opponent.py``: a plain particle filter (not a benchmark itself).
 
-It answers the question :class:`~sleuth.games.fugitive.opponent.StrategyBelief` answers (how
+It answers the question :class:`~sleuth.games.fugitive.deduction.opponent.StrategyBelief` answers
+(how
 likely is each set of face-down hideouts, given the Marshal's view and the Fugitive's
 strategy) the way such filters are usually written: ``particles`` games are played forward in
 step with her view by the rules engine, the Fugitive's moves by the bot itself (its ``act`` on
@@ -18,8 +19,8 @@ from collections.abc import Sequence
 from sleuth.core.bots import Bot
 from sleuth.core.events import JSON, Event, View, freeze, thaw
 from sleuth.core.game import CHANCE
-from sleuth.games.fugitive.actions import SKIP, Card, Draw, FugitiveAction, Guess
-from sleuth.games.fugitive.cards import LAST, PILES
+from sleuth.games.fugitive.engine.actions import SKIP, Card, Draw, FugitiveAction, Guess
+from sleuth.games.fugitive.engine.cards import LAST, PILES
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame, FugitiveState
 
 

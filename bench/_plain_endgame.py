@@ -1,11 +1,12 @@
 """The baseline for ``fugitive_endgame.py``: the Manhunt expectimax and the guess before 42
 written plainly, as a textbook expectimax over the list of possible routes: no merging of
 routes that become the same once a hideout is shown, and no memory of positions already
-solved.  Same answers as :mod:`sleuth.games.fugitive.endgame` (the benchmark checks it)."""
+solved.  Same answers as :mod:`sleuth.games.fugitive.deduction.endgame` (the benchmark checks
+it)."""
 
 from __future__ import annotations
 
-from sleuth.games.fugitive.endgame import Route, guess_options
+from sleuth.games.fugitive.deduction.endgame import Route, guess_options
 
 Weighted = list[tuple[Route, float]]
 

@@ -40,9 +40,9 @@ from sleuth.core.events import Event
 from sleuth.core.match import run_match
 from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.belief import ExactBelief, RelaxedBelief
-from sleuth.games.fugitive.notes import MarshalNotes
+from sleuth.games.fugitive.deduction.notes import MarshalNotes
+from sleuth.games.fugitive.deduction.timeline import Timeline
 from sleuth.games.fugitive.rules import MARSHAL
-from sleuth.games.fugitive.timeline import Timeline
 
 Query = tuple[list[Event], dict[int, int]]
 """The Marshal's view before a guess, and the true value of each face-down position."""

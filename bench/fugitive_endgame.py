@@ -4,10 +4,11 @@ The belief Marshal plays the heuristic Fugitive on games (seeds of the 100,000-g
 ``sleuth play fugitive --bots heuristic,belief:opponent=heuristic -n 100000 --seed 99 -o
 max_rounds=50`` where, before the look ahead, she lost), once from her own odds (``belief``)
 and once knowing his strategy (``belief:opponent=heuristic``).  Every time 42 may come next
-she scores her options (:func:`~sleuth.games.fugitive.endgame.best_before_42`); those
+she scores her options (:func:`~sleuth.games.fugitive.deduction.endgame.best_before_42`); those
 problems are recorded, then solved again by:
 
-(a) ``fast``: :mod:`sleuth.games.fugitive.endgame`: routes that become the same once a hideout
+(a) ``fast``: :mod:`sleuth.games.fugitive.deduction.endgame`: routes that become the same once a
+hideout
     is shown are merged, and the sub-problems solved are remembered for the options of one
     decision;
 (b) ``baseline``: the same expectimax written plainly (``_plain_endgame.py``), a textbook
@@ -30,8 +31,9 @@ from typing import Any
 import _plain_endgame
 from _report import print_table
 from sleuth.core.match import run_match
-from sleuth.games.fugitive import SPEC, advice
-from sleuth.games.fugitive.endgame import Routes, best_before_42
+from sleuth.games.fugitive import SPEC
+from sleuth.games.fugitive.deduction import advice
+from sleuth.games.fugitive.deduction.endgame import Routes, best_before_42
 
 SEEDS = (
     1929535862749209168,

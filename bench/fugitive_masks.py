@@ -31,7 +31,7 @@ from _report import print_table
 from sleuth.core.events import View
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive.bots import RandomPlayer
-from sleuth.games.fugitive.encoding import ActionBuilder, encode
+from sleuth.games.fugitive.engine.encoding import ActionBuilder, encode
 from sleuth.games.fugitive.rules import FugitiveGame, FugitiveState
 
 LISTABLE = 5_000

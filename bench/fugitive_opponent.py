@@ -6,7 +6,8 @@ her own odds lost the Manhunt), the Marshal's view is cut where the Manhunt star
 probability of each set of face-down hideouts given the heuristic Fugitive's strategy is
 computed by:
 
-(a) ``exact``: :class:`~sleuth.games.fugitive.opponent.StrategyBelief`, read at once from the
+(a) ``exact``: :class:`~sleuth.games.fugitive.deduction.opponent.StrategyBelief`, read at once from
+the
     start (the belief Marshal with ``opponent=heuristic`` does this at her first uncertain
     Manhunt guess, then reads only the new events);
 (b) ``baseline``: a plain particle filter of ``--particles`` games (``_particle_fugitive.py``),
@@ -31,8 +32,8 @@ from _report import print_table
 from sleuth.core.events import Event
 from sleuth.core.match import run_match
 from sleuth.games.fugitive import SPEC
-from sleuth.games.fugitive.fugitives import BLUFF, HeuristicFugitive
-from sleuth.games.fugitive.opponent import StrategyBelief
+from sleuth.games.fugitive.deduction.opponent import StrategyBelief
+from sleuth.games.fugitive.players.fugitives import BLUFF, HeuristicFugitive
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame
 
 SEEDS = (

@@ -24,9 +24,10 @@ from typing import Any
 
 from _report import print_table
 from sleuth.core.events import Event, View, freeze
-from sleuth.games.fugitive import SPEC, _counting, endgame
+from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.marshals import BeliefMarshal
+from sleuth.games.fugitive.deduction import _counting, endgame
+from sleuth.games.fugitive.players.marshals import BeliefMarshal
 from sleuth.games.fugitive.rules import MARSHAL
 
 DATA = Path(__file__).parent.parent / "tests/games/fugitive/data/slow_marshal_view.json"

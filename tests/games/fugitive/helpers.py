@@ -10,8 +10,8 @@ from contextlib import contextmanager
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.games.fugitive import belief as belief_module
-from sleuth.games.fugitive.actions import parse_action
 from sleuth.games.fugitive.bots import RandomPlayer
+from sleuth.games.fugitive.engine.actions import parse_action
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
 
 SETUP = ["card 7", "card 8", "card 9", "card 15", "card 16"]

@@ -15,12 +15,12 @@ from sleuth.core.belief import Belief, SamplingBelief
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event
 from sleuth.core.game import CHANCE
-from sleuth.games.fugitive.actions import Guess, Place
 from sleuth.games.fugitive.belief import ExactBelief, MarshalBelief, RelaxedBelief
-from sleuth.games.fugitive.cards import PILES, SPRINT
+from sleuth.games.fugitive.deduction.timeline import Miss, Slot, Timeline, read_view
+from sleuth.games.fugitive.deduction.worlds import replay_difference
+from sleuth.games.fugitive.engine.actions import Guess, Place
+from sleuth.games.fugitive.engine.cards import PILES, SPRINT
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState
-from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
-from sleuth.games.fugitive.worlds import replay_difference
 from tests.belief_walk import view_of, walk
 from tests.games.fugitive.helpers import SETUP, marshal_guess_points, marshal_view, play
 

@@ -11,11 +11,12 @@ import pytest
 
 from sleuth.core.compiled import COMPILED
 from sleuth.core.events import Event, View, freeze
-from sleuth.games.fugitive import SPEC, _counting, endgame
+from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.marshals import STATE_BUDGET, BeliefMarshal
+from sleuth.games.fugitive.deduction import _counting, endgame
+from sleuth.games.fugitive.deduction.timeline import read_view
+from sleuth.games.fugitive.players.marshals import STATE_BUDGET, BeliefMarshal
 from sleuth.games.fugitive.rules import MARSHAL
-from sleuth.games.fugitive.timeline import read_view
 from tests.games.fugitive.helpers import plain_programme
 
 DATA = Path(__file__).parent / "data" / "slow_marshal_view.json"

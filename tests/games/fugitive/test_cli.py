@@ -12,7 +12,7 @@ from sleuth.core.log import write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
-from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.deduction.advice import Deduction
 from sleuth.games.fugitive.rules import MARSHAL
 from tests.cli_helpers import check_error, entry, flat, one_json_object
 

@@ -12,10 +12,11 @@ from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import Event
 from sleuth.core.match import run_match
-from sleuth.games.fugitive import SPEC, _counting
+from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.belief import MODELS, Counts, ExactBelief, RelaxedBelief
+from sleuth.games.fugitive.deduction import _counting
+from sleuth.games.fugitive.deduction.timeline import Miss, Slot, Timeline, read_view
 from sleuth.games.fugitive.rules import MARSHAL
-from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
 from tests.games.fugitive.helpers import plain_programme
 
 needs_numba = pytest.mark.skipif(not COMPILED, reason="the compiled programme needs Numba")

@@ -11,18 +11,18 @@ from sleuth.arena.tournament import run_tournament
 from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.games.fugitive import SPEC
-from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief
-from sleuth.games.fugitive.cards import LAST, PILE_OF, SPRINT
-from sleuth.games.fugitive.elusive import (
+from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.deduction.timeline import Slot, read_view
+from sleuth.games.fugitive.engine.cards import LAST, PILE_OF, SPRINT
+from sleuth.games.fugitive.players.elusive import (
     ROUTE_WEIGHT,
     ElusiveFugitive,
     face_down_hideouts,
     marshal_timeline,
 )
-from sleuth.games.fugitive.fugitives import own_cards, payment
+from sleuth.games.fugitive.players.fugitives import own_cards, payment
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveState
-from sleuth.games.fugitive.timeline import Slot, read_view
 
 
 def game_prefixes(seeds: range) -> Iterator[tuple[FugitiveState, list[Event]]]:

@@ -12,10 +12,11 @@ import pytest
 from sleuth.core.errors import ActionParseError, IllegalActionError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
-from sleuth.games.fugitive.actions import Guess, Place, parse_action
 from sleuth.games.fugitive.belief import ExactBelief
 from sleuth.games.fugitive.bots import RandomPlayer
-from sleuth.games.fugitive.encoding import (
+from sleuth.games.fugitive.deduction.worlds import history
+from sleuth.games.fugitive.engine.actions import Guess, Place, parse_action
+from sleuth.games.fugitive.engine.encoding import (
     ACTION_COUNT,
     DONE,
     ActionBuilder,
@@ -25,7 +26,6 @@ from sleuth.games.fugitive.encoding import (
     parse_id,
 )
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState, Phase
-from sleuth.games.fugitive.worlds import history
 from tests.games.fugitive.helpers import SETUP, play
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sleuth.core.errors import SolverLimitError
-from sleuth.games.fugitive.endgame import (
+from sleuth.games.fugitive.deduction.endgame import (
     Expectimax,
     Route,
     Routes,

@@ -8,8 +8,8 @@ from itertools import chain, combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sleuth.games.fugitive.actions import Guess, Place
-from sleuth.games.fugitive.moves import Guesses, Placements, unrank_combination
+from sleuth.games.fugitive.engine.actions import Guess, Place
+from sleuth.games.fugitive.engine.moves import Guesses, Placements, unrank_combination
 
 
 def brute_placements(hand: list[int], last: int) -> set[Place]:

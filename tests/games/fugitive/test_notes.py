@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.notes import MarshalNotes
+from sleuth.games.fugitive.deduction.notes import MarshalNotes
 from tests.games.fugitive.helpers import SETUP, marshal_guess_points, marshal_view, play
 
 

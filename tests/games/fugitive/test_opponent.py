@@ -16,9 +16,11 @@ from sleuth.core.errors import OptionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.games.fugitive import SPEC
-from sleuth.games.fugitive.cards import PILES
-from sleuth.games.fugitive.endgame import manhunt_chance
-from sleuth.games.fugitive.fugitives import (
+from sleuth.games.fugitive.deduction.endgame import manhunt_chance
+from sleuth.games.fugitive.deduction.opponent import StrategyBelief
+from sleuth.games.fugitive.engine.cards import PILES
+from sleuth.games.fugitive.engine.moves import OpeningPlacements
+from sleuth.games.fugitive.players.fugitives import (
     BLUFF,
     HeuristicFugitive,
     SteadyFugitive,
@@ -26,8 +28,6 @@ from sleuth.games.fugitive.fugitives import (
     own_cards,
     place_or_pass_odds,
 )
-from sleuth.games.fugitive.moves import OpeningPlacements
-from sleuth.games.fugitive.opponent import StrategyBelief
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame, FugitiveState
 
 GAME = SPEC.make({"max_rounds": 50})

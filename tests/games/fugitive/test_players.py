@@ -13,24 +13,24 @@ from sleuth.arena.tournament import run_tournament
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import View
 from sleuth.games.fugitive import SPEC
-from sleuth.games.fugitive import advice as advice_module
 from sleuth.games.fugitive import belief as belief_module
 from sleuth.games.fugitive import search as fugitive_search
-from sleuth.games.fugitive.actions import PASS, Place, parse_action
-from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import ExactBelief
-from sleuth.games.fugitive.cards import LAST, PILES, SPRINT
-from sleuth.games.fugitive.fugitives import (
+from sleuth.games.fugitive.deduction import advice as advice_module
+from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.deduction.notes import MarshalNotes
+from sleuth.games.fugitive.deduction.timeline import Slot, Timeline
+from sleuth.games.fugitive.engine.actions import PASS, Place, parse_action
+from sleuth.games.fugitive.engine.cards import LAST, PILES, SPRINT
+from sleuth.games.fugitive.players.fugitives import (
     HeuristicFugitive,
     SteadyFugitive,
     fewest_payment,
     own_cards,
     payment,
 )
-from sleuth.games.fugitive.marshals import BeliefMarshal
-from sleuth.games.fugitive.notes import MarshalNotes
+from sleuth.games.fugitive.players.marshals import BeliefMarshal
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame
-from sleuth.games.fugitive.timeline import Slot, Timeline
 from tests.games.fugitive.helpers import SETUP, play
 
 

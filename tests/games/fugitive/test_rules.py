@@ -16,9 +16,9 @@ from sleuth.core.game import CHANCE
 from sleuth.core.log import replay_log, write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
-from sleuth.games.fugitive.actions import Card, Guess, Place, parse_action
-from sleuth.games.fugitive.cards import SPRINT, cards_of
-from sleuth.games.fugitive.moves import (
+from sleuth.games.fugitive.engine.actions import Card, Guess, Place, parse_action
+from sleuth.games.fugitive.engine.cards import SPRINT, cards_of
+from sleuth.games.fugitive.engine.moves import (
     OpeningPlacements,
     Placements,
     has_follow_up,

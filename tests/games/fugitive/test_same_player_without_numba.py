@@ -21,10 +21,11 @@ from sleuth.arena.tournament import schedule
 from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.match import run_match
-from sleuth.games.fugitive import SPEC, _counting
+from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.belief import ExactBelief, RelaxedBelief
+from sleuth.games.fugitive.deduction import _counting
+from sleuth.games.fugitive.deduction.timeline import Timeline, read_view
 from sleuth.games.fugitive.rules import MARSHAL
-from sleuth.games.fugitive.timeline import Timeline, read_view
 from tests.cli_helpers import COMMAND
 from tests.games.fugitive.helpers import plain_programme
 

@@ -13,10 +13,10 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.core.registry import game_spec
 from sleuth.games.fugitive import search
-from sleuth.games.fugitive.actions import Draw, Guess, Place
 from sleuth.games.fugitive.bots import RandomPlayer
-from sleuth.games.fugitive.cards import mask_of
-from sleuth.games.fugitive.marshals import BeliefMarshal
+from sleuth.games.fugitive.engine.actions import Draw, Guess, Place
+from sleuth.games.fugitive.engine.cards import mask_of
+from sleuth.games.fugitive.players.marshals import BeliefMarshal
 from sleuth.games.fugitive.rules import (
     FUGITIVE,
     MARSHAL,

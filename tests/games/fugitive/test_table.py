@@ -12,13 +12,13 @@ import pytest
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
-from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.assistant.table import MarshalTable, entry_texts
 from sleuth.games.fugitive.belief import RelaxedBelief
 from sleuth.games.fugitive.bots import RandomPlayer
-from sleuth.games.fugitive.fugitives import HeuristicFugitive
-from sleuth.games.fugitive.marshals import BeliefMarshal
+from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.players.fugitives import HeuristicFugitive
+from sleuth.games.fugitive.players.marshals import BeliefMarshal
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
-from sleuth.games.fugitive.table import MarshalTable, entry_texts
 
 OPENING = ["hideout", "hideout 1", "draw 1 5", "draw 2 20"]
 """h1 has no sprint card, h2 one; the Marshal holds 5 and 20."""

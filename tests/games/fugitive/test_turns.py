@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
+from sleuth.games.fugitive.assistant.table import SETUP_EVENTS
 from sleuth.games.fugitive.bots import RandomPlayer
+from sleuth.games.fugitive.engine.turns import PublicTurns
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
-from sleuth.games.fugitive.table import SETUP_EVENTS
-from sleuth.games.fugitive.turns import PublicTurns
 
 
 @settings(max_examples=100, deadline=None)

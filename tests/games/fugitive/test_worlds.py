@@ -14,8 +14,8 @@ from scipy.stats import chisquare
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.games.fugitive.belief import MODELS, ExactBelief
+from sleuth.games.fugitive.deduction.worlds import check_view, history, view_problem
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
-from sleuth.games.fugitive.worlds import check_view, history, view_problem
 from tests.games.fugitive.helpers import SETUP, marshal_guess_points, marshal_view, play
 
 

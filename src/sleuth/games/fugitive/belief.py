@@ -18,7 +18,8 @@ in placement order, the t-th such card placed when ``a`` cards had been drawn fr
 has ``a - (t - 1)`` possible draw slots; the other draws are any ordered choice of the pile's
 remaining cards.  So a route's weight is a product of per-card factors, known as soon as the
 card is placed, times a final factor per pile.  Sprint cards are counted by *type* (pile and
-sprint value, :mod:`~sleuth.games.fugitive.compositions`): their identities only matter for
+sprint value, :mod:`~sleuth.games.fugitive.deduction.compositions`): their identities only matter
+for
 being distinct from each other and from the hideouts, which a final falling factorial per type
 counts.
 
@@ -56,9 +57,8 @@ from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
-from sleuth.games.fugitive import _counting
-from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, pile_of
-from sleuth.games.fugitive.compositions import (
+from sleuth.games.fugitive.deduction import _counting
+from sleuth.games.fugitive.deduction.compositions import (
     CARDS_OF_TYPE,
     TYPE_OF,
     TYPES,
@@ -68,8 +68,9 @@ from sleuth.games.fugitive.compositions import (
     stack_facts,
     type_counts,
 )
+from sleuth.games.fugitive.deduction.timeline import Miss, Slot, Timeline, read_view
+from sleuth.games.fugitive.engine.cards import LAST, PILE_OF, PILES, SPRINT, pile_of
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, FugitiveState
-from sleuth.games.fugitive.timeline import Miss, Slot, Timeline, read_view
 
 MAX_STATES = 2_000_000
 """States the dynamic programme may visit before it gives up (SolverLimitError)."""
@@ -89,7 +90,8 @@ DEFAULT_MODEL = "frugal"
 Key = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(last hideout, route cards per pile 1-3, sprint cards per type, face-down hideouts per type,
 progress per clause).  A key keeps only what a later step reads, exactly like the compiled
-programme's packed state (:mod:`~sleuth.games.fugitive._counting`), so that both visit the same
+programme's packed state (:mod:`~sleuth.games.fugitive.deduction._counting`), so that both visit
+the same
 states and a state budget (``max_states``) stops both at the same positions: the last hideout
 is 0 after the last position, and a missed guess's progress is 0 once every hideout it was
 about is placed."""
@@ -477,7 +479,8 @@ class ExactBelief:
     # --- the compiled programme -------------------------------------------------------------
 
     def _compiled(self, pool: tuple[int, ...] = ()) -> _Run | None:
-        """The programme's counts from :mod:`~sleuth.games.fugitive._counting`, with ``pool``
+        """The programme's counts from :mod:`~sleuth.games.fugitive.deduction._counting`, with
+        ``pool``
         as the extra numbers; None without Numba or when the state would not pack (then the
         plain programme runs).  The run without extras is kept.
 
@@ -525,7 +528,8 @@ class ExactBelief:
 
     def _float_run(self, pool: tuple[int, ...]) -> tuple[float, Any, Any, Any] | None:
         """The compiled programme's floating-point run with ``pool`` as the extra numbers:
-        (total, layout, floats, residues) as :func:`~sleuth.games.fugitive._counting.count_worlds`
+        (total, layout, floats, residues) as
+        :func:`~sleuth.games.fugitive.deduction._counting.count_worlds`
         returns them; None when the plain programme must run instead (no Numba, a state that
         would not pack, or counts beyond floating point).  Which counts are zero is exact
         whatever their size.  The run without extras is kept."""
@@ -562,7 +566,7 @@ class ExactBelief:
         )
 
     def _kernel_inputs(self, pool: tuple[int, ...]) -> list[Any]:
-        """The arguments of :func:`~sleuth.games.fugitive._counting.count_worlds` but the
+        """The arguments of :func:`~sleuth.games.fugitive.deduction._counting.count_worlds` but the
         last two, in order."""
         free = tuple(self.free)
         # A stack of no card is known even face down: it is empty.

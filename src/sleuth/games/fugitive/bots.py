@@ -18,19 +18,19 @@ from sleuth.core.compiled import COMPILED
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
-from sleuth.games.fugitive.actions import PASS, Bonus, Draw, Guess
-from sleuth.games.fugitive.advice import GUESS_MODES
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, warm_up
-from sleuth.games.fugitive.elusive import ElusiveFugitive
-from sleuth.games.fugitive.fugitives import (
+from sleuth.games.fugitive.deduction.advice import GUESS_MODES
+from sleuth.games.fugitive.engine.actions import PASS, Bonus, Draw, Guess
+from sleuth.games.fugitive.engine.moves import Choices, Guesses, OpeningPlacements, Placements
+from sleuth.games.fugitive.players.elusive import ElusiveFugitive
+from sleuth.games.fugitive.players.fugitives import (
     BLUFF,
     DEAD_CARDS,
     HeuristicFugitive,
     SteadyFugitive,
     Strategy,
 )
-from sleuth.games.fugitive.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
-from sleuth.games.fugitive.moves import Choices, Guesses, OpeningPlacements, Placements
+from sleuth.games.fugitive.players.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.rules import FUGITIVE
 
 
@@ -91,7 +91,7 @@ BELIEF_BUDGET = 5.0 if COMPILED else 30.0
 a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:draw=low``
 leaves many hideouts face down) counts millions of states three times, up to 1.4 s measured
 on an idle machine with Numba.  Without it the same player runs the plain programme, up to
-:data:`~sleuth.games.fugitive.marshals.STATE_BUDGET` states a move: seconds (5.7 s measured
+:data:`~sleuth.games.fugitive.players.marshals.STATE_BUDGET` states a move: seconds (5.7 s measured
 on a busy machine)."""
 OPPONENT_BUDGET = 30.0
 """Seconds per move of a belief Marshal who knows her opponent (``opponent=heuristic``): she

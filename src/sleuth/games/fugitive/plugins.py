@@ -16,14 +16,19 @@ from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
 from sleuth.core.prepare import one_off
 from sleuth.core.viewlog import ViewLog
-from sleuth.games.fugitive.advice import Deduction
+from sleuth.games.fugitive.assistant.notepad import (
+    FugitiveSession,
+    notepad,
+    opponent_json,
+    opponent_notes,
+)
 from sleuth.games.fugitive.belief import MODELS, warm_up
 from sleuth.games.fugitive.bots import OPPONENTS, known_strategy
-from sleuth.games.fugitive.notepad import FugitiveSession, notepad, opponent_json, opponent_notes
-from sleuth.games.fugitive.opponent import StrategyBelief
+from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.deduction.opponent import StrategyBelief
+from sleuth.games.fugitive.deduction.timeline import first_events
+from sleuth.games.fugitive.deduction.worlds import check_view
 from sleuth.games.fugitive.rules import FugitiveGame
-from sleuth.games.fugitive.timeline import first_events
-from sleuth.games.fugitive.worlds import check_view
 
 MODEL = Param(
     "model",

@@ -33,7 +33,7 @@ from typing import ClassVar
 from sleuth.core.errors import OptionError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
-from sleuth.games.fugitive.actions import (
+from sleuth.games.fugitive.engine.actions import (
     NO_BONUS,
     PASS,
     SKIP,
@@ -48,7 +48,7 @@ from sleuth.games.fugitive.actions import (
     Skip,
     parse_action,
 )
-from sleuth.games.fugitive.cards import (
+from sleuth.games.fugitive.engine.cards import (
     GUESSABLE,
     LAST,
     PILE_MASKS,
@@ -58,7 +58,7 @@ from sleuth.games.fugitive.cards import (
     mask_of,
     sprint_total,
 )
-from sleuth.games.fugitive.moves import Choices, Guesses, OpeningPlacements, Placements
+from sleuth.games.fugitive.engine.moves import Choices, Guesses, OpeningPlacements, Placements
 
 FUGITIVE = 0
 MARSHAL = 1

@@ -38,7 +38,10 @@ from typing import Any, cast
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec, parse_choice
-from sleuth.games.fugitive.actions import (
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, ExactBelief, warm_up
+from sleuth.games.fugitive.bots import random_move
+from sleuth.games.fugitive.deduction.worlds import fugitive_history, history
+from sleuth.games.fugitive.engine.actions import (
     PASS,
     SKIP,
     TAKE_BONUS,
@@ -48,20 +51,17 @@ from sleuth.games.fugitive.actions import (
     Guess,
     Place,
 )
-from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, ExactBelief, warm_up
-from sleuth.games.fugitive.bots import random_move
-from sleuth.games.fugitive.cards import LAST, cards_of, mask_of
-from sleuth.games.fugitive.fugitives import (
+from sleuth.games.fugitive.engine.cards import LAST, cards_of, mask_of
+from sleuth.games.fugitive.engine.moves import Choices, Guesses, Placements
+from sleuth.games.fugitive.players.fugitives import (
     BLUFF,
     payment,
     place_or_pass,
     toward_next_hideouts,
     unseen_cards,
 )
-from sleuth.games.fugitive.marshals import BeliefMarshal
-from sleuth.games.fugitive.moves import Choices, Guesses, Placements
+from sleuth.games.fugitive.players.marshals import BeliefMarshal
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveState, Phase
-from sleuth.games.fugitive.worlds import fugitive_history, history
 from sleuth.search.model import SearchModel
 
 SAMPLER_STATES = 100_000

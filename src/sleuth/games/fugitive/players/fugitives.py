@@ -19,7 +19,8 @@ reads only its own view (its hand and route are in its private events) and decid
 
 Both Fugitives also state their move probabilities (``strategy``: a :class:`Strategy`), so that
 a Marshal who knows whom she faces can weigh each world by how likely he was to play it
-(:mod:`sleuth.games.fugitive.opponent`).  A test checks that every move ``act`` makes has a
+(:mod:`sleuth.games.fugitive.deduction.opponent`).  A test checks that every move ``act`` makes has
+a
 positive probability there, and that the bluff comes about as often as stated.
 """
 
@@ -32,9 +33,17 @@ from typing import Any, Protocol
 from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
-from sleuth.games.fugitive.actions import PASS, TAKE_BONUS, Bonus, Draw, FugitiveAction, Pass, Place
-from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SPRINT, START_HAND
-from sleuth.games.fugitive.moves import Choices, OpeningPlacements, Placements
+from sleuth.games.fugitive.engine.actions import (
+    PASS,
+    TAKE_BONUS,
+    Bonus,
+    Draw,
+    FugitiveAction,
+    Pass,
+    Place,
+)
+from sleuth.games.fugitive.engine.cards import LAST, PILE_OF, PILES, SPRINT, START_HAND
+from sleuth.games.fugitive.engine.moves import Choices, OpeningPlacements, Placements
 from sleuth.games.fugitive.rules import FUGITIVE
 
 BLUFF = 0.25

@@ -14,13 +14,18 @@ from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
-from sleuth.games.fugitive.advice import Deduction
-from sleuth.games.fugitive.cards import LAST
-from sleuth.games.fugitive.endgame import BEFORE_42_ROUTES, best_before_42, reaches
-from sleuth.games.fugitive.opponent import StrategyBelief
+from sleuth.games.fugitive.assistant.table import (
+    ENTRY_HELP,
+    SETUP_EVENTS,
+    MarshalTable,
+    entry_texts,
+)
+from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.deduction.endgame import BEFORE_42_ROUTES, best_before_42, reaches
+from sleuth.games.fugitive.deduction.opponent import StrategyBelief
+from sleuth.games.fugitive.deduction.worlds import describe_difference, first_mismatch
+from sleuth.games.fugitive.engine.cards import LAST
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame, Phase
-from sleuth.games.fugitive.table import ENTRY_HELP, SETUP_EVENTS, MarshalTable, entry_texts
-from sleuth.games.fugitive.worlds import describe_difference, first_mismatch
 
 SHOWN_VALUES = 8
 """Values listed per position in the text notepad, most likely first."""
@@ -47,7 +52,8 @@ def opponent_json(belief: StrategyBelief, name: str) -> dict[str, JSON]:
 def _before_42_json(belief: StrategyBelief) -> JSON:
     """Before the Manhunt, while some face-down hideout may be at or above the threshold and
     none face up is: the guess that wins most often if 42 comes next under his strategy, and
-    how often; else None (also beyond :data:`~sleuth.games.fugitive.endgame.BEFORE_42_ROUTES`
+    how often; else None (also beyond
+    :data:`~sleuth.games.fugitive.deduction.endgame.BEFORE_42_ROUTES`
     routes or the expectimax's budget)."""
     if not belief.states:
         return None

@@ -23,8 +23,7 @@ from itertools import combinations
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import JSON, Event
 from sleuth.games.fugitive.belief import MAX_STATES, Counts, ExactBelief, RelaxedBelief
-from sleuth.games.fugitive.cards import GUESSABLE, LAST
-from sleuth.games.fugitive.endgame import (
+from sleuth.games.fugitive.deduction.endgame import (
     BEFORE_42_ROUTES,
     Route,
     Routes,
@@ -32,6 +31,7 @@ from sleuth.games.fugitive.endgame import (
     reaches,
     routes_of,
 )
+from sleuth.games.fugitive.engine.cards import GUESSABLE, LAST
 
 ASSUMPTIONS = {
     "uniform": "every consistent world equally likely (uniform shuffle, uninformed Fugitive model)",
@@ -173,13 +173,13 @@ class Deduction:
         With ``lookahead`` (the default), ``gamble`` and ``reveal`` then look one turn ahead
         while some face-down hideout may be at or above the threshold, since 42 may then come
         next: their choice gives way to the guess that wins most often if 42 comes right
-        after it (:func:`~sleuth.games.fugitive.endgame.best_before_42`: whole routes, the
+        after it (:func:`~sleuth.games.fugitive.deduction.endgame.best_before_42`: whole routes, the
         sure step, the single gambles).  ``routes`` are the odds it uses, by default hers
         (:meth:`routes`); a Marshal who knows her opponent passes his
-        (:meth:`StrategyBelief.routes <sleuth.games.fugitive.opponent.StrategyBelief.routes>`).
+        (:meth:`~sleuth.games.fugitive.deduction.opponent.StrategyBelief.routes`).
 
         Ties go to the lower number (for the look ahead, see
-        :func:`~sleuth.games.fugitive.endgame.best_before_42`).
+        :func:`~sleuth.games.fugitive.deduction.endgame.best_before_42`).
         """
         if mode not in GUESS_MODES:
             raise ValueError(f"unknown guess mode {mode!r} (modes: {', '.join(GUESS_MODES)})")
@@ -261,7 +261,7 @@ class Deduction:
 
     def routes(self) -> Routes:
         """Her odds of each set of face-down hideouts, as the end of the hunt weighs them
-        (:mod:`~sleuth.games.fugitive.endgame`; their sprint cards unknown).  A
+        (:mod:`~sleuth.games.fugitive.deduction.endgame`; their sprint cards unknown).  A
         :class:`SolverLimitError` when the pass over the candidates is too big."""
         positions = sorted(self.counts.by_position)
         sets = self.face_down_sets

@@ -17,8 +17,8 @@ from itertools import combinations
 from math import comb
 from typing import NamedTuple, overload
 
-from sleuth.games.fugitive.actions import Guess, Place
-from sleuth.games.fugitive.cards import SPRINT, sprint_total
+from sleuth.games.fugitive.engine.actions import Guess, Place
+from sleuth.games.fugitive.engine.cards import SPRINT, sprint_total
 
 
 def unrank_combination(items: Sequence[int], size: int, index: int) -> tuple[int, ...]:

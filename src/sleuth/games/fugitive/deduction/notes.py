@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sleuth.core.events import Event
-from sleuth.games.fugitive.cards import LAST
+from sleuth.games.fugitive.engine.cards import LAST
 from sleuth.games.fugitive.rules import MARSHAL
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
-from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES
+from sleuth.games.fugitive.engine.cards import LAST, PILE_OF, PILES
 from sleuth.games.fugitive.rules import MARSHAL
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sleuth.core.events import Event
-from sleuth.games.fugitive.cards import PILES, SETUP_DRAWS
+from sleuth.games.fugitive.engine.cards import PILES, SETUP_DRAWS
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame, Phase
 
 FUGITIVE_PHASES = (Phase.OPENING, Phase.FUGITIVE_PLACE, Phase.BONUS)

@@ -2,7 +2,7 @@
 
 The exact belief (:mod:`~sleuth.games.fugitive.belief`) weighs every world the rules allow by
 a simple model of his choices.  When the Marshal knows whom she faces, a Fugitive whose move
-probabilities are known (a :class:`~sleuth.games.fugitive.fugitives.Strategy`: the heuristic
+probabilities are known (a :class:`~sleuth.games.fugitive.players.fugitives.Strategy`: the heuristic
 and steady Fugitives), she can weigh each world by the probability that he played it, and a
 world where he would have played otherwise is impossible.
 
@@ -29,10 +29,16 @@ from collections.abc import Sequence
 from sleuth.core.errors import IllegalActionError, SleuthError, SolverLimitError
 from sleuth.core.events import JSON, Event, freeze, thaw
 from sleuth.core.game import CHANCE
-from sleuth.games.fugitive.actions import SKIP, Card, Draw, FugitiveAction, Guess
-from sleuth.games.fugitive.cards import LAST, cards_of
-from sleuth.games.fugitive.endgame import Route, Routes, manhunt_chance, route_sets, routes_of
-from sleuth.games.fugitive.fugitives import Strategy
+from sleuth.games.fugitive.deduction.endgame import (
+    Route,
+    Routes,
+    manhunt_chance,
+    route_sets,
+    routes_of,
+)
+from sleuth.games.fugitive.engine.actions import SKIP, Card, Draw, FugitiveAction, Guess
+from sleuth.games.fugitive.engine.cards import LAST, cards_of
+from sleuth.games.fugitive.players.fugitives import Strategy
 from sleuth.games.fugitive.rules import FUGITIVE, MARSHAL, FugitiveGame, FugitiveState
 
 MAX_STATES = 100_000
@@ -237,10 +243,10 @@ class StrategyBelief:
 
     def manhunt_guess(self) -> tuple[int, float]:
         """The Manhunt's best guess under his strategy and its chance of winning it
-        (:func:`~sleuth.games.fugitive.endgame.manhunt_chance`).  A ValueError when no
+        (:func:`~sleuth.games.fugitive.deduction.endgame.manhunt_chance`).  A ValueError when no
         face-down hideout is left, a :class:`SolverLimitError` beyond
         :data:`EXPECTIMAX_ROUTES` possible sets of them or the expectimax's budget
-        (:data:`~sleuth.games.fugitive.endgame.EXPECTIMAX_NODES`)."""
+        (:data:`~sleuth.games.fugitive.deduction.endgame.EXPECTIMAX_NODES`)."""
         routes = self.routes()
         if not routes or not routes[0][0]:
             raise ValueError("no face-down hideout is left to guess")

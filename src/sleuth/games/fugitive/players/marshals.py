@@ -24,14 +24,14 @@ from sleuth.core.bots import Bot
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.games.fugitive.actions import SKIP, Draw, Guess
-from sleuth.games.fugitive.advice import LOOKAHEAD_MODES, Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL
-from sleuth.games.fugitive.cards import LAST, PILE_OF
-from sleuth.games.fugitive.endgame import Routes
-from sleuth.games.fugitive.fugitives import Strategy
-from sleuth.games.fugitive.notes import MarshalNotes
-from sleuth.games.fugitive.opponent import StrategyBelief
+from sleuth.games.fugitive.deduction.advice import LOOKAHEAD_MODES, Deduction
+from sleuth.games.fugitive.deduction.endgame import Routes
+from sleuth.games.fugitive.deduction.notes import MarshalNotes
+from sleuth.games.fugitive.deduction.opponent import StrategyBelief
+from sleuth.games.fugitive.engine.actions import SKIP, Draw, Guess
+from sleuth.games.fugitive.engine.cards import LAST, PILE_OF
+from sleuth.games.fugitive.players.fugitives import Strategy
 from sleuth.games.fugitive.rules import MARSHAL
 
 DRAW_POLICIES = ("frontier", "low", "high", "random")

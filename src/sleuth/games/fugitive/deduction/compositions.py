@@ -15,7 +15,7 @@ from math import factorial
 import numpy as np
 import numpy.typing as npt
 
-from sleuth.games.fugitive.cards import LAST, PILE_OF, SPRINT, pile_of
+from sleuth.games.fugitive.engine.cards import LAST, PILE_OF, SPRINT, pile_of
 
 TYPES = 8
 """Sprint cards are counted by type, ``2 * pile + (value - 1)``: pile 0 (the start hand) to 3,

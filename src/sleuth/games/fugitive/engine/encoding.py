@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from sleuth.core.errors import ActionParseError, IllegalActionError
 from sleuth.core.game import CHANCE, TERMINAL
-from sleuth.games.fugitive.actions import (
+from sleuth.games.fugitive.engine.actions import (
     NO_BONUS,
     PASS,
     SKIP,
@@ -52,8 +52,8 @@ from sleuth.games.fugitive.actions import (
     Guess,
     Place,
 )
-from sleuth.games.fugitive.cards import GUESSABLE, LAST, SPRINT, cards_of
-from sleuth.games.fugitive.moves import Placements
+from sleuth.games.fugitive.engine.cards import GUESSABLE, LAST, SPRINT, cards_of
+from sleuth.games.fugitive.engine.moves import Placements
 from sleuth.games.fugitive.rules import FUGITIVE, FugitiveState, Phase
 
 DRAW = 0

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from sleuth.core.errors import IllegalActionError, SleuthError
 from sleuth.core.events import Event
-from sleuth.games.fugitive.actions import (
+from sleuth.games.fugitive.belief import ExactBelief, World
+from sleuth.games.fugitive.engine.actions import (
     NO_BONUS,
     PASS,
     SKIP,
@@ -25,7 +26,6 @@ from sleuth.games.fugitive.actions import (
     Guess,
     Place,
 )
-from sleuth.games.fugitive.belief import ExactBelief, World
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
 
 REPLAY_TRIES = 20

@@ -26,9 +26,11 @@ from dataclasses import dataclass
 
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event
-from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import MAX_STATES
-from sleuth.games.fugitive.cards import LAST, PILE_OF, PILES, SETUP_DRAWS
+from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.deduction.worlds import view_problem
+from sleuth.games.fugitive.engine.cards import LAST, PILE_OF, PILES, SETUP_DRAWS
+from sleuth.games.fugitive.engine.turns import PublicTurns
 from sleuth.games.fugitive.rules import (
     FUGITIVE,
     FUGITIVE_ONLY,
@@ -36,8 +38,6 @@ from sleuth.games.fugitive.rules import (
     FugitiveGame,
     Phase,
 )
-from sleuth.games.fugitive.turns import PublicTurns
-from sleuth.games.fugitive.worlds import view_problem
 
 ENTRY_HELP = """\
 draw 2 17                  you drew card 17 from pile 2

@@ -2,8 +2,8 @@
 
 Both start from a distribution over the Fugitive's face-down hideouts (:data:`Routes`), from
 the Marshal's own odds (:meth:`Deduction.routes
-<sleuth.games.fugitive.advice.Deduction.routes>`) or from a known opponent's strategy
-(:meth:`StrategyBelief.routes <sleuth.games.fugitive.opponent.StrategyBelief.routes>`).
+<sleuth.games.fugitive.deduction.advice.Deduction.routes>`) or from a known opponent's strategy
+(:meth:`StrategyBelief.routes <sleuth.games.fugitive.deduction.opponent.StrategyBelief.routes>`).
 
 - **The Manhunt** (F27) is a one-player problem: she names single numbers, a hit shows that
   hideout's position and sprint cards, a miss loses.  :func:`manhunt_chance` is its exact

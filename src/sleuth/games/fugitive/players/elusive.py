@@ -13,7 +13,8 @@ changes whether it hits through the hideout.
 
 He cannot see the Marshal's cards, so the deduction he imitates uses one uniform draw of her
 cards from those he has not seen, made afresh at each decision; everything else in her
-:class:`~sleuth.games.fugitive.timeline.Timeline` is public.  His draws, passes, 42 and his
+:class:`~sleuth.games.fugitive.deduction.timeline.Timeline` is public.  His draws, passes, 42 and
+his
 first hideout are the heuristic Fugitive's.  A deduction that needs more than
 ``EXPOSURE_STATES`` states counts as exposure 0 (a Marshal on a clock then guesses from a
 looser belief too).
@@ -30,18 +31,18 @@ from typing import Any
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
-from sleuth.games.fugitive.actions import Pass, Place
-from sleuth.games.fugitive.advice import Deduction
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief
-from sleuth.games.fugitive.cards import LAST
-from sleuth.games.fugitive.fugitives import (
+from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.deduction.timeline import Slot, Timeline
+from sleuth.games.fugitive.engine.actions import Pass, Place
+from sleuth.games.fugitive.engine.cards import LAST
+from sleuth.games.fugitive.players.fugitives import (
     HeuristicFugitive,
     payment,
     placement_score,
     unseen_cards,
 )
 from sleuth.games.fugitive.rules import MARSHAL
-from sleuth.games.fugitive.timeline import Slot, Timeline
 
 ROUTE_WEIGHT = 10.0
 """Exposure of a guess that names the whole face-down route (a hit ends the game)."""

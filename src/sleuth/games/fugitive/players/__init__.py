@@ -1,0 +1,1 @@
+"""The Fugitive and Marshal players behind ``bots.py``."""
