@@ -94,6 +94,10 @@ def reported(out: str) -> int:
     return int(match.group(1))
 
 
+def check_no_partial_logs(tmp_path: Path) -> None:
+    assert list((tmp_path / "logs").glob(".game-*")) == [], "a half-written log was left"
+
+
 def check_nothing_left(session: int) -> None:
     deadline = time.monotonic() + 3
     while in_session(session) and time.monotonic() < deadline:
@@ -141,6 +145,7 @@ def test_a_signal_stops_the_run_keeps_every_finished_game_and_resume_completes_i
     assert statuses == ["stopped"]
     assert "--resume" in err and ("Ctrl-C" if how == "ctrl-c" else "SIGTERM") in err
     check_nothing_left(run.pid)
+    check_no_partial_logs(tmp_path)
     check_resume_completes(tmp_path, indices)
 
 
@@ -154,6 +159,7 @@ def test_a_second_ctrl_c_stops_at_once(tmp_path: Path) -> None:
     indices, _ = stored(tmp_path)
     assert reported(out) == len(indices) == len(set(indices))
     check_nothing_left(run.pid)
+    check_no_partial_logs(tmp_path)
 
 
 def test_a_killed_worker_loses_only_its_games_and_resume_plays_them(tmp_path: Path) -> None:

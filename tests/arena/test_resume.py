@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -134,3 +136,23 @@ def test_resuming_a_finished_run_plays_nothing_and_prints_its_table(tmp_path: Pa
             6,
             1,
         )
+
+
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_workers_play_every_game_whatever_the_start_method(method: str) -> None:
+    """Workers watch the parent they see (a fork server under forkserver), not the main
+    process's pid: they must not take themselves for orphans."""
+    program = (
+        "import multiprocessing\n"
+        "from sleuth.arena.tournament import run_tournament\n"
+        "if __name__ == '__main__':\n"
+        f"    multiprocessing.set_start_method({method!r})\n"
+        "    t = run_tournament('fox', ['random', 'random'], 3000, seed=1, workers=2,\n"
+        "                       options={'graph': 'grid:4x4'})\n"
+        "    print(len(t.rows), t.lost)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "3000 []"

@@ -59,8 +59,9 @@ def play_game(
 ) -> GameRow:
     """Play one scheduled game in this process; write its log to ``logs`` if given.
 
-    The log appears whole or not at all (it is written aside and renamed), so a run that is
-    stopped while a log is being written leaves no truncated file behind."""
+    The log appears whole or not at all: it is written aside (``.game-NNNNNN.jsonl.PID.part``)
+    and renamed, and the tournament removes what a killed worker left aside, so a stopped run
+    leaves no truncated log behind."""
     index, seed, seating = job
     game = game_of(name, options)
     spec = game_spec(name)

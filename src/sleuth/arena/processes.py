@@ -42,6 +42,9 @@ GRACE = 1.0
 """Seconds the games in flight get to finish after the first stop request."""
 KILL_AFTER = 2.0
 """Seconds between SIGTERM and SIGKILL for a worker that does not stop."""
+KILL_AFTER_URGENT = 0.3
+"""The same after a second Ctrl-C: SIGTERM abandons a game at once, so a worker that has not
+sent its last rows and exited by then is stuck (in compiled code, say)."""
 ORPHAN_CHECK = 0.5
 """Seconds between a worker's checks that its parent is still alive."""
 SEND_EVERY = 0.02
@@ -63,7 +66,6 @@ def _worker(
     options: dict[str, JSON],
     logs: str | None,
     time_limit: float | None,
-    parent: int,
 ) -> None:
     """A worker's life: play the games it is sent, send their rows back, stop when told.
 
@@ -78,7 +80,8 @@ def _worker(
         phase["stop"] = True
 
     signal.signal(signal.SIGTERM, on_term)
-    threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+    # The parent as this process sees it (the main process, or a fork server that ends with it).
+    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
     queue: deque[Job] = deque()
     outbox: list[GameRow] = []
     sent = time.monotonic()
@@ -88,6 +91,8 @@ def _worker(
                 conn.send(outbox)
                 outbox, sent = [], time.monotonic()
             phase["abandonable"] = True
+            if phase.get("stop"):  # a SIGTERM came while the rows were being sent
+                break
             if not queue or conn.poll():
                 message = conn.recv()
                 phase["abandonable"] = False
@@ -158,7 +163,7 @@ def play_in_processes(
             here, there = context.Pipe()
             process = context.Process(
                 target=_worker,
-                args=(there, name, options, logs, time_limit, os.getpid()),
+                args=(there, name, options, logs, time_limit),
                 daemon=True,
             )
             process.start()
@@ -207,12 +212,13 @@ def play_in_processes(
                     for worker in pool:
                         if worker.open and worker.process.is_alive():
                             worker.process.terminate()
-                elif terminated_at is not None and (
-                    stop.urgent or time.monotonic() - terminated_at > KILL_AFTER
+                elif terminated_at is not None and time.monotonic() - terminated_at > (
+                    KILL_AFTER_URGENT if stop.urgent else KILL_AFTER
                 ):
                     for worker in pool:
                         if worker.open:
                             worker.process.kill()
+                            _drain(worker, on_row)
                             worker.open = False
     finally:
         for worker in pool:
@@ -223,6 +229,21 @@ def play_in_processes(
     if failure is not None:
         raise SleuthError(f"a worker process failed:\n{failure.rstrip()}")
     return result
+
+
+def _drain(worker: _Worker, on_row: Callable[[GameRow], None]) -> None:
+    """Hand over the rows a killed worker sent whole before it died (a message it was cut off
+    in the middle of reads as the end of the pipe)."""
+    worker.process.join(timeout=1)
+    try:
+        while worker.conn.poll():
+            message = worker.conn.recv()
+            if not isinstance(message, str):
+                for row in message:
+                    worker.given -= 1
+                    on_row(row)
+    except (EOFError, OSError):
+        pass
 
 
 def _send(worker: _Worker, message: Any) -> None:

@@ -288,6 +288,13 @@ class _Batches:
         self.since = time.monotonic()
 
 
+def _remove_partial_logs(logs: Path) -> None:
+    """Remove the logs a killed worker left half-written (``.game-*.part``; see
+    :func:`~sleuth.arena.play.play_game`): a run ends with whole logs only."""
+    for partial in logs.glob(".game-*.part"):
+        partial.unlink(missing_ok=True)
+
+
 def _prepare_logs(logs: Path, resuming: bool) -> None:
     try:
         logs.mkdir(parents=True, exist_ok=True)
@@ -414,6 +421,8 @@ def run_tournament(
                 tournament.lost = outcome.lost
     finally:
         batches.flush()
+        if logs is not None:
+            _remove_partial_logs(logs)
     if stop.requested:
         tournament.stopped_by, tournament.exit_code = stop.name, stop.exit_code
     tournament.rows.sort(key=lambda r: r.index)
