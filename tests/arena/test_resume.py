@@ -17,6 +17,7 @@ from sleuth.arena import store
 from sleuth.arena.tournament import GameRow, Tournament, run_tournament
 from sleuth.cli.app import app
 from sleuth.core.errors import SleuthError
+from sleuth.core.match import DEFAULT_TIME_LIMIT
 
 STARTED = datetime(2026, 1, 2, 3, 4, 5)
 BOTS = ["random", "random"]
@@ -156,3 +157,14 @@ def test_workers_play_every_game_whatever_the_start_method(method: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[0] == "3000 []"
+
+
+def test_the_default_time_limit_and_a_chosen_one_are_different_runs(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    h = header("run1", 20)
+    store.begin(db, h, STARTED, "x", time_limit=DEFAULT_TIME_LIMIT)
+    assert store.find_run(db, "fox", h.options, 3, BOTS, 20, DEFAULT_TIME_LIMIT).run_id == "run1"
+    with pytest.raises(SleuthError, match="no run"):
+        store.find_run(db, "fox", h.options, 3, BOTS, 20, float(DEFAULT_TIME_LIMIT))
+    with pytest.raises(SleuthError, match="no run"):
+        store.find_run(db, "fox", h.options, 3, BOTS, 20, None)

@@ -15,6 +15,7 @@ import sleuth
 from sleuth.arena import store
 from sleuth.arena.tournament import GameRow, Tournament, run_tournament
 from sleuth.core.errors import SleuthError
+from sleuth.core.match import DEFAULT_TIME_LIMIT
 from sleuth.core.registry import make_game
 
 RUN_COLUMNS = [
@@ -263,7 +264,7 @@ def test_winners_and_termination_are_stored_and_read_back(tmp_path: Path) -> Non
         caught = stored["termination"] == "caught"
         assert stored["winners"] == (["hunter"] if caught else ["fox"])
         assert stored["wins"] == ([1.0, 0.0] if caught else [0.0, 1.0])
-    found = store.find_run(db, "fox", t.options, 2, ["random", "random"], 6, None)
+    found = store.find_run(db, "fox", t.options, 2, ["random", "random"], 6, DEFAULT_TIME_LIMIT)
     assert found.rows == t.rows
 
 
@@ -285,5 +286,7 @@ def test_games_stored_before_the_structured_outcome_read_back_as_null(tmp_path: 
             "SELECT run_id, winners, termination FROM games ORDER BY run_id"
         ).fetchall()
     assert stored == [("old-run", None, None), ("older", None, None)]
-    rows = store.find_run(db, "fox", {"graph": "path:3"}, 7, ["random", "random"], 1, None).rows
+    rows = store.find_run(
+        db, "fox", {"graph": "path:3"}, 7, ["random", "random"], 1, DEFAULT_TIME_LIMIT
+    ).rows
     assert [(r.winners, r.termination) for r in rows] == [(None, None)]

@@ -6,7 +6,8 @@ Tables:
            ``seed``, ``bots``, ``games`` (scheduled), ``workers``, ``seconds``,
            ``sleuth_version``, ``status`` (``running`` while it plays, ``finished``, or
            ``stopped`` when it ended early: ``sleuth play --resume`` continues it),
-           ``time_limit`` (seconds per move, ``NULL`` for none).
+           ``time_limit`` (seconds per move the user set; ``NULL`` for the default, 1 s raised
+           to each bot's declared budget; ``inf`` for none).
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
            ``bots`` and ``roles`` (per seat), ``outcome``, ``returns``, ``wins`` (per seat),
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
@@ -25,6 +26,7 @@ most once per run (a batch skips the indices already there).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ import duckdb
 from sleuth.arena.play import GameRow
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
+from sleuth.core.match import DEFAULT_TIME_LIMIT, DefaultLimit
 
 if TYPE_CHECKING:
     from sleuth.arena.tournament import Tournament
@@ -90,9 +93,15 @@ def prepare(path: Path) -> None:
         raise SleuthError(f"cannot store results in {path}: {exc}") from None
 
 
-def save(path: Path, tournament: Tournament, started_at: datetime, sleuth_version: str) -> None:
+def save(
+    path: Path,
+    tournament: Tournament,
+    started_at: datetime,
+    sleuth_version: str,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+) -> None:
     """Append a finished tournament and its games to the DuckDB file at ``path``."""
-    begin(path, tournament, started_at, sleuth_version, time_limit=None)
+    begin(path, tournament, started_at, sleuth_version, time_limit)
     add_games(path, tournament.run_id, tournament.game, tournament.options, tournament.rows)
     end(path, tournament)
 
@@ -112,7 +121,7 @@ def begin(
                 tournament.run_id, started_at, tournament.game, _options(tournament.options),
                 tournament.seed, list(tournament.bots), tournament.requested or
                 len(tournament.rows), tournament.workers, 0.0, sleuth_version, "running",
-                time_limit,
+                _limit(time_limit),
             ],
         )  # fmt: skip
 
@@ -165,7 +174,7 @@ def find_run(
                 "SELECT run_id, coalesce(status, 'finished'), seconds FROM runs WHERE game = ? "
                 "AND options = ?::JSON AND seed = ? AND bots = ? AND games = ? "
                 "AND time_limit IS NOT DISTINCT FROM ? ORDER BY started_at DESC LIMIT 1",
-                [game, _options(options), seed, list(bots), games, time_limit],
+                [game, _options(options), seed, list(bots), games, _limit(time_limit)],
             ).fetchone()
             if found is None:
                 raise SleuthError(
@@ -197,6 +206,14 @@ def _load_games(con: duckdb.DuckDBPyConnection, run_id: str) -> list[GameRow]:
         for (index, seed, bots, roles, outcome, returns, wins, length, duration, forfeits,
              actions, thinking, winners, termination) in records
     ]  # fmt: skip
+
+
+def _limit(time_limit: float | None) -> float | None:
+    """How a run's time limit is stored: the default (a :class:`DefaultLimit`) as ``NULL``, so
+    that it never matches a limit the user chose, and no limit as infinity."""
+    if isinstance(time_limit, DefaultLimit):
+        return None
+    return math.inf if time_limit is None else time_limit
 
 
 def _options(options: dict[str, JSON]) -> str:

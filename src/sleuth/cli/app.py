@@ -429,7 +429,7 @@ def compare_command(
             raise typer.Exit(stopped.exit_code) from None
     if db is not None:
         for tournament in (comparison.candidate, comparison.baseline):
-            store.save(db, tournament, started_at, sleuth.__version__)
+            store.save(db, tournament, started_at, sleuth.__version__, time_limit)
     if as_json:
         print_json(comparison.summary())
         return
