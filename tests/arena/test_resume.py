@@ -168,3 +168,23 @@ def test_the_default_time_limit_and_a_chosen_one_are_different_runs(tmp_path: Pa
         store.find_run(db, "fox", h.options, 3, BOTS, 20, float(DEFAULT_TIME_LIMIT))
     with pytest.raises(SleuthError, match="no run"):
         store.find_run(db, "fox", h.options, 3, BOTS, 20, None)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_store_that_fails_mid_run_stops_it_and_says_what_was_kept(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sleuth.arena.tournament.BATCH_ROWS", 50)
+    kept: list[GameRow] = []
+
+    def store_twice(rows: list[GameRow]) -> None:
+        if len(kept) >= 100:
+            raise SleuthError("cannot store results in r.duckdb: disk full")
+        kept.extend(rows)
+
+    with pytest.raises(SleuthError) as error:
+        run_tournament("fox", BOTS, 5000, seed=3, workers=workers, on_rows=store_twice)
+    message = str(error.value)
+    assert message.startswith("cannot store results in r.duckdb: disk full: the run stopped")
+    assert f"with {len(kept)} games stored" in message and "--resume" in message
+    assert len(kept) == 100

@@ -58,6 +58,10 @@ class StopRequest:
     def name(self) -> str:
         return "Ctrl-C" if self.first == signal.SIGINT else "SIGTERM"
 
+    def ask(self) -> None:
+        """Request a stop from inside the program (no signal: :attr:`first` stays None)."""
+        self.count = max(self.count, 1)
+
     def receive(self, signum: int) -> None:
         """Record one signal; abandon the game in flight if one is being played here."""
         self.count += 1

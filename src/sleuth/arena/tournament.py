@@ -269,12 +269,17 @@ BATCH_ROWS = 2000
 
 
 class _Batches:
-    """Collects finished rows and hands them to ``on_rows`` in batches."""
+    """Collects finished rows and hands them to ``on_rows`` in batches.
+
+    The first ``SleuthError`` from ``on_rows`` (the results file cannot be written) is kept in
+    :attr:`error`; no batch is handed over after it, and the rows it refused stay in
+    :attr:`waiting`."""
 
     def __init__(self, on_rows: Callable[[list[GameRow]], None] | None) -> None:
         self.on_rows = on_rows
         self.waiting: list[GameRow] = []
         self.since = time.monotonic()
+        self.error: SleuthError | None = None
 
     def add(self, row: GameRow) -> None:
         self.waiting.append(row)
@@ -282,8 +287,14 @@ class _Batches:
             self.flush()
 
     def flush(self) -> None:
+        if self.error is not None:
+            return
         if self.waiting and self.on_rows is not None:
-            self.on_rows(self.waiting)
+            try:
+                self.on_rows(self.waiting)
+            except SleuthError as exc:
+                self.error = exc
+                return
         self.waiting = []
         self.since = time.monotonic()
 
@@ -405,6 +416,8 @@ def run_tournament(
     def accept(row: GameRow) -> None:
         tournament.rows.append(row)
         batches.add(row)
+        if batches.error is not None:
+            stop.ask()  # results can no longer be stored: stop as Ctrl-C would
         if on_progress:
             on_progress(1)
 
@@ -423,6 +436,13 @@ def run_tournament(
         batches.flush()
         if logs is not None:
             _remove_partial_logs(logs)
+    if batches.error is not None:
+        stored = len(tournament.rows) - len(batches.waiting)
+        raise SleuthError(
+            f"{batches.error}: the run stopped with {stored} games stored and "
+            f"{len(batches.waiting)} finished games not stored; once the file can be written, "
+            "--resume plays the games that are not stored"
+        )
     if stop.requested:
         tournament.stopped_by, tournament.exit_code = stop.name, stop.exit_code
     tournament.rows.sort(key=lambda r: r.index)
