@@ -212,6 +212,11 @@ class PaysTheWinnerTwice(HighCardState):
         return replace(result, returns=tuple(r / 2 for r in result.returns))
 
 
+class SaysYesTooOften(HighCardState):
+    def is_legal(self, action: object) -> bool:
+        return True  # every action of the game, legal or not
+
+
 def _misreads(self: HighCard, text: str) -> str:
     return "fold" if text == "call" else HighCard.parse_action(self, text)
 
@@ -226,6 +231,7 @@ def _misreads(self: HighCard, text: str) -> str:
         (_broken(EndsUndeclared), check_outcome, "termination 'showdown' is not one of"),
         (_broken(SplitsEveryPot), check_playthrough, "did not win but has win share 0.5"),
         (_broken(PaysTheWinnerTwice), check_outcome, "result().returns is"),
+        (_broken(SaysYesTooOften), check_illegal_actions, "is not listed as legal"),
     ],
     ids=[
         "refusal-changes",
@@ -235,6 +241,7 @@ def _misreads(self: HighCard, text: str) -> str:
         "undeclared-termination",
         "share-to-a-loser",
         "returns-disagree",
+        "is-legal-too-often",
     ],
 )
 def test_the_kit_catches_a_broken_game(

@@ -122,6 +122,9 @@ def check_illegal_actions(case: Case, seed: int) -> None:
             if probes == PROBES_PER_STEP:
                 break
             if state.is_legal(probe):
+                if state.current_player() != CHANCE and probe not in legal:
+                    problem = f"is_legal() says {probe} is legal but it is not listed as legal"
+                    raise case.fail(seed, problem, step)
                 continue
             if state.current_player() != CHANCE and probe in legal:
                 raise case.fail(seed, f"{probe} is listed as legal but is_legal() says no", step)
