@@ -24,12 +24,13 @@ FORFEIT = "forfeit"
 class Outcome:
     """How a finished game ended.
 
-    Invariants (checked on construction): ``termination`` is a non-empty word without spaces;
-    ``winners`` holds distinct side names, in seat order of their first seat, and is empty
-    exactly when nobody won; ``returns`` and ``wins`` have one entry per seat; a win share is
-    between 0 and 1.  With the game's sides, a seat's share is positive only if its side is a
-    winner, and the seats of one side have equal shares (except a seat that forfeited in a game
-    that goes on without it: it keeps nothing).
+    Checked on construction: ``termination`` is a non-empty word without spaces; ``winners``
+    holds distinct side names; ``returns`` and ``wins`` have one entry per seat; a win share is
+    between 0 and 1.  Kept by the core's constructors (and checked against the game's sides by
+    the conformance kit, which the outcome alone cannot be): ``winners`` is in seat order of
+    each side's first seat and empty exactly when nobody won; a seat's share is positive only if
+    its side is a winner, and the seats of one side have equal shares (except a seat that
+    forfeited in a game that goes on without it: it keeps nothing).
     """
 
     termination: str
