@@ -67,25 +67,34 @@ def next_action(state: State[Any], rng: random.Random) -> Hashable:
     return seat_move(state, rng)
 
 
-def playthrough(
+def random_steps(
     case: Case, game: Game[Any], seed: int
 ) -> Iterator[tuple[int, State[Any], Hashable]]:
-    """Uniform random play of ``game`` from the start: yields ``(step, state, action)`` before
-    each action is applied (the caller may look at the state, it must not change it), then
-    applies it.  Raises a :class:`ConformanceError` if the game does not end within
-    :data:`MAX_STEPS` steps or a legal action is refused."""
+    """Uniform random play of ``game`` from the start, the caller applying each action:
+    yields ``(step, state, action)``; the caller must apply ``action`` to ``state`` before
+    asking for the next step.  Raises a :class:`ConformanceError` if the game does not end
+    within :data:`MAX_STEPS` steps."""
     rng = random.Random(derive_seed(seed, "conformance", "play"))
     state = game.new_initial_state()
     for step in range(MAX_STEPS):
         if state.is_terminal():
             return
-        action = next_action(state, rng)
+        yield step, state, next_action(state, rng)
+    raise case.fail(seed, f"no end after {MAX_STEPS} random steps", MAX_STEPS)
+
+
+def playthrough(
+    case: Case, game: Game[Any], seed: int
+) -> Iterator[tuple[int, State[Any], Hashable]]:
+    """:func:`random_steps` that applies each action itself, after the caller has looked at
+    the state (which it must not change).  A legal action refused is a
+    :class:`ConformanceError`."""
+    for step, state, action in random_steps(case, game, seed):
         yield step, state, action
         try:
             state.apply(action)
         except Exception as exc:
             raise case.fail(seed, f"legal action {action} refused: {exc!r}", step) from exc
-    raise case.fail(seed, f"no end after {MAX_STEPS} random steps", MAX_STEPS)
 
 
 class RandomBot(Bot):

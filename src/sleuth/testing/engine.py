@@ -22,7 +22,7 @@ from sleuth.core.errors import ActionParseError, IllegalActionError
 from sleuth.core.events import Event
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
 from sleuth.core.rng import derive_seed
-from sleuth.testing.case import MAX_STEPS, Case, next_action, playthrough
+from sleuth.testing.case import Case, playthrough, random_steps
 from sleuth.testing.outcomes import outcome_problem
 from sleuth.testing.snapshot import Snapshot, difference, snapshot
 
@@ -171,13 +171,7 @@ def _refused(case: Case, state: State[Any], probe: Hashable, seed: int, step: in
 def check_clones(case: Case, seed: int) -> None:
     """At every step a clone equals the state (a full snapshot), and applying the next action
     to either leaves the other unchanged; both then hold the same data and gave equal events."""
-    game = case.make()
-    rng = random.Random(derive_seed(seed, "conformance", "play"))
-    state = game.new_initial_state()
-    for step in range(MAX_STEPS):
-        if state.is_terminal():
-            return
-        action = next_action(state, rng)
+    for step, state, action in random_steps(case, case.make(), seed):
         before = snapshot(state)
         clone = state.clone()
         _same(case, seed, step, before, clone, "a clone differs from its original")
@@ -189,7 +183,6 @@ def check_clones(case: Case, seed: int) -> None:
         _same(case, seed, step, after, state, f"{action} plays differently on a clone")
         if events != clone_events:
             raise case.fail(seed, f"{action} gave {events} but {clone_events} on a clone", step)
-    raise case.fail(seed, f"no end after {MAX_STEPS} random steps", MAX_STEPS)
 
 
 def _same(
@@ -205,17 +198,11 @@ def check_events(case: Case, seed: int) -> None:
     (numbers, strings, tuples, frozensets, read-only mappings), its audience is a set of
     seats, and its JSON form reads back to the same event."""
     game = case.make()
-    rng = random.Random(derive_seed(seed, "conformance", "play"))
-    state = game.new_initial_state()
-    for step in range(MAX_STEPS):
-        if state.is_terminal():
-            return
-        action = next_action(state, rng)
+    for step, state, action in random_steps(case, game, seed):
         for event in state.apply(action):
             problem = _event_problem(event, game.num_players)
             if problem is not None:
                 raise case.fail(seed, f"{action}: event {event.kind!r} {problem}", step)
-    raise case.fail(seed, f"no end after {MAX_STEPS} random steps", MAX_STEPS)
 
 
 def _event_problem(event: Event, seats: int) -> str | None:
