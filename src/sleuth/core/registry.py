@@ -46,6 +46,7 @@ _GAME_MODULES = {
     "fox": "sleuth.games.fox",
     "fugitive": "sleuth.games.fugitive",
     "camel-up": "sleuth.games.camel_up",
+    "scotland-yard": "sleuth.games.scotland_yard",
 }
 
 
