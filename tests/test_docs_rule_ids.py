@@ -2,13 +2,14 @@
 
 A rule id is a capital letter and a number ("K21"); a range ("F1-F30", "K14–K19") cites every id
 in it.  Which letters are rule ids depends on the game: Fox in a Hole uses X, A and O, Fugitive
-F, D, E, T and M, Camel Up C, K, E, V and T, with its exact-odds O ids on a page of their own.
-So the game of a file is read from its path (``fox``, ``fugitive``, ``camel_up``/``camel-up``
-in it), and each of its ids is looked up on that game's page, where ids are defined by list
-items that start with the bold id (``- **K21** ...``).  A file whose path names no game must
-not cite an id with any of these letters (add it to ``PATH_GAMES`` instead), so no citation
-goes unchecked.  Words that merely look like ids under another game's letters (a cycle "C4" in
-a Fox test, the graph "P5") are not rule ids of that game and are not checked.
+F, D, E, T and M, Camel Up C, K, E, V and T, with its exact-odds O ids on a page of their own,
+Scotland Yard S, O and C.  So the game of a file is read from its path (``fox``, ``fugitive``,
+``camel_up``/``camel-up``, ``scotland_yard``/``scotland-yard`` in it), and each of its ids is
+looked up on that game's page, where ids are defined by list items that start with the bold id
+(``- **K21** ...``).  A file whose path names no game must not cite an id with any of these
+letters (add it to ``PATH_GAMES`` instead), so no citation goes unchecked.  Words that merely
+look like ids under another game's letters (a cycle "C4" in a Fox test, the graph "P5") are not
+rule ids of that game and are not checked.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ GAMES = (
         "camel-up",
         ("camel_up", "camel-up"),
         {**dict.fromkeys("CKEVT", "camel-up.md"), "O": "camel-up-odds.md"},
+    ),
+    Game(
+        "scotland-yard",
+        ("scotland_yard", "scotland-yard"),
+        dict.fromkeys("SOC", "scotland-yard.md"),
     ),
 )
 PATH_GAMES = {"bench/_networkx_notes.py": "fugitive"}
@@ -128,15 +134,17 @@ def test_each_games_page_defines_its_ids_once(name: str) -> None:
 
 def test_the_checker_reports_a_missing_id_a_range_and_an_unclaimed_file() -> None:
     pages = {"fox.md": "- **X1** one\n- **X2** two\n", "fugitive.md": "- **F1** a\n"}
-    pages |= {"camel-up.md": "", "camel-up-odds.md": ""}
+    pages |= {"camel-up.md": "", "camel-up-odds.md": "", "scotland-yard.md": "- **S1** a\n"}
     files = [
         ("src/sleuth/games/fox/rules.py", "X1, X2 and X3; C4 and P5 are graphs"),
+        ("tests/games/scotland_yard/test_x.py", "rules S1-S2; F9 is no id here"),
         ("tests/games/fugitive/test_x.py", "rules F1–F2"),
         ("src/sleuth/core/x.py", "see K21"),
         ("src/sleuth/core/y.py", "Z95 and P5 are no rule ids"),
     ]
     assert undefined_citations(files, pages) == [
         "src/sleuth/games/fox/rules.py: X3 is not defined in docs/fox.md",
+        "tests/games/scotland_yard/test_x.py: S2 is not defined in docs/scotland-yard.md",
         "tests/games/fugitive/test_x.py: F2 is not defined in docs/fugitive.md",
         "src/sleuth/core/x.py: cites K21 but its path names no game",
     ]
