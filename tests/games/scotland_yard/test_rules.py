@@ -443,3 +443,45 @@ def test_builtin_board_games() -> None:
         state, events = play_random(game, seed)
         assert state.mrx in set(range(1, game.board.n + 1))
         assert set(events[0].public["detectives"]) <= set(game.board.start_cards)
+
+
+def public_shape(action: object) -> object:
+    """What the detectives learn of a Mr. X move: its tickets and whether it is a double."""
+    if isinstance(action, DoubleMove):
+        return ("double", action.first.ticket, action.second.ticket)
+    assert isinstance(action, Move)
+    return (action.ticket,)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_detectives_cannot_tell_hidden_twins_apart(seed: int) -> None:
+    """Differential check: a second game in which Mr. X takes other stations with the same
+    tickets, where every detective makes the same moves, looks the same to the detectives until
+    a reveal, a capture or a move that is legal in one game only (no public field leaks him)."""
+    game = classic_game(reveals="")
+    rng = random.Random(seed)
+    first, second = game.new_initial_state(), game.new_initial_state()
+    deal = first.sample_chance(rng)
+    assert isinstance(deal, Start)
+    other = [c for c in CLASSIC_CARDS if c not in (deal.mrx, *deal.detectives)]
+    seen: tuple[list[Event], list[Event]] = ([], [])
+    seen[0].extend(e.seen_by(1) for e in first.apply(deal))
+    seen[1].extend(e.seen_by(1) for e in second.apply(Start(rng.choice(other), deal.detectives)))
+    while not first.is_terminal() and not second.is_terminal():
+        action = rng.choice(first.legal_actions())
+        if first.to_move == -1:
+            twins = [a for a in second.legal_actions() if public_shape(a) == public_shape(action)]
+            if not twins:
+                break
+            twin = rng.choice(twins)
+        elif second.is_legal(action) and first.mrx != getattr(action, "station", 0):
+            twin = action
+        else:
+            break
+        events = (first.apply(action), second.apply(twin))
+        if any(e.kind == "game_over" for e in events[0] + events[1]):
+            break
+        for mine, events_of in zip(seen, events, strict=True):
+            mine.extend(e.seen_by(1) for e in events_of)
+        assert seen[0] == seen[1]
