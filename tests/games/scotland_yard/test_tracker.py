@@ -1,6 +1,7 @@
 """The Mr. X tracker: the conformance cases T12-T16 on the classic map, contradictions, and a
 brute-force oracle (every path of Mr. X that agrees with the events, enumerated) on small random
-boards for the possible sets, their history, the smoothed sets and the random-walk weights."""
+boards for the possible sets, their history, the smoothed sets, the random-walk weights and the
+paths drawn."""
 
 from __future__ import annotations
 
@@ -400,8 +401,8 @@ class PathOracle:
 @given(st.integers(0, 2**32))
 def test_tracker_agrees_with_every_path_enumerated(seed: int) -> None:
     """Exactness and soundness: after every event, the tracker's set is the set of end stations
-    of the agreeing paths, and it raises exactly when none is left; its history, smoothed sets
-    and random-walk weights match the paths too."""
+    of the agreeing paths, and it raises exactly when none is left; its history, smoothed sets and
+    random-walk weights match the paths too, and every path it draws is one of them."""
     rng = random.Random(seed)
     board = random_board(rng)
     detectives = rng.sample(range(1, board.n + 1), rng.randint(1, min(2, board.n - 1)))
@@ -429,6 +430,7 @@ def test_tracker_agrees_with_every_path_enumerated(seed: int) -> None:
         assert [set(members(b)) for b in tracker.smoothed()] == smoothed
         assert tracker.weights is not None
         assert tracker.weights == pytest.approx({s: float(w) for s, w in oracle.weights().items()})
+        assert tuple(tracker.sample_path(rng)) in oracle.paths
         if tracker.caught is None:
             assert tracker.possible & tracker.occupied == 0
 

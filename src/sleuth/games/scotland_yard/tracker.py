@@ -309,6 +309,19 @@ class Tracker:
             return rng.choices(self.stations(), k=k)
         return rng.choices(list(self.weights), weights=list(self.weights.values()), k=k)
 
+    def sample_path(self, rng: random.Random) -> list[int]:
+        """One path of Mr. X that agrees with every event read: his start station, then his
+        station after each entry (the last one drawn as :meth:`sample` draws; each earlier
+        one uniformly among the stations of ``history`` one move before the next).  Every
+        station of ``history[k]`` has such a predecessor in ``history[k - 1]``, so the walk
+        back never gets stuck."""
+        path = self.sample(rng)
+        for k in range(self.entry - 1, -1, -1):
+            before = self.history[k] & self.tables.single[self.tickets[k]][path[-1]]
+            path.append(rng.choice(members(before)))
+        path.reverse()
+        return path
+
     # --- internals ------------------------------------------------------------------------
 
     def _check_free(self, what: str) -> None:
