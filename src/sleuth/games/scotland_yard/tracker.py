@@ -309,13 +309,17 @@ class Tracker:
             return rng.choices(self.stations(), k=k)
         return rng.choices(list(self.weights), weights=list(self.weights.values()), k=k)
 
-    def sample_path(self, rng: random.Random) -> list[int]:
+    def sample_path(self, rng: random.Random, end: int | None = None) -> list[int]:
         """One path of Mr. X that agrees with every event read: his start station, then his
-        station after each entry (the last one drawn as :meth:`sample` draws; each earlier
-        one uniformly among the stations of ``history`` one move before the next).  Every
-        station of ``history[k]`` has such a predecessor in ``history[k - 1]``, so the walk
-        back never gets stuck."""
-        path = self.sample(rng)
+        station after each entry (the last one is ``end`` if given, which must be possible,
+        else drawn as :meth:`sample` draws; each earlier one uniformly among the stations of
+        ``history`` one move before the next).  Every station of ``history[k]`` has such a
+        predecessor in ``history[k - 1]``, so the walk back never gets stuck."""
+        if end is not None and not self.possible >> end & 1:
+            raise ValueError(
+                f"a path cannot end at {end}: Mr. X can only be at {show(self.possible)}"
+            )
+        path = self.sample(rng) if end is None else [end]
         for k in range(self.entry - 1, -1, -1):
             before = self.history[k] & self.tables.single[self.tickets[k]][path[-1]]
             path.append(rng.choice(members(before)))
