@@ -35,6 +35,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("camel_up_games.py", "vs baseline"),
         ("camel_up_odds.py", "vs baseline"),
         ("camel_up_bots.py", "vs baseline"),
+        ("scotland_yard_tracker.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -75,4 +76,5 @@ def test_every_benchmark_is_tested() -> None:
         "camel_up_games.py",
         "camel_up_odds.py",
         "camel_up_bots.py",
+        "scotland_yard_tracker.py",
     }

@@ -189,12 +189,15 @@ class Tracker:
 
         ``possible`` becomes every station one ``ticket`` move from a possible station that
         holds no detective."""
-        self._check_free("Mr. X cannot move")
-        if ticket not in self.tables.single:
+        if self.caught is not None:
+            raise self._over("Mr. X cannot move")
+        try:
+            after = self.tables.reach(self.possible, ticket) & ~self.occupied
+        except KeyError:
+            known = ", ".join(LEG_TICKETS)
             raise ContradictionError(
-                f"unknown ticket {ticket!r} in the log (known: {', '.join(LEG_TICKETS)})"
-            )
-        after = self.tables.reach(self.possible, ticket) & ~self.occupied
+                f"unknown ticket {ticket!r} in the log (known: {known})"
+            ) from None
         if not after:
             raise ContradictionError(
                 f"a {ticket} move from {show(self.possible)} reaches no station free of "
@@ -219,7 +222,8 @@ class Tracker:
         """Detective ``detective`` (0-based) moved to ``station``; ``captured`` says whether
         Mr. X was there.  A miss removes ``station`` from ``possible``; a capture is
         :meth:`capture`."""
-        self._check_free("no detective moves after a capture")
+        if self.caught is not None:
+            raise self._over("no detective moves after a capture")
         if not 0 <= detective < len(self.detectives):
             raise ContradictionError(
                 f"there is no detective {detective} (detectives 0..{len(self.detectives) - 1})"
@@ -243,7 +247,8 @@ class Tracker:
 
     def capture(self, station: int) -> None:
         """Mr. X was caught at ``station``: the game is over and ``possible`` is that station."""
-        self._check_free("Mr. X cannot be caught twice")
+        if self.caught is not None:
+            raise self._over("Mr. X cannot be caught twice")
         if station < 1 or not self.possible >> station & 1:
             raise ContradictionError(
                 f"Mr. X is caught at {station}, but he can only be at {show(self.possible)}"
@@ -328,9 +333,8 @@ class Tracker:
 
     # --- internals ------------------------------------------------------------------------
 
-    def _check_free(self, what: str) -> None:
-        if self.caught is not None:
-            raise ContradictionError(f"{what}: he was caught at {self.caught}")
+    def _over(self, what: str) -> ContradictionError:
+        return ContradictionError(f"{what}: he was caught at {self.caught}")
 
     def _point(self, station: int) -> None:
         self.possible = 1 << station
