@@ -1,7 +1,8 @@
 """Scotland Yard players.
 
 ``random`` plays either side: a uniformly random legal action (for the detectives' seat, a
-random move of the detective to move).
+random move of the detective to move).  ``mc`` is the Monte Carlo detective of
+``docs/scotland-yard.md`` (:mod:`~sleuth.games.scotland_yard.mc`), for either detective role.
 """
 
 from __future__ import annotations
@@ -10,6 +11,15 @@ from collections.abc import Hashable, Sequence
 
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
+from sleuth.core.options import OptionSpec, parse_choice, parse_float, parse_int
+from sleuth.games.scotland_yard.mc import (
+    IMPLEMENTATIONS,
+    SAMPLE_FROM,
+    MCParams,
+    MonteCarloDetective,
+    move_budget,
+    warm_up,
+)
 
 ALL_ROLES = ("mrx", "detectives", "detective")
 DETECTIVE_ROLES = ("detectives", "detective")
@@ -22,4 +32,31 @@ class RandomPlayer(Bot):
         return self.rng.choice(legal)
 
 
-BOTS = (BotSpec("random", ALL_ROLES, RandomPlayer, "a uniformly random legal move (either side)"),)
+MC_OPTIONS = (
+    OptionSpec("rollouts", MCParams.rollouts, "rollouts per candidate move (N)", parse_int(1)),
+    OptionSpec("depth", MCParams.depth, "turns each rollout looks ahead", parse_int(1)),
+    OptionSpec("w1", MCParams.w1, "weight of the capture rate", parse_float(0.0)),
+    OptionSpec("w2", MCParams.w2, "weight of the mean distance to Mr. X", parse_float(0.0)),
+    OptionSpec(
+        "sample_from",
+        MCParams.sample_from,
+        "where rollouts put Mr. X: possible (the tracker) or reachable (from the last reveal)",
+        parse_choice(SAMPLE_FROM),
+    ),
+    OptionSpec(
+        "impl", "fast", "fast (compiled) or plain (the same moves)", parse_choice(IMPLEMENTATIONS)
+    ),
+)
+
+BOTS = (
+    BotSpec("random", ALL_ROLES, RandomPlayer, "a uniformly random legal move (either side)"),
+    BotSpec(
+        "mc",
+        DETECTIVE_ROLES,
+        MonteCarloDetective,
+        "Monte Carlo detective: random rollouts per move, score = capture rate - weighted distance",
+        MC_OPTIONS,
+        warm_up=warm_up,
+        move_budget=move_budget,
+    ),
+)
