@@ -36,6 +36,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("camel_up_odds.py", "vs baseline"),
         ("camel_up_bots.py", "vs baseline"),
         ("scotland_yard_tracker.py", "vs baseline"),
+        ("scotland_yard_mc.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -77,4 +78,5 @@ def test_every_benchmark_is_tested() -> None:
         "camel_up_odds.py",
         "camel_up_bots.py",
         "scotland_yard_tracker.py",
+        "scotland_yard_mc.py",
     }
