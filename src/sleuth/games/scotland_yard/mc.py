@@ -11,8 +11,10 @@ position:
 2. plays the candidate, then a uniformly random legal move (or a pass) for each detective after
    the mover in seat order; a detective landing on Mr. X captures him;
 3. Mr. X then makes a uniformly random legal single move (black tickets included, no double
-   moves); without one he is cornered, which counts as a capture; once the game would be over
-   (log full, or the round limit), the rollout ends without capture;
+   moves); without one he is cornered, which counts as a capture.  Where the game would be over
+   instead (log full, or the round limit), the rollout ends without capture; so it does before
+   the detectives' moves of a turn that the game would not play (``final_detective_phase``
+   off);
 4. adds the sum of the detectives' distances to Mr. X (board distances, ferries ignored) to
    ``dist_points``: one turn completed;
 5. repeats, for turns ``2 .. depth``, with every detective moving at random in seat order.
