@@ -12,8 +12,8 @@
     against ``random``, and a ``random`` Mr. X against the ``mc`` detectives (default options),
     in games per second, with the detectives' win rate and ``mc``'s time per move.
 
-The board is the classic map from ``../shared/data/scotland-yard`` when it is there, else
-Sleuth's own board (said in the output).
+The board is the classic map when it is found where the tests look for it
+(``tests/games/scotland_yard/helpers.py``), else Sleuth's own board (said in the output).
 
     .venv/bin/python bench/scotland_yard_mc.py [--quick] [--positions N] [--games N]
 """
