@@ -48,7 +48,8 @@ def _infer(spec: GameSpec, plugin: InferPlugin, values: dict[str, Any]) -> None:
     log: Path = values.pop("log")
     events: int | None = values.pop("events")
     as_json: bool = values.pop("as_json")
-    view = read_view_log(log, plugin.role, spec.name, seat=values.pop("seat", None))
+    roles = (plugin.role, *plugin.also)
+    view = read_view_log(log, roles, spec.name, seat=values.pop("seat", None))
     if events is not None and events > len(view.events):
         raise SleuthError(
             f"--events {events}: the {plugin.role}'s view in {log} has only "

@@ -36,14 +36,14 @@ ParamValue = str | int | float | Path | None
 class Param:
     """One ``--name`` option of a plug-in's command.
 
-    ``kind`` is ``str``, ``int``, ``float`` or ``Path``; with ``choices`` the value is one of
-    them (a ``str``); ``minimum`` bounds numbers from below.  Invariant: ``default`` is None or
-    a valid value.
+    ``kind`` is ``str``, ``int``, ``float``, ``Path`` or ``bool`` (a flag, off unless given);
+    with ``choices`` the value is one of them (a ``str``); ``minimum`` bounds numbers from
+    below.  Invariant: ``default`` is None or a valid value.
     """
 
     name: str
     help: str
-    kind: type[str] | type[int] | type[float] | type[Path] = str
+    kind: type[str] | type[int] | type[float] | type[Path] | type[bool] = str
     default: ParamValue = None
     choices: tuple[str, ...] = ()
     minimum: int | None = None
@@ -81,7 +81,9 @@ class InferPlugin:
     events of the view, checked by the caller) and the values of ``params`` by name.  It
     raises a :class:`~sleuth.core.errors.SleuthError` naming the event on a contradiction.
     With ``by_seat`` (games whose seats share one role, such as Camel Up's players) the
-    command takes ``--seat S`` to choose the view of a full game log.
+    command takes ``--seat S`` to choose the view of a full game log.  ``also`` names other
+    roles that see what ``role`` sees (Scotland Yard's ``detective`` seats beside the
+    ``detectives`` seat): their views are read too.
     """
 
     role: str
@@ -89,6 +91,7 @@ class InferPlugin:
     run: Callable[[ViewLog, int | None, Mapping[str, Any]], Inferred]
     params: tuple[Param, ...] = ()
     by_seat: bool = False
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ from sleuth.core.log import (
 )
 from sleuth.core.registry import game_spec
 
+Roles = str | tuple[str, ...]
+"""A role, or roles that see alike (see :func:`read_view_log`)."""
 VIEW_FORMAT = "sleuth-view"
 VIEW_VERSION = 1
 
@@ -113,11 +115,15 @@ def _is_view_log(path: Path) -> bool:
 
 
 def read_view_log(
-    path: Path | str, role: str, game: str | None = None, seat: int | None = None
+    path: Path | str, role: Roles, game: str | None = None, seat: int | None = None
 ) -> ViewLog:
     """The view of ``role`` from a view log or a full game log at ``path`` (of the game named
     ``game``, when given).  ``seat`` chooses among seats that share the role (a full game log;
-    a view log must be that seat's); by default the first seat with the role."""
+    a view log must be that seat's); by default the first seat with the role.
+
+    ``role`` may be a tuple of roles that see alike (Scotland Yard's detectives, one seat for
+    all or one seat each): a view log of any of them is read, and from a full game log the
+    first seat with the first of them the game has."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -128,7 +134,7 @@ def read_view_log(
 
 def parse_view_lines(
     lines: Iterable[str],
-    role: str,
+    role: Roles,
     source: str = "<log>",
     game: str | None = None,
     seat: int | None = None,
@@ -151,8 +157,8 @@ def parse_view_lines(
     played = reader.game(first_no, valid.game, valid.options, valid.rules_version)
     if not 0 <= valid.seat < played.num_players or played.roles[valid.seat] != valid.role:
         raise fail(first_no, f"seat {valid.seat} is not the {valid.role} (seats: {played.roles})")
-    if valid.role != role:
-        raise fail(first_no, f"this is the {valid.role}'s view, not the {role}'s")
+    if valid.role not in _roles(role):
+        raise fail(first_no, f"this is the {valid.role}'s view, not the {_named(role)}'s")
     if seat is not None and valid.seat != seat:
         raise fail(first_no, f"this is seat {valid.seat}'s view, not seat {seat}'s")
     events: list[Event] = []
@@ -166,13 +172,14 @@ def parse_view_lines(
 
 
 def _from_game_log(
-    lines: list[str], role: str, source: str, name: str | None, seat: int | None
+    lines: list[str], roles: Roles, source: str, name: str | None, seat: int | None
 ) -> ViewLog:
     replay = replay_lines(lines, source=source)
     game = replay.game
-    if role not in game.roles:
+    role = next((r for r in _roles(roles) if r in game.roles), None)
+    if role is None:
         raise LogError(
-            f"{source}: a {game.name} game log, which has no {role} (roles: "
+            f"{source}: a {game.name} game log, which has no {_named(roles)} (roles: "
             f"{', '.join(game.roles)})"
         )
     if name is not None and game.name != name:
@@ -191,3 +198,12 @@ def _from_game_log(
             step = StepLine.model_validate(body)
             events += [Event.from_json(e.model_dump()).seen_by(seat) for e in step.events]
     return ViewLog(game, seat, events)
+
+
+def _roles(roles: Roles) -> tuple[str, ...]:
+    return (roles,) if isinstance(roles, str) else roles
+
+
+def _named(roles: Roles) -> str:
+    """``marshal``, or ``detectives or detective``."""
+    return " or ".join(_roles(roles))

@@ -21,6 +21,7 @@ from sleuth.games.scotland_yard.edition import (
     parse_edition_bool,
     parse_stations,
 )
+from sleuth.games.scotland_yard.plugins import ASSIST, INFER
 from sleuth.games.scotland_yard.rules import ScotlandYardGame, board_for, resolve_map
 
 
@@ -88,4 +89,6 @@ SPEC = GameSpec(
     bots=BOTS,
     build=_build,
     seats_option="seats",
+    infer=INFER,
+    assist=ASSIST,
 )

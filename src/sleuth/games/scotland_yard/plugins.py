@@ -1,0 +1,223 @@
+"""Scotland Yard's plug-ins: the detectives' tracker after a log (``sleuth infer
+scotland-yard``) and the detectives' assistant (``sleuth assist scotland-yard``).
+
+``infer`` reads the detectives' view (of a full game log, whichever way its detectives were
+seated, or of a view log the assistant saved) into a
+:class:`~sleuth.games.scotland_yard.belief.MrXBelief`, one event at a time, and answers with
+Mr. X's possible stations (*P* of ``docs/scotland-yard.md``), their probabilities under the
+chosen model, *P*'s size after every log entry and, with ``--smooth``, the smoothed sets.  A
+view that no game explains is the belief's ``ContradictionError`` naming the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from sleuth.core.bitsets import members
+from sleuth.core.events import JSON
+from sleuth.core.game import Game
+from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
+from sleuth.core.viewlog import ViewLog
+from sleuth.games.scotland_yard.assistant import DetectivesSession, probability_line
+from sleuth.games.scotland_yard.belief import MrXBelief
+from sleuth.games.scotland_yard.rules import ScotlandYardGame
+from sleuth.games.scotland_yard.table import parse_starts
+from sleuth.games.scotland_yard.tracker import MODELS, Model
+
+MODEL = Param(
+    "model",
+    "What the probabilities assume of Mr. X: uniform (every possible station alike) or "
+    "random-walk (he picks at random among the stations his ticket reaches). The possible "
+    "stations do not depend on it.",
+    default="uniform",
+    choices=MODELS,
+)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of Mr. X's log as the detectives saw it: its ticket, which leg of a double
+    move it was (0: a single move), where it revealed him, and how many stations were possible
+    after it and the detective moves that followed (before the end-of-game log, if any)."""
+
+    entry: int
+    ticket: str
+    leg: int
+    reveal: int | None
+    size: int
+
+
+@dataclass(frozen=True)
+class TrackerNotes:
+    """The detectives' tracker after the first ``events`` events of their view.
+
+    Invariants: ``possible`` is sorted and is the support of ``probabilities``; ``sizes[k]`` is
+    the size of *P_k* as known when the game was at entry ``k`` (``sizes[0]``: before entry 1),
+    so ``len(sizes) == entry + 1`` once the game has started (empty before); ``smoothed[k]`` is
+    *B_k* when asked for."""
+
+    events: int
+    started: bool
+    model: Model
+    entry: int
+    possible: tuple[int, ...]
+    probabilities: dict[int, float]
+    detectives: tuple[int, ...]
+    sizes: tuple[int, ...]
+    log: tuple[LogEntry, ...]
+    caught: int | None
+    over: bool
+    smoothed: tuple[tuple[int, ...], ...] | None
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {
+            "events": self.events,
+            "started": self.started,
+            "entry": self.entry,
+            "possible": list(self.possible),
+            "size": len(self.possible),
+            "model": self.model,
+            "probabilities": {str(s): p for s, p in self.probabilities.items()},
+            "detectives": list(self.detectives),
+            "history": list(self.sizes),
+            "log": [
+                {"entry": e.entry, "ticket": e.ticket, "leg": e.leg, "reveal": e.reveal}
+                for e in self.log
+            ],
+            "caught": self.caught,
+            "over": self.over,
+        }
+        if self.smoothed is not None:
+            out["smoothed"] = [list(b) for b in self.smoothed]
+        return out
+
+    def render(self) -> Group:
+        if not self.started:
+            return Group(Text(f"After {self.events} events: the game has not started."))
+        lines: list[Table | Text] = []
+        if self.log:
+            table = Table("entry", "ticket", "revealed at", "possible", box=None)
+            if self.smoothed is not None:
+                table.add_column("after smoothing")
+            for e in self.log:
+                ticket = e.ticket + ("" if not e.leg else f" (double, leg {e.leg})")
+                row = [str(e.entry), ticket, "" if e.reveal is None else str(e.reveal)]
+                row.append(str(self.sizes[e.entry]))
+                if self.smoothed is not None:
+                    row.append(str(len(self.smoothed[e.entry])))
+                table.add_row(*row)
+            lines.append(table)
+        stations = ", ".join(map(str, self.possible))
+        where = f"After {self.events} events (log entry {self.entry}): "
+        lines.append(Text(f"Detectives at {', '.join(map(str, self.detectives))}."))
+        if self.caught is not None:
+            lines.append(Text(where + f"Mr. X was caught at {self.caught}."))
+        elif self.over:
+            lines.append(Text(where + f"the game is over; Mr. X was at {stations}."))
+        else:
+            count = len(self.possible)
+            lines.append(Text(where + f"Mr. X may be at {count} stations: {stations}"))
+            lines.append(Text(probability_line(self.probabilities, self.model)))
+        return Group(*lines)
+
+
+def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> TrackerNotes:
+    """The tracker after the first ``events`` events of ``view`` (all by default).
+
+    Raises ``ContradictionError`` naming the first event that no game explains."""
+    game = view.game
+    assert isinstance(game, ScotlandYardGame)  # read_view_log checked the game's name
+    model = cast(Model, params.get("model") or "uniform")
+    seen = view.events if events is None else view.events[:events]
+    belief = MrXBelief(game, model)
+    sizes: list[int] = []
+    log: list[LogEntry] = []
+    for event in seen:
+        if event.kind == "game_over" and belief.tracker is not None:
+            sizes = [b.bit_count() for b in belief.tracker.history]
+        belief.update(event)
+        public = event.public
+        if event.kind == "mrx_moved":
+            reveal = public["reveal"]
+            log.append(
+                LogEntry(
+                    int(public["entry"]),
+                    str(public["ticket"]),
+                    int(public["leg"]),
+                    None if reveal is None else int(reveal),
+                    0,
+                )
+            )
+    tracker = belief.tracker
+    if tracker is None:
+        return TrackerNotes(len(seen), False, model, 0, (), {}, (), (), (), None, False, None)
+    if not belief.over:
+        sizes = [b.bit_count() for b in tracker.history]
+    smoothed = None
+    if params.get("smooth"):
+        smoothed = tuple(tuple(members(b)) for b in tracker.smoothed())
+    return TrackerNotes(
+        events=len(seen),
+        started=True,
+        model=model,
+        entry=tracker.entry,
+        possible=tuple(tracker.stations()),
+        probabilities=tracker.probabilities(),
+        detectives=tuple(tracker.detectives),
+        sizes=tuple(sizes),
+        log=tuple(LogEntry(e.entry, e.ticket, e.leg, e.reveal, sizes[e.entry]) for e in log),
+        caught=tracker.caught,
+        over=belief.over,
+        smoothed=smoothed,
+    )
+
+
+def _session(game: Game[Any], params: Mapping[str, Any]) -> DetectivesSession:
+    assert isinstance(game, ScotlandYardGame)
+    given = params.get("starts")
+    starts = parse_starts(given) if given else game.profile.detective_starts
+    return DetectivesSession(game, cast(Model, params.get("model") or "uniform"), starts)
+
+
+INFER = InferPlugin(
+    role="detectives",
+    also=("detective",),
+    help="The detectives' tracker: Mr. X's possible stations after a log (with their "
+    "probabilities under a model), how many were possible after each log entry, and with "
+    "--smooth what later entries rule out of earlier ones.",
+    run=infer,
+    params=(
+        MODEL,
+        Param(
+            "smooth",
+            "Also the smoothed sets: each entry's stations from which Mr. X could still make "
+            "the later moves.",
+            kind=bool,
+            default=False,
+        ),
+    ),
+)
+
+ASSIST = AssistPlugin(
+    help="The detectives' assistant at a real table: type Mr. X's tickets as he plays them, "
+    "the reveals and each detective's move (in any order within a round, each naming its "
+    "detective) and see where Mr. X may be and a suggested move for every detective still "
+    "to move.  'help' lists the forms; undo, edit, delete, save FILE and load FILE work at "
+    "any time.",
+    session=_session,
+    params=(
+        Param(
+            "starts",
+            "The detectives' start stations in detective order, e.g. 13,26,29,34,50 (or type "
+            "'start 13,26,29,34,50' as the first entry).",
+        ),
+        MODEL,
+    ),
+    load_sets=("starts",),
+)

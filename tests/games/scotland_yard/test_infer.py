@@ -1,0 +1,177 @@
+"""``sleuth infer scotland-yard``: the detectives' tracker after logs made by ``sleuth play``
+(one seat for the detectives, or one seat each), checked cut by cut against a tracker fed by
+hand and against the truth of Mr. X's own view; the text answer; contradictions name the
+event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sleuth.core.events import Event
+from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.games.scotland_yard.plugins import infer
+from sleuth.games.scotland_yard.rules import ScotlandYardGame
+from sleuth.games.scotland_yard.tracker import Tracker
+from tests.cli_helpers import check_error, entry, flat, one_json_object
+
+ROLES = ("detectives", "detective")
+
+
+def play_logs(cwd: Path, bots: int, games: int, *options: str) -> list[Path]:
+    """Logs of ``games`` random games from ``sleuth play`` (``bots`` seats)."""
+    args = ["play", "scotland-yard", "--bots", ",".join(["random"] * bots), "-n", str(games)]
+    for option in options:
+        args += ["-o", option]
+    done = entry(*args, "--logs", "logs", "--no-db", "--seed", "7", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return sorted((cwd / "logs").glob("*.jsonl"))
+
+
+def hand_tracker(game: ScotlandYardGame, events: list[Event], model: Any) -> Tracker | None:
+    """The tracker fed from the public fields, step by step as the tracker section says (the
+    end of the game left out)."""
+    tracker = None
+    for event in events:
+        public = event.public
+        if event.kind == "start":
+            starts = list(public["detectives"])
+            tracker = Tracker(game.board, game.mrx_start_set(starts), starts, model)
+        elif event.kind == "mrx_moved":
+            assert tracker is not None
+            tracker.mrx_leg(public["ticket"])
+            if public["reveal"] is not None:
+                tracker.reveal(public["reveal"])
+        elif event.kind == "detective_moved":
+            assert tracker is not None
+            tracker.detective_moved(public["detective"], public["station"], public["captured"])
+    return tracker
+
+
+def truth(mrx_events: list[Event]) -> int:
+    """Mr. X's station after these events of his own view (0 before the start)."""
+    station = 0
+    for event in mrx_events:
+        if event.private is not None:
+            station = int(event.private.get("mrx", event.private.get("station", station)))
+    return station
+
+
+def check_cut(view: ViewLog, mrx: ViewLog, cut: int, model: Any) -> dict[str, Any]:
+    """The JSON answer at ``cut``, checked; returned for more checks."""
+    game = view.game
+    assert isinstance(game, ScotlandYardGame)
+    out = infer(view, cut, {"model": model, "smooth": True}).to_json()
+    assert out["events"] == cut and out["model"] == model
+    seen = view.events[:cut]
+    over = any(e.kind == "game_over" for e in seen)
+    tracker = hand_tracker(game, [e for e in seen if e.kind != "game_over"], model)
+    if tracker is None:
+        assert out["started"] is False and out["possible"] == [] and out["history"] == []
+        return out
+    assert out["entry"] == tracker.entry
+    assert out["detectives"] == tracker.detectives
+    assert out["history"] == [b.bit_count() for b in tracker.history]
+    station = truth(mrx.events[:cut])
+    assert station in out["possible"]
+    assert out["size"] == len(out["possible"]) == len(out["probabilities"])
+    assert sorted(int(s) for s in out["probabilities"]) == out["possible"]
+    assert sum(out["probabilities"].values()) == pytest.approx(1)
+    if over:
+        assert out["over"] and out["possible"] == [station]
+    else:
+        assert out["possible"] == tracker.stations()
+        assert out["probabilities"] == {str(s): p for s, p in tracker.probabilities().items()}
+        assert out["smoothed"][-1] == out["possible"]
+    path = [truth(mrx.events[:1]), *(s for _, s in mrx.events[-1].public["log"])]
+    assert len(out["smoothed"]) == tracker.entry + 1
+    for k, smoothed in enumerate(out["smoothed"]):
+        assert path[k] in smoothed and len(smoothed) <= out["history"][k]
+    tickets = [e.public["ticket"] for e in seen if e.kind == "mrx_moved"]
+    assert [row["ticket"] for row in out["log"]] == tickets
+    return out
+
+
+@pytest.mark.parametrize("bots", [2, 4])
+def test_every_cut_agrees_with_the_tracker_and_the_truth(bots: int, cwd: Path) -> None:
+    """Seats=2 (one detectives seat) and seats=4 (three detective seats) logs alike."""
+    options = [] if bots == 2 else ["detectives=3"]
+    for number, log in enumerate(play_logs(cwd, bots, 3, *options)):
+        view = read_view_log(log, ROLES)
+        assert view.role == ("detectives" if bots == 2 else "detective")
+        mrx = read_view_log(log, "mrx")
+        model = ("uniform", "random-walk")[number % 2]
+        for cut in range(len(view.events) + 1):
+            check_cut(view, mrx, cut, model)
+        final = check_cut(view, mrx, len(view.events), model)
+        assert final["over"] and final["size"] == 1
+        assert final["smoothed"][1:] == [[s] for _, s in view.events[-1].public["log"]]
+
+
+def test_the_command_line_gives_the_same_json(cwd: Path) -> None:
+    log = play_logs(cwd, 2, 1)[0]
+    view = read_view_log(log, ROLES)
+    for cut, model in ((0, "uniform"), (9, "random-walk"), (len(view.events) // 2, "uniform")):
+        args = ["--events", str(cut), "--model", model, "--smooth", "--json"]
+        out = one_json_object(entry("infer", "scotland-yard", "--log", log, *args, cwd=cwd).stdout)
+        assert out == infer(view, cut, {"model": model, "smooth": True}).to_json()
+    plain = one_json_object(entry("infer", "scotland-yard", "--log", log, "--json", cwd=cwd).stdout)
+    assert plain["model"] == "uniform" and "smoothed" not in plain
+    for key in ("events", "entry", "possible", "size", "model", "probabilities", "detectives"):
+        assert key in plain
+
+
+def test_a_capture_and_the_text_answer(cwd: Path) -> None:
+    logs = play_logs(cwd, 2, 12)
+    caught = [log for log in logs if '"termination":"caught"' in log.read_text()]
+    assert caught, "no capture in 12 random games"
+    view = read_view_log(caught[0], ROLES)
+    out = infer(view, None, {"model": "uniform"}).to_json()
+    captures = [e for e in view.events if e.kind == "detective_moved" and e.public["captured"]]
+    assert out["caught"] == captures[0].public["station"] and out["possible"] == [out["caught"]]
+    text = flat(entry("infer", "scotland-yard", "--log", caught[0], cwd=cwd).stdout)
+    assert f"Mr. X was caught at {out['caught']}." in text
+    middle = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "12", "--model",
+                        "random-walk", "--smooth", cwd=cwd).stdout)  # fmt: skip
+    assert "entry ticket revealed at possible after smoothing" in middle
+    assert "Mr. X may be at" in middle and "Probabilities (random-walk)" in middle
+    start = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "0", cwd=cwd).stdout)
+    assert start == "After 0 events: the game has not started."
+    first = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "1", cwd=cwd).stdout)
+    assert "(log entry 0): Mr. X may be at" in first and "Probabilities (uniform):" in first
+
+
+def test_contradictions_name_the_event(cwd: Path, tmp_path: Path) -> None:
+    log = play_logs(cwd, 2, 1)[0]
+    view = read_view_log(log, ROLES)
+    index = next(i for i, e in enumerate(view.events) if e.kind == "mrx_moved" and
+                 e.public["reveal"] is not None)  # fmt: skip
+    hidden = infer(view, index, {"model": "uniform"}).to_json()
+    game = view.game
+    assert isinstance(game, ScotlandYardGame)
+    outside = hidden["detectives"][0]  # a detective's station is never possible
+    bad = list(view.events)
+    bad[index] = Event("mrx_moved", {**view.events[index].public, "reveal": outside})
+    path = tmp_path / "bad.jsonl"
+    write_view_log(ViewLog(game, 1, bad), path)
+    done = entry("infer", "scotland-yard", "--log", path, cwd=cwd)
+    check_error(done, "bad.jsonl", f"event {index + 1} (mrx_moved)", f"revealed at {outside}")
+    count = len(view.events)
+    too_many = entry("infer", "scotland-yard", "--log", log, "--events", str(count + 1), cwd=cwd)
+    check_error(too_many, f"only {count} events")
+
+
+def test_other_logs_are_refused(cwd: Path) -> None:
+    done = entry("play", "fox", "--bots", "random,random", "-n", "1", "--logs", "fox", "--no-db",
+                 cwd=cwd)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    fox = next((cwd / "fox").glob("*.jsonl"))
+    check_error(entry("infer", "scotland-yard", "--log", fox, cwd=cwd),
+                "fox game log", "detectives or detective")  # fmt: skip
+    log = play_logs(cwd, 2, 1)[0]
+    mrx = cwd / "mrx.jsonl"
+    write_view_log(read_view_log(log, "mrx"), mrx)
+    check_error(entry("infer", "scotland-yard", "--log", mrx, cwd=cwd),
+                "the mrx's view, not the detectives or detective's")  # fmt: skip
