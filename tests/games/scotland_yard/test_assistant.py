@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,14 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.registry import make_game
 from sleuth.core.viewlog import read_view_log
-from sleuth.games.scotland_yard.assistant import DetectivesSession, entry_texts, nearest_moves
+from sleuth.games.scotland_yard.assistant import (
+    SUGGESTION,
+    DetectivesSession,
+    entry_texts,
+    suggest_moves,
+)
 from sleuth.games.scotland_yard.belief import MrXBelief
+from sleuth.games.scotland_yard.mc import PublicRecord, decide
 from sleuth.games.scotland_yard.moves import PASS, Move, Ticket, detective_moves
 from sleuth.games.scotland_yard.plugins import infer
 from sleuth.games.scotland_yard.rules import ScotlandYardGame, ScotlandYardState
@@ -396,29 +403,52 @@ def test_a_capture_ends_the_session_and_a_miss_must_say_so(game: ScotlandYardGam
     assert session.undo() == f"d1 taxi {near[0]} caught" and not session.finished
 
 
-def test_suggestions_go_towards_mr_x(game: ScotlandYardGame) -> None:
+def test_suggestions_are_the_mc_detectives_moves() -> None:
+    """In seat order, each suggestion is the plain Monte Carlo detective's decision on the
+    position its own public record reads from the same events, the suggestions before it
+    played as misses."""
+    for seed in range(3):
+        game = make()
+        events, _ = random_game(game, seed)
+        texts = entry_texts([e.seen_by(1) for e in events])
+        cut = next(k for k in range(12, len(texts)) if texts[k - 1].startswith("x"))
+        session = DetectivesSession(game)
+        for text in texts[:cut]:
+            session.enter(text)
+        table = session.table
+        suggested = suggest_moves(table)
+        assert list(suggested) == table.to_move == list(range(5))
+        tracker = table.tracker
+        assert tracker is not None
+        record = PublicRecord(game)
+        for event in table.events:
+            record.read(event)
+        possible = tracker.possible
+        params = replace(SUGGESTION, seed=len(table.events))
+        for i, move in suggested.items():
+            expected = decide(record.position(possible), params).move
+            assert move == (PASS if expected is None else expected)
+            if isinstance(move, Move):
+                moved = {"detective": i, "ticket": str(move.ticket), "station": move.station}
+                record.read(Event("detective_moved", {**moved, "captured": False}))
+                possible &= ~(1 << move.station)
+            else:
+                record.read(Event("detective_passed", {"detective": i}))
+        assert suggest_moves(table) == suggested  # the same position, the same suggestions
+        assert str(suggested[0]) in shown(session)
+
+
+def test_suggestions_out_of_seat_order_are_legal(game: ScotlandYardGame) -> None:
     session = session_at(game, "x taxi")
-    table = session.table
-    suggested = nearest_moves(table)
-    assert set(suggested) == {0, 1}
-    tracker = table.tracker
-    assert tracker is not None
-    board = game.board
-    taken: list[int] = []
-    for i, move in suggested.items():
-        assert isinstance(move, Move)
-        occupied = mask_of([*taken, *(s for j, s in enumerate(table.detectives) if j > i)])
-        legal = detective_moves(board, table.detectives[i], table.detective_tickets[i], occupied)
-        assert move in legal
-        best = min(min(board.distances[m.station, s] for s in tracker.stations()) for m in legal)
-        assert min(board.distances[move.station, s] for s in tracker.stations()) == best
-        taken.append(move.station)
-    assert f"{suggested[0]}" in shown(session)
-    session.enter(f"d1 {suggested[0]}")
-    assert set(nearest_moves(session.table)) == {1}
+    session.enter(f"d2 {session.table.legal_moves(1)[0]}")
+    suggested = suggest_moves(session.table)
+    assert list(suggested) == [0]
+    assert suggested[0] in session.table.legal_moves(0)
     stuck = session.table.copy()
-    stuck.detective_tickets[1] = [0, 0, 0]
-    assert nearest_moves(stuck) == {1: PASS}
+    stuck.detective_tickets[0] = [0, 0, 0]
+    assert suggest_moves(stuck) == {0: PASS}
+    session.enter(f"d1 {session.table.legal_moves(0)[0]}")
+    assert suggest_moves(session.table) == {}  # Mr. X is to move
 
 
 # --- the loop: undo, edit, save, load --------------------------------------------------------

@@ -11,28 +11,32 @@ loop's ``edit`` and ``delete`` replay :meth:`DetectivesSession.history`.  A save
 the detectives' events; :func:`entry_texts` turns such a view (or the detectives' view of a
 full game log) back into entries, so loading is re-entering.
 
-Suggestions come from a :data:`Suggest` function of the table.  :func:`nearest_moves`, the
-default, is the cheap one: each detective still to move goes, by a legal move, as close as he
-can (C8 distance) to the nearest station where Mr. X may be.
+Suggestions (:func:`suggest_moves`) are the moves the Monte Carlo detective (the ``mc`` bot,
+:mod:`~sleuth.games.scotland_yard.mc`) would play, for each detective still to move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from sleuth.core.bitsets import mask_of
+from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
+from sleuth.core.game import Game
+from sleuth.core.prepare import one_off
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.games.scotland_yard import rollouts
 from sleuth.games.scotland_yard.edition import UNLIMITED
-from sleuth.games.scotland_yard.moves import PASS, Move, Pass, detective_moves
+from sleuth.games.scotland_yard.mc import MCParams, Position, horizon
+from sleuth.games.scotland_yard.moves import PASS, Move, Pass
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.table import ENTRY_FORMS, PublicTable, example_starts
 from sleuth.games.scotland_yard.tracker import Model
@@ -42,33 +46,67 @@ DETECTIVE_ROLES = ("detectives", "detective")
 SHOWN_PROBABILITIES = 12
 """Stations listed with their probability, most likely first."""
 
-Suggest = Callable[[PublicTable], dict[int, Move | Pass]]
-"""A move for each detective (from 0) still to move in the table's round."""
+SUGGESTION = MCParams(rollouts=200 if COMPILED else 40, depth=5)
+"""The Monte Carlo detective's settings for suggestions: the bot's own defaults when its
+kernels are compiled (a few milliseconds a detective), fewer rollouts in plain Python."""
 
 
-def nearest_moves(table: PublicTable) -> dict[int, Move | Pass]:
-    """For each detective still to move, in detective order: the legal move that brings him
-    closest to the nearest possible station of Mr. X (first in move order on a tie), or a
-    pass.  A station suggested to one detective is taken for the later ones."""
+def suggest_moves(table: PublicTable, params: MCParams = SUGGESTION) -> dict[int, Move | Pass]:
+    """For each detective still to move (from 0), in detective order: the move the Monte Carlo
+    detective (``mc``) would play, or a pass.  Each is decided as if the detectives who have
+    moved came first in seat order, then him, then the others still to move (who move at
+    random in his rollouts); once suggested, his move counts as played (a miss) for the next
+    one.  The random stream's seed is the number of events so far, so a position always gets
+    the same suggestions."""
     tracker = table.tracker
-    if tracker is None:
+    if tracker is None or not table.to_move:
         return {}
-    board = table.game.board
-    possible = np.array(tracker.stations(), dtype=np.intp)
+    p = table.game.profile
+    turns_left, last_phase = horizon(p, table.entries, table.round)
     stations = list(table.detectives)
+    tickets = [list(t) for t in table.detective_tickets]
+    mrx_tickets = list(table.mrx_tickets)
+    possible = tracker.possible
+    seeded = replace(params, seed=len(table.events))
+    remaining = list(table.to_move)
     out: dict[int, Move | Pass] = {}
-    for i in table.to_move:
-        occupied = mask_of(s for j, s in enumerate(stations) if j != i)
-        moves = detective_moves(board, stations[i], table.detective_tickets[i], occupied)
-        if not moves:
-            out[i] = PASS
+    while remaining and possible:
+        mover = remaining[0]
+        order = [i for i in range(p.detectives) if i not in remaining] + remaining
+        a, b, c, d, e = mrx_tickets
+        position = Position(
+            board=table.game.board,
+            detectives=tuple(stations[i] for i in order),
+            detective_tickets=tuple((tickets[i][0], tickets[i][1], tickets[i][2]) for i in order),
+            mrx_tickets=(a, b, c, d, e),
+            mover=order.index(mover),
+            possible=possible,
+            anchor=possible,
+            since=0,
+            turns_left=turns_left,
+            last_phase=last_phase,
+            tickets_to_mrx=p.tickets_to_mrx,
+            mrx_unlimited=p.mrx_unlimited,
+        )
+        move = rollouts.decide(position, seeded).move
+        remaining.pop(0)
+        if move is None:
+            out[mover] = PASS
             continue
-        targets = np.array([m.station for m in moves], dtype=np.intp)
-        nearest = board.distances[np.ix_(targets, possible)].min(axis=1)
-        best = moves[int(np.argmin(nearest))]
-        out[i] = best
-        stations[i] = best.station
+        out[mover] = move
+        stations[mover] = move.station
+        tickets[mover][move.ticket.slot] -= 1
+        if p.tickets_to_mrx:
+            mrx_tickets[move.ticket.slot] += 1
+        possible &= ~(1 << move.station)
     return out
+
+
+def prepare(game: Game[Any]) -> None:
+    """Compile (or load) the Monte Carlo kernels before the first suggestion, saying so when
+    it is slow (the first run after an install)."""
+    with one_off("Preparing the Monte Carlo detective", "once after an install"):
+        rollouts.warm_up()
 
 
 class DetectivesSession:
@@ -83,13 +121,11 @@ class DetectivesSession:
         game: ScotlandYardGame,
         model: Model = "uniform",
         starts: Sequence[int] | None = None,
-        suggest: Suggest = nearest_moves,
     ) -> None:
         """A session on ``game``; with ``starts`` (the detectives' start stations) its first
         entry is the ``start`` entry."""
         self.game = game
         self.model: Model = model
-        self.suggest = suggest
         self._tables = [PublicTable(game, model)]
         """The table before the first entry, then after each one."""
         self._texts: list[str] = []
@@ -149,7 +185,7 @@ class DetectivesSession:
     def load(self, path: Path) -> None:
         view = read_view_log(path, DETECTIVE_ROLES, "scotland-yard")
         assert isinstance(view.game, ScotlandYardGame)  # read_view_log checked the game's name
-        session = DetectivesSession(view.game, self.model, suggest=self.suggest)
+        session = DetectivesSession(view.game, self.model)
         try:
             texts = entry_texts(view.events)
             for number, text in enumerate(texts, start=1):
@@ -174,7 +210,7 @@ class DetectivesSession:
             Text(f"Round {table.round}, log entry {table.entries} of {p.log_length}. "
                  f"Mr. X's tickets: {_mrx_tickets(table)}"),
         ]  # fmt: skip
-        suggestions = self.suggest(table) if table.to_move else {}
+        suggestions = suggest_moves(table)
         grid = Table("detective", "station", "taxi", "bus", "underground", "this round",
                      "suggested", box=None)  # fmt: skip
         for i, station in enumerate(table.detectives):

@@ -24,7 +24,7 @@ from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
 from sleuth.core.viewlog import ViewLog
-from sleuth.games.scotland_yard.assistant import DetectivesSession, probability_line
+from sleuth.games.scotland_yard.assistant import DetectivesSession, prepare, probability_line
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.table import parse_starts
@@ -211,6 +211,7 @@ ASSIST = AssistPlugin(
     "to move.  'help' lists the forms; undo, edit, delete, save FILE and load FILE work at "
     "any time.",
     session=_session,
+    prepare=prepare,
     params=(
         Param(
             "starts",
