@@ -26,6 +26,7 @@ from sleuth.games.scotland_yard.assistant import (
     DetectivesSession,
     entry_texts,
     suggest_moves,
+    where_lines,
 )
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.mc import PublicRecord, decide
@@ -552,3 +553,16 @@ def test_the_banner_and_the_table() -> None:
     assert "Enter the detectives' start stations" in shown(session)
     assert "x double bus black" in session.entry_help and "d3 pass" in session.entry_help
     assert session.leave() == "Left the assistant after 0 entries."
+
+
+def test_where_mr_x_may_be_in_words() -> None:
+    assert where_lines({46: 1.0}, "random-walk") == ["Mr. X is at 46."]
+    assert where_lines({3: 0.5, 1: 0.5}, "uniform") == [
+        "Mr. X may be at 2 stations: 1, 3",
+        "Probabilities (uniform): 50.0% each",
+    ]
+    weights = {s: (s + 1) / 210 for s in range(20)}
+    listed, odds = where_lines(weights, "random-walk")
+    assert listed.startswith("Mr. X may be at 20 stations: 0, 1, 2, 3,")
+    assert odds.startswith("Probabilities (random-walk), most likely first: 19 9.5%, 18 9.0%")
+    assert odds.endswith("8 4.3%, ... (20 stations)")

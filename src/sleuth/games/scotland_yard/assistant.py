@@ -227,12 +227,8 @@ class DetectivesSession:
                          state, "" if hint is None else str(hint))  # fmt: skip
         lines.append(grid)
         lines.append(Text(_next(table), style="bold"))
-        stations = tracker.stations()
-        if table.over == "caught":
-            return Group(*lines)
-        listed = ", ".join(map(str, stations))
-        lines.append(Text(f"Mr. X may be at {len(stations)} stations: {listed}"))
-        lines.append(Text(probability_line(tracker.probabilities(), self.model)))
+        if table.over != "caught":
+            lines += [Text(line) for line in where_lines(tracker.probabilities(), self.model)]
         return Group(*lines)
 
 
@@ -256,7 +252,8 @@ def _next(table: PublicTable) -> str:
         )
     if table.to_move:
         names = ", ".join(f"d{i + 1}" for i in table.to_move)
-        return f"To move: {names} (in any order), then Mr. X."
+        any_order = " (in any order)" if len(table.to_move) > 1 else ""
+        return f"To move: {names}{any_order}, then Mr. X."
     after = table.entries + 1
     reveal = " (a reveal entry)" if after in reveals else ""
     return f"Mr. X to move: his ticket for entry {after}{reveal} ('x taxi', 'x double bus black')."
@@ -270,14 +267,19 @@ def _mrx_tickets(table: PublicTable) -> str:
     )
 
 
-def probability_line(probabilities: Mapping[int, float], model: str) -> str:
-    """The most likely stations with their probabilities (uniform: one share for all)."""
-    if model == "uniform" or len(probabilities) == 1:
-        return f"Probabilities ({model}): {1 / len(probabilities):.1%} each"
+def where_lines(probabilities: Mapping[int, float], model: str) -> list[str]:
+    """Mr. X's possible stations (the keys of ``probabilities``, in order) and the most likely
+    of them with their probabilities under ``model`` (uniform: one share for all)."""
+    stations = sorted(probabilities)
+    if len(stations) == 1:
+        return [f"Mr. X is at {stations[0]}."]
+    listed = f"Mr. X may be at {len(stations)} stations: {', '.join(map(str, stations))}"
+    if model == "uniform":
+        return [listed, f"Probabilities (uniform): {1 / len(stations):.1%} each"]
     ranked = sorted(probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
     shown = ", ".join(f"{s} {p:.1%}" for s, p in ranked[:SHOWN_PROBABILITIES])
     more = f", ... ({len(ranked)} stations)" if len(ranked) > SHOWN_PROBABILITIES else ""
-    return f"Probabilities ({model}), most likely first: {shown}{more}"
+    return [listed, f"Probabilities ({model}), most likely first: {shown}{more}"]
 
 
 def entry_texts(events: Sequence[Event]) -> list[str]:

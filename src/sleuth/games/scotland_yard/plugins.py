@@ -24,7 +24,7 @@ from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
 from sleuth.core.viewlog import ViewLog
-from sleuth.games.scotland_yard.assistant import DetectivesSession, prepare, probability_line
+from sleuth.games.scotland_yard.assistant import DetectivesSession, prepare, where_lines
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.table import parse_starts
@@ -121,9 +121,8 @@ class TrackerNotes:
         elif self.over:
             lines.append(Text(where + f"the game is over; Mr. X was at {stations}."))
         else:
-            count = len(self.possible)
-            lines.append(Text(where + f"Mr. X may be at {count} stations: {stations}"))
-            lines.append(Text(probability_line(self.probabilities, self.model)))
+            first, *rest = where_lines(self.probabilities, self.model)
+            lines += [Text(where + first), *map(Text, rest)]
         return Group(*lines)
 
 
