@@ -27,10 +27,10 @@ def _option(name: str, annotation: Any, default: Any = None) -> inspect.Paramete
 
 
 def _parameters(spec: GameSpec, plugin: InferPlugin) -> list[inspect.Parameter]:
-    role = plugin.role
+    role = plugin.role + ("'" if plugin.role.endswith("s") else "'s")
     common = [
         _option("log", Annotated[Path, typer.Option(
-            "--log", help=f"The {role}'s view log (as an assistant saves it) or a full game "
+            "--log", help=f"The {role} view log (as an assistant saves it) or a full game "
             "log (sleuth play --logs).")], inspect.Parameter.empty),
         _option("events", Annotated[int | None, typer.Option(
             "--events", min=0, help="Use only the first N events of the view.")]),
