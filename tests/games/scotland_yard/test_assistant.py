@@ -566,3 +566,54 @@ def test_where_mr_x_may_be_in_words() -> None:
     assert listed.startswith("Mr. X may be at 20 stations: 0, 1, 2, 3,")
     assert odds.startswith("Probabilities (random-walk), most likely first: 19 9.5%, 18 9.0%")
     assert odds.endswith("8 4.3%, ... (20 stations)")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"final_detective_phase": False, "log_length": 4, "reveals": "2,4"},
+        {"max_rounds": 3},
+        {"reveals": "1,2,3,4,5,6", "detectives": 2},  # doubles revealed after both legs
+        {"edition": "2014", "detectives": 3, "seats": 4},
+    ],
+)
+def test_random_games_under_other_options(options: dict[str, Any]) -> None:
+    for seed in range(10):
+        game = make(**options)
+        session, _ = feed(game, seed)
+        final = random_game(game, seed)[1][-1]
+        if final.termination() != "cornered":
+            assert session.table.over == final.termination()
+
+
+def test_setups_the_rules_refuse() -> None:
+    fixed = make(detectives=2, detective_starts="9,10")
+    refused(
+        DetectivesSession(fixed), "start 10,9", "this game fixes the detectives' starts at 9,10"
+    )
+    mrx = make(detectives=1, mrx_start=9)
+    refused(DetectivesSession(mrx), "start 9", "no start station is free")
+    alone = make(detectives=1, mrx_start=9, detective_starts="10")
+    session = DetectivesSession(alone, starts=(10,))
+    tracker = session.table.tracker
+    assert tracker is not None and tracker.stations() == [9]
+    missing = next(t for t in ("underground", "bus", "taxi") if not _targets(alone, 9, t))
+    refused(session, f"x {missing}", f"a {missing} move from {{9}} reaches no station")
+    refused(session, "reveal x", "write 'reveal STATION'")
+    refused(session, "d0 pass", "there is no detective 0")
+
+
+def test_mr_x_cornered_at_his_first_turn() -> None:
+    """S26 as the engine plays it: every station next to his fixed start holds a detective."""
+    board = make().board
+    station = next(
+        s for s in range(1, board.n + 1) if 1 <= board.any_neighbours[s].bit_count() <= 5
+    )
+    around = [s for s in range(1, board.n + 1) if board.any_neighbours[station] >> s & 1]
+    game = make(detectives=len(around), mrx_start=station,
+                detective_starts=",".join(map(str, around)))  # fmt: skip
+    session = DetectivesSession(game, starts=tuple(around))
+    assert session.finished and session.table.over == "cornered"
+    assert "Mr. X cannot move from any station he may be at (S26)" in shown(session)
+    _, states = random_game(game, 0)
+    assert states[-1].termination() == "cornered"

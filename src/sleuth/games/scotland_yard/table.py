@@ -206,8 +206,6 @@ class PublicTable:
                 f"{text!r}: Mr. X moves once every detective of round {self.round} has moved "
                 f"or passed (still to move: {still})"
             )
-        if self.entries >= p.log_length:
-            raise SleuthError(f"{text!r}: the log is full ({p.log_length} entries)")
         counts = list(self.mrx_tickets)
         if double:
             if counts[Ticket.DOUBLE.slot] < 1:
