@@ -12,7 +12,7 @@ from typing import Any
 from sleuth.core.events import JSON
 from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
-from sleuth.games.scotland_yard.bots import BOTS
+from sleuth.games.scotland_yard.bots import ALL_ROLES, BOTS
 from sleuth.games.scotland_yard.edition import (
     EDITIONS,
     make_profile,
@@ -23,6 +23,10 @@ from sleuth.games.scotland_yard.edition import (
 )
 from sleuth.games.scotland_yard.plugins import ASSIST, INFER
 from sleuth.games.scotland_yard.rules import ScotlandYardGame, board_for, resolve_map
+from sleuth.games.scotland_yard.search import ScotlandYardSearchModel
+from sleuth.search.players import search_bots
+
+SEARCH = ScotlandYardSearchModel()
 
 
 def _build(values: dict[str, JSON]) -> ScotlandYardGame:
@@ -86,7 +90,8 @@ SPEC = GameSpec(
             parse_bool,
         ),
     ),
-    bots=BOTS,
+    bots=(*BOTS, *search_bots(SEARCH, ALL_ROLES)),
+    search=SEARCH,
     build=_build,
     seats_option="seats",
     infer=INFER,

@@ -1,17 +1,20 @@
 """Scotland Yard players.
 
 ``random`` plays either side: a uniformly random legal action (for the detectives' seat, a
-random move of the detective to move).  ``mc`` is the Monte Carlo detective of
+random move of the detective to move).  ``heuristic`` plays Mr. X by distance and hiding
+(:func:`~sleuth.games.scotland_yard.tactics.heuristic_mrx`).  ``mc`` is the Monte Carlo detective of
 ``docs/scotland-yard.md`` (:mod:`~sleuth.games.scotland_yard.mc`), for either detective role.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import cast
 
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.options import OptionSpec, parse_choice, parse_float, parse_int
+from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.mc import (
     IMPLEMENTATIONS,
     SAMPLE_FROM,
@@ -20,6 +23,9 @@ from sleuth.games.scotland_yard.mc import (
     move_budget,
     warm_up,
 )
+from sleuth.games.scotland_yard.rules import ScotlandYardGame
+from sleuth.games.scotland_yard.search import mrx_state
+from sleuth.games.scotland_yard.tactics import heuristic_mrx
 
 ALL_ROLES = ("mrx", "detectives", "detective")
 DETECTIVE_ROLES = ("detectives", "detective")
@@ -30,6 +36,17 @@ class RandomPlayer(Bot):
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         return self.rng.choice(legal)
+
+
+class HeuristicMrX(Bot):
+    """Mr. X who keeps away from the nearest detective, hides with black tickets where they
+    hide the most and doubles out of danger (:func:`.tactics.heuristic_mrx`)."""
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        state = mrx_state(cast(ScotlandYardGame, self.game), view)
+        tracker = MrXBelief.from_view(self.game, view).tracker
+        assert tracker is not None, "Mr. X moves after the start"
+        return heuristic_mrx(state, tracker.possible, self.rng)
 
 
 MC_OPTIONS = (
@@ -50,6 +67,12 @@ MC_OPTIONS = (
 
 BOTS = (
     BotSpec("random", ALL_ROLES, RandomPlayer, "a uniformly random legal move (either side)"),
+    BotSpec(
+        "heuristic",
+        ("mrx",),
+        HeuristicMrX,
+        "Mr. X: farthest from the nearest detective, black where it hides most, double in danger",
+    ),
     BotSpec(
         "mc",
         DETECTIVE_ROLES,
