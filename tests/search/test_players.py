@@ -438,3 +438,18 @@ def test_search_model_options_may_not_shadow_the_common_ones() -> None:
 
     with pytest.raises(ValueError, match=r"\['c'\] clash"):
         search_bots(Clashing(), ("player0", "player1"))
+
+
+def test_a_game_may_set_its_own_defaults_of_common_options() -> None:
+    ismcts, dmcts = search_bots(NimModel(), ("player0", "player1"), {"policy": "heuristic"})
+    for spec in (ismcts, dmcts):
+        defaults = {o.name: o.default for o in spec.options}
+        assert defaults["policy"] == "heuristic" and defaults["c"] == 0.7
+        bot = spec.make(Nim(3), 0, 0)
+        assert isinstance(bot, players.SearchPlayer) and bot.settings.policy == "heuristic"
+    plain = {o.name: o.default for o in search_bots(NimModel(), ("player0", "player1"))[0].options}
+    assert plain["policy"] == "random"
+    with pytest.raises(ValueError, match=r"\['colour'\]: not common"):
+        search_bots(NimModel(), ("player0", "player1"), {"colour": "red"})
+    with pytest.raises(ValueError):
+        search_bots(NimModel(), ("player0", "player1"), {"policy": "greedy"})

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -246,13 +246,28 @@ def _move_budget(model: SearchModel[Any]) -> Callable[..., float]:
     return budget
 
 
-def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpec, BotSpec]:
+def _common_options(defaults: Mapping[str, Any]) -> tuple[OptionSpec, ...]:
+    """The common options, with the game's ``defaults`` (each parsed by its option)."""
+    unknown = set(defaults) - {o.name for o in _COMMON_OPTIONS}
+    if unknown:
+        raise ValueError(f"defaults for {sorted(unknown)}: not common search options")
+    return tuple(
+        replace(o, default=o.parse(defaults[o.name])) if o.name in defaults else o
+        for o in _COMMON_OPTIONS
+    )
+
+
+def search_bots(
+    model: SearchModel[Any], roles: tuple[str, ...], defaults: Mapping[str, Any] | None = None
+) -> tuple[BotSpec, BotSpec]:
     """The ``ismcts`` and ``dmcts`` bots of a game whose search model is ``model``, with the
-    common options and the model's own (:attr:`SearchModel.options`)."""
+    common options and the model's own (:attr:`SearchModel.options`).  ``defaults`` gives
+    the game's own default values of common options (``{"policy": "heuristic"}``)."""
 
     clash = {o.name for o in model.options} & {o.name for o in _COMMON_OPTIONS}
     if clash:
         raise ValueError(f"search model options {sorted(clash)} clash with the common ones")
+    common = _common_options(defaults or {})
 
     def configured(options: dict[str, Any]) -> SearchModel[Any]:
         return model.configured(**{option.name: options[option.name] for option in model.options})
@@ -273,7 +288,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             warm_up=model.warm_up,
             move_budget=_move_budget(model),
             options=(
-                *_COMMON_OPTIONS,
+                *common,
                 *model.options,
                 OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool),
             ),
@@ -286,7 +301,7 @@ def search_bots(model: SearchModel[Any], roles: tuple[str, ...]) -> tuple[BotSpe
             warm_up=model.warm_up,
             move_budget=_move_budget(model),
             options=(
-                *_COMMON_OPTIONS,
+                *common,
                 *model.options,
                 OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1)),
             ),
