@@ -248,10 +248,17 @@ def mrx_candidates(state: ScotlandYardState) -> Sequence[Action]:
     def black_ok(entry: int, origin: int) -> bool:
         return not (entry in reveals or entry < first_reveal or t.plain_only_taxi[origin])
 
-    def keep(move: Move, entry: int, origin: int) -> bool:
+    tickets = state.mrx_tickets
+
+    def keep(move: Move, entry: int, origin: int, spent: int = -1) -> bool:
+        """False for a black leg where black is not wanted and a ticket he holds (less the
+        first leg's, ``spent``) would do."""
         if move.ticket is not Ticket.BLACK or black_ok(entry, origin):
             return True
-        return not any(t.legs[i][origin] >> move.station & 1 for i in range(3))
+        return not any(
+            tickets[i] - (i == spent) > 0 and t.legs[i][origin] >> move.station & 1
+            for i in range(3)
+        )
 
     near = min((t.dist[station][d] for d in state.detectives), default=DOUBLE_NEAR + 1)
     doubles = near <= DOUBLE_NEAR
@@ -264,7 +271,7 @@ def mrx_candidates(state: ScotlandYardState) -> Sequence[Action]:
             doubles
             and isinstance(action, DoubleMove)
             and keep(action.first, entry, station)
-            and keep(action.second, entry + 1, action.first.station)
+            and keep(action.second, entry + 1, action.first.station, action.first.ticket.slot)
         ):
             kept.append(action)
     return kept if kept else legal
