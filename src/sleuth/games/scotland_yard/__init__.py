@@ -23,7 +23,7 @@ from sleuth.games.scotland_yard.edition import (
 )
 from sleuth.games.scotland_yard.plugins import ASSIST, INFER
 from sleuth.games.scotland_yard.rules import ScotlandYardGame, board_for, resolve_map
-from sleuth.games.scotland_yard.search import ScotlandYardSearchModel
+from sleuth.games.scotland_yard.search import SEARCH_DEFAULTS, ScotlandYardSearchModel
 from sleuth.search.players import search_bots
 
 SEARCH = ScotlandYardSearchModel()
@@ -90,7 +90,7 @@ SPEC = GameSpec(
             parse_bool,
         ),
     ),
-    bots=(*BOTS, *search_bots(SEARCH, ALL_ROLES)),
+    bots=(*BOTS, *search_bots(SEARCH, ALL_ROLES, SEARCH_DEFAULTS)),
     search=SEARCH,
     build=_build,
     seats_option="seats",

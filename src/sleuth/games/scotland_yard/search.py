@@ -49,7 +49,13 @@ from sleuth.games.scotland_yard.moves import (
     Ticket,
     single_moves,
 )
-from sleuth.games.scotland_yard.rules import MRX, TO_MRX, ScotlandYardGame, ScotlandYardState
+from sleuth.games.scotland_yard.rules import (
+    MRX,
+    TO_MRX,
+    ScotlandYardGame,
+    ScotlandYardState,
+    board_for,
+)
 from sleuth.games.scotland_yard.tactics import (
     Tables,
     detective_greedy,
@@ -60,6 +66,12 @@ from sleuth.games.scotland_yard.tactics import (
 from sleuth.games.scotland_yard.tracker import Tracker
 from sleuth.search.model import SearchModel, WorldSampler, replay_history
 
+SEARCH_DEFAULTS = {"policy": "heuristic", "depth": 18, "coalition": 0.25}
+"""Scotland Yard's defaults of the common search options: epsilon-greedy playouts cut after 18
+moves (three rounds of five detectives) and scored by :meth:`ScotlandYardSearchModel.evaluate`
+(greedy detectives that know where Mr. X is in their world nearly always catch him in a playout
+to the end, so full playouts tell moves apart poorly); with a seat per detective, a capture by
+a teammate is worth 0.75 (coalition reduction, as inejc/scotland-yard)."""
 MODELS = ("categories", "uniform")
 DEFAULT_MODEL = "categories"
 CATEGORIES = 5
@@ -310,6 +322,11 @@ class ScotlandYardSearchModel(SearchModel[Action]):
 
     def configured(self, **values: Any) -> ScotlandYardSearchModel:
         return ScotlandYardSearchModel(values.get("model", self.world_model))
+
+    def warm_up(self) -> None:
+        """Build the distance tables of the default board (the first search's budget would
+        otherwise pay for them)."""
+        tables(board_for(""))
 
     def sampler(self, game: Game[Action], view: View) -> WorldSampler[Action]:
         sy = _sy_game(game)
