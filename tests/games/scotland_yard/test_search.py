@@ -16,6 +16,7 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.scotland_yard import SEARCH
 from sleuth.games.scotland_yard.belief import MrXBelief
+from sleuth.games.scotland_yard.board import Transport
 from sleuth.games.scotland_yard.moves import DoubleMove, Move, Ticket
 from sleuth.games.scotland_yard.rules import MRX, ScotlandYardGame, ScotlandYardState
 from sleuth.games.scotland_yard.search import (
@@ -31,7 +32,7 @@ from sleuth.games.scotland_yard.search import (
     observed_label,
     public_reveals,
 )
-from sleuth.games.scotland_yard.tactics import BLACK_GAIN, heuristic_mrx, tables
+from sleuth.games.scotland_yard.tactics import BLACK_GAIN, heuristic_mrx, log_possible, tables
 from sleuth.search.model import observation, replay_history, view_matches
 from sleuth.testing import check_sampler
 from sleuth.testing.case import Case
@@ -216,13 +217,9 @@ def mrx_positions(game: ScotlandYardGame, games: int) -> Iterator[ScotlandYardSt
                 yield state
 
 
-def black_unwanted(state: ScotlandYardState, entry: int, origin: int) -> bool:
-    """The filter's rule, restated: a reveal entry, before the first reveal, or a station
-    whose edges are all taxi edges."""
+def taxi_only(state: ScotlandYardState, station: int) -> bool:
     board = state.game.board
-    reveals = state.game.profile.reveals
-    taxi_only = all(board.neighbours[t][origin] == 0 for t in board.neighbours if t.value != "taxi")
-    return entry in reveals or entry < min(reveals) or taxi_only
+    return all(board.neighbours[t][station] == 0 for t in board.neighbours if t.value != "taxi")
 
 
 @pytest.mark.parametrize("options", [{}, {"edition": "2014"}])
@@ -230,31 +227,56 @@ def test_filtered_candidates_are_legal_non_empty_and_follow_the_filter(
     options: dict[str, Any],
 ) -> None:
     game = sy_game(**options)
+    reveals = game.profile.reveals
     plain = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND)
-    seen_double = seen_black = False
+    seen_double = seen_hiding = False
     for state in mrx_positions(game, 8):
         legal = state.legal_actions()
         candidates = mrx_candidates(state)
         assert candidates and set(candidates) <= set(legal)
-        near = brute_nearest(game, state.mrx, state.detectives)
+        singles = [a for a in candidates if isinstance(a, Move)]
+        # one ticket per destination
+        assert sorted(m.station for m in singles) == sorted(
+            {a.station for a in legal if isinstance(a, Move)}
+        )
         entry = state.entries + 1
-        for action in legal:
-            if isinstance(action, DoubleMove):
-                blacks = Ticket.BLACK in (action.first.ticket, action.second.ticket)
-                if not blacks:
-                    assert (action in candidates) == (near <= DOUBLE_NEAR)
-                    seen_double |= action in candidates
-                continue
-            assert isinstance(action, Move)
-            if action.ticket is Ticket.BLACK and black_unwanted(state, entry, state.mrx):
-                other = any(Move(action.station, t) in legal for t in plain)
-                assert (action in candidates) == (not other)
-            elif action.ticket is Ticket.BLACK:
-                assert action in candidates
-                seen_black = True
+        for move in singles:
+            others = [t for t in plain if Move(move.station, t) in legal]
+            if move.ticket is Ticket.BLACK:
+                if others:  # black by choice: only where it can hide him
+                    assert entry not in reveals and entry >= min(reveals)
+                    assert not taxi_only(state, state.mrx)
+                    seen_hiding = True
             else:
-                assert action in candidates
-    assert seen_double and seen_black
+                held = state.mrx_tickets
+                assert held[move.ticket.slot] == max(held[t.slot] for t in others)
+        near = brute_nearest(game, state.mrx, state.detectives)
+        doubles = [a for a in candidates if isinstance(a, DoubleMove)]
+        has_doubles = any(isinstance(a, DoubleMove) for a in legal)
+        assert bool(doubles) == (near <= DOUBLE_NEAR and has_doubles)
+        seen_double |= bool(doubles)
+        for double in doubles:
+            first = Move(double.first.station, double.first.ticket)
+            assert first in singles  # the first leg pays as a single move there would
+            if double.second.ticket is Ticket.BLACK:
+                assert not any(
+                    DoubleMove(double.first, Move(double.second.station, t)) in legal for t in plain
+                )
+    assert seen_double and seen_hiding
+
+
+def test_log_possible_follows_the_log_from_the_last_reveal() -> None:
+    state = heuristic_position(67, "1,13,155")
+    board = state.game.board
+    assert log_possible(state) == 1 << 67  # a fixed start
+    state.apply(Move(89, Ticket.UNDERGROUND))
+    assert log_possible(state) == board.neighbours[Transport.UNDERGROUND][67]
+    # a log written by hand: only the tickets after the last revealed entry matter
+    state.entries, state.log = 3, [*state.log, (Ticket.TAXI, 71), (Ticket.TAXI, 72)]
+    assert log_possible(state) == 1 << 72  # entry 3 was revealed
+    state.log.append((Ticket.BUS, 105))
+    state.entries = 4
+    assert log_possible(state) == board.neighbours[Transport.BUS][72]
 
 
 def test_no_black_on_a_reveal_entry_unless_it_is_the_only_way() -> None:

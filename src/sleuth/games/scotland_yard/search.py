@@ -18,11 +18,16 @@ left to the tree) and each detective uniformly among his legal moves.  The heuri
 epsilon-greedy playouts (:mod:`~sleuth.games.scotland_yard.tactics`): Mr. X moves to the station
 farthest from the nearest detective; a detective steps towards Mr. X's station in the world.
 
-Move filtering (Mr. X, as inejc/scotland-yard after Nijssen): no black ticket on a reveal entry
-or before the first reveal, nor from a station with only taxi edges (unless black is the only
-way to a destination); double moves only when a detective is within :data:`DOUBLE_NEAR` moves.
-The filter reads Mr. X's own state only (he sees everything); if it leaves nothing, every legal
-move is a candidate.  To the detectives Mr. X's moves fall into classes by what they show: the
+Move filtering (Mr. X, after inejc/scotland-yard's reading of Nijssen): one ticket per
+destination, the transport ticket he holds most of, or black when black is the only way or when
+it hides him much better (:func:`~sleuth.games.scotland_yard.tactics.hides`, judged on
+:func:`~sleuth.games.scotland_yard.tactics.log_possible`) -- never on a reveal entry, before
+the first reveal or from a station with only taxi edges; double moves only when a detective is
+within :data:`DOUBLE_NEAR` moves, each leg with the transport ticket he holds most of (black
+only where nothing else goes).  Without the filter his search, whose detectives know where he
+is, would value black and a transport ticket alike and spend black tickets at random.  The
+filter reads Mr. X's own state only (he sees everything); if it leaves nothing, every legal move
+is a candidate.  To the detectives Mr. X's moves fall into classes by what they show: the
 tickets and any station revealed.  A capture is credited to the seat of the detective who made
 it (for the coalition reduction ``r`` with a seat per detective).
 """
@@ -57,9 +62,13 @@ from sleuth.games.scotland_yard.rules import (
     board_for,
 )
 from sleuth.games.scotland_yard.tactics import (
+    FAR,
     Tables,
     detective_greedy,
+    hides,
+    log_possible,
     mrx_greedy,
+    mrx_ticket,
     nearest,
     tables,
 )
@@ -247,45 +256,47 @@ class MrXSampler:
 
 
 def mrx_candidates(state: ScotlandYardState) -> Sequence[Action]:
-    """Mr. X's filtered moves (see the module docstring); never empty in a state where he has a
-    legal move."""
+    """Mr. X's filtered moves (see the module docstring): one ticket per destination, double
+    moves only near a detective.  Never empty in a state where he has a legal move."""
     legal = state.legal_actions()
     game = state.game
     t = tables(game.board)
     reveals = game.profile.reveals
-    first_reveal = min(reveals, default=0)
     entry = state.entries + 1
-    station = state.mrx
-
-    def black_ok(entry: int, origin: int) -> bool:
-        return not (entry in reveals or entry < first_reveal or t.plain_only_taxi[origin])
-
-    tickets = state.mrx_tickets
-
-    def keep(move: Move, entry: int, origin: int, spent: int = -1) -> bool:
-        """False for a black leg where black is not wanted and a ticket he holds (less the
-        first leg's, ``spent``) would do."""
-        if move.ticket is not Ticket.BLACK or black_ok(entry, origin):
-            return True
-        return not any(
-            tickets[i] - (i == spent) > 0 and t.legs[i][origin] >> move.station & 1
-            for i in range(3)
-        )
-
-    near = min((t.dist[station][d] for d in state.detectives), default=DOUBLE_NEAR + 1)
-    doubles = near <= DOUBLE_NEAR
-    kept: list[Action] = []
+    station, tickets = state.mrx, state.mrx_tickets
+    hiding = (
+        tickets[Ticket.BLACK.slot] > 0
+        and entry not in reveals
+        and entry >= min(reveals, default=0)
+        and not t.plain_only_taxi[station]
+    )
+    possible = log_possible(state) if hiding else 0
+    black_for: dict[Ticket, bool] = {}
+    single: dict[int, Ticket] = {}
     for action in legal:
-        if isinstance(action, Move):
-            if keep(action, entry, station):
-                kept.append(action)
-        elif (
-            doubles
-            and isinstance(action, DoubleMove)
-            and keep(action.first, entry, station)
-            and keep(action.second, entry + 1, action.first.station, action.first.ticket.slot)
-        ):
-            kept.append(action)
+        if isinstance(action, Move) and action.station not in single:
+            ticket = mrx_ticket(t, station, action.station, tickets)
+            if hiding and ticket is not Ticket.BLACK:
+                if ticket not in black_for:
+                    black_for[ticket] = hides(state, possible, ticket)
+                if black_for[ticket]:
+                    ticket = Ticket.BLACK
+            single[action.station] = ticket
+    kept: list[Action] = [a for a in legal if isinstance(a, Move) and single[a.station] is a.ticket]
+    if min((t.dist[station][d] for d in state.detectives), default=FAR) <= DOUBLE_NEAR:
+        second: dict[Move, list[int]] = {}
+        for action in legal:
+            if isinstance(action, DoubleMove):
+                first = action.first
+                if single[first.station] is not first.ticket:
+                    continue
+                rest = second.get(first)
+                if rest is None:
+                    rest = second[first] = list(tickets)
+                    rest[first.ticket.slot] -= 1
+                leg = action.second
+                if mrx_ticket(t, first.station, leg.station, rest) is leg.ticket:
+                    kept.append(action)
     return kept if kept else legal
 
 

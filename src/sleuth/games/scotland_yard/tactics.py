@@ -205,13 +205,32 @@ def heuristic_mrx(state: ScotlandYardState, possible: int, rng: random.Random) -
         return Move(target, plain)
     if state.entries + 1 in state.game.profile.reveals:
         return Move(target, plain)
-    tracker_tables = leg_tables(state.game.board)
-    occupied = mask_of(detectives)
-    seen_plain = tracker_tables.reach(possible, str(plain)) & ~occupied
-    seen_black = tracker_tables.reach(possible, "black") & ~occupied
-    if seen_black.bit_count() >= BLACK_GAIN * seen_plain.bit_count():
+    if hides(state, possible, plain):
         return black
     return Move(target, plain)
+
+
+def hides(state: ScotlandYardState, possible: int, plain: Ticket) -> bool:
+    """True if a black leg from ``possible`` leaves at least :data:`BLACK_GAIN` times as many
+    stations free of detectives as a ``plain`` leg would."""
+    legs = leg_tables(state.game.board)
+    free = ~mask_of(state.detectives)
+    seen_plain = legs.reach(possible, str(plain)) & free
+    seen_black = legs.reach(possible, "black") & free
+    return seen_black.bit_count() >= BLACK_GAIN * seen_plain.bit_count()
+
+
+def log_possible(state: ScotlandYardState) -> int:
+    """Where Mr. X may be by his log alone: his last revealed station (before any reveal, his
+    possible start stations) moved along every ticket shown since, detectives ignored.  A
+    superset of the detectives' possible set that the state alone gives."""
+    game = state.game
+    last = max((k for k in game.profile.reveals if k <= state.entries), default=0)
+    bits = 1 << state.log[last - 1][1] if last else game.mrx_start_set(())
+    legs = leg_tables(game.board)
+    for ticket, _ in state.log[last:]:
+        bits = legs.reach(bits, str(ticket))
+    return bits
 
 
 def _blacks(move: DoubleMove) -> int:
