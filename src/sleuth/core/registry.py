@@ -47,6 +47,7 @@ _GAME_MODULES = {
     "fugitive": "sleuth.games.fugitive",
     "camel-up": "sleuth.games.camel_up",
     "scotland-yard": "sleuth.games.scotland_yard",
+    "cluedo": "sleuth.games.cluedo",
 }
 
 

@@ -1,0 +1,77 @@
+"""Cluedo players.
+
+``random`` plays random legal actions, sensibly: it moves with a random one of roll, passage
+and stay; with a roll it enters a random room the roll reaches, else heads for the room it is
+closest to; it makes a random suggestion whenever it may, else ends its turn; when refuting it
+shows a random one of the cards it may show.  It never accuses: it keeps no notes, so any
+accusation would be a guess (1 in 324 at the start) that ends its game.  Games between random
+players therefore end at the turn limit (``max_turns``), with no winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.events import View
+from sleuth.games.cluedo.actions import Accuse, End, Go, Passage, Roll, Show, Stay, Suggest
+from sleuth.games.cluedo.movement import InRoom, Transit, reachable
+from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.view import token_positions
+
+
+class RandomPlayer(Bot):
+    """Random legal actions that make sense; never an accusation (see the module docstring)."""
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        shows = [a for a in legal if isinstance(a, Show)]
+        if shows:
+            return self.rng.choice(shows)
+        moves = [a for a in legal if isinstance(a, Roll | Passage | Stay)]
+        if moves:
+            return self.rng.choice(moves)
+        goes = [a for a in legal if isinstance(a, Go)]
+        if goes:
+            return self._head(view, goes)
+        suggestions = [a for a in legal if isinstance(a, Suggest)]
+        if suggestions:
+            return self.rng.choice(suggestions)
+        ends = [a for a in legal if isinstance(a, End)]
+        if ends:
+            return ends[0]
+        return self.rng.choice([a for a in legal if not isinstance(a, Accuse)])
+
+    def _head(self, view: View, goes: list[Go]) -> Go:
+        """A random room the roll reaches, else the room with the fewest squares left."""
+        game = self.game
+        assert isinstance(game, CluedoGame)
+        here, roll = token_positions(game, view.events)[game.suspects[self.seat]], _roll(view)
+        targets = reachable(here, roll, game.allow_retarget)
+        inside = [g for g in goes if isinstance(targets.get(g.room), InRoom)]
+        if inside:
+            return self.rng.choice(inside)
+
+        def left(go: Go) -> int:
+            target = targets[go.room]
+            return target.left if isinstance(target, Transit) else 0
+
+        nearest = min(left(g) for g in goes)
+        return self.rng.choice([g for g in goes if left(g) == nearest])
+
+
+def _roll(view: View) -> int:
+    """The roll of the seat's current turn: the last ``rolled`` event."""
+    for event in reversed(view.events):
+        if event.kind == "rolled":
+            return int(event.public["roll"])
+    raise ValueError("no roll in the view")
+
+
+BOTS = (
+    BotSpec(
+        "random",
+        ("player",),
+        RandomPlayer,
+        "random moves and suggestions, random card shown; never accuses",
+    ),
+)
