@@ -328,7 +328,8 @@ class CluedoState(State[Action]):
                 return f"{self._who()} has rolled: the dice decide next"
             totals = [t for t, _ in roll_distribution(self.game.dice)]
             if action.total not in totals:
-                return f"{self.game.dice} dice cannot show {action.total}"
+                dice = "one die" if self.game.dice == 1 else "two dice"
+                return f"{dice} cannot show {action.total}"
             return None
         if action in self.legal_actions():
             return None
