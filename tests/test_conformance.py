@@ -45,6 +45,17 @@ OPTIONS: dict[str, list[dict[str, str]]] = {
         {"max_rounds": "30", "edition": "second", "opening": "one_or_two"},
     ],
     "camel-up": [{}, {"edition": "2", "players": "3"}],
+    "cluedo": [
+        {},
+        {
+            "players": "5",
+            "dice": "2",
+            "leftover": "face_up",
+            "accuse_at": "in_named_room",
+            "allow_retarget": "true",
+            "max_turns": "150",
+        },
+    ],
 }
 """Option sets each game is checked with (default: the game's defaults)."""
 MISBEHAVING = {"highcard": {"raise", "illegal", "hang", "broken"}, "tally": {"crash"}}
