@@ -169,6 +169,7 @@ def test_every_envelope_card_can_be_drawn() -> None:
             "seat 1 gets 4 cards, not 5",
         ),
         (Deal((4, 7, 20), (*DEAL.hands[:3], cards("Green,Lead Pipe,Hall,Plum"))), "dealt twice"),
+        (Deal((7, 4, 20), DEAL.hands), "a suspect, a weapon and a room, in that order"),
     ],
 )
 def test_a_deal_of_the_wrong_shape_is_refused(deal: Deal, message: str | None) -> None:

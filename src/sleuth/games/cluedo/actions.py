@@ -32,7 +32,7 @@ from sleuth.games.cluedo.cards import (
     Category,
     card_named,
 )
-from sleuth.games.cluedo.deal import Deal, parse_deal
+from sleuth.games.cluedo.deal import KINDS, Deal, parse_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,9 +178,6 @@ def parse_action(text: str) -> Action:
     except (CardNameError, ValueError) as exc:
         raise ActionParseError(f"{text.strip()!r}: {exc}") from None
     raise ActionParseError(f"{text.strip()!r} is not a Cluedo action ({_FORMS})")
-
-
-KINDS = (Category.SUSPECT, Category.WEAPON, Category.ROOM)
 
 
 def parse_triple(text: str) -> tuple[int, int, int]:

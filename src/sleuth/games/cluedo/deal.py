@@ -27,6 +27,8 @@ from sleuth.games.cluedo.cards import (
 
 DEALT = CARD_COUNT - 3
 """Cards dealt after the envelope is filled: 18."""
+KINDS = (Category.SUSPECT, Category.WEAPON, Category.ROOM)
+"""The envelope's categories, in order."""
 
 
 def deal_order(players: int, dealer: int) -> tuple[int, ...]:
@@ -80,8 +82,7 @@ def parse_deal(body: str) -> Deal:
     envelope = _parse_cards(parts[0])
     if len(envelope) != 3:
         raise ValueError(f"the envelope holds 3 cards, not {len(envelope)}")
-    kinds = (Category.SUSPECT, Category.WEAPON, Category.ROOM)
-    for card, kind in zip(envelope, kinds, strict=True):
+    for card, kind in zip(envelope, KINDS, strict=True):
         if category(card) != kind:
             raise ValueError("the envelope lists a suspect, a weapon and a room, in that order")
     hands = tuple(_parse_cards(p) for p in parts[1:])
@@ -98,6 +99,11 @@ def _parse_cards(text: str) -> tuple[int, ...]:
 def deal_problem(deal: Deal, sizes: tuple[int, ...]) -> str | None:
     """Why ``deal`` is not a deal of the game whose hand sizes are ``sizes`` (None if it is);
     the face-up cards are the 18 - sum(sizes) leftovers."""
+    if len(deal.envelope) != 3 or any(
+        not 0 <= c < CARD_COUNT or category(c) != kind
+        for c, kind in zip(deal.envelope, KINDS, strict=False)
+    ):
+        return "the envelope holds a suspect, a weapon and a room, in that order (C5)"
     if len(deal.hands) != len(sizes):
         return f"deals {len(deal.hands)} hands to {len(sizes)} players"
     for seat, (hand, size) in enumerate(zip(deal.hands, sizes, strict=True)):
