@@ -1,0 +1,292 @@
+"""The exact posterior of a :class:`~.constraints.Knowledge`: counts, marginals, the envelope's
+distribution and exactly uniform samples.
+
+Every deal satisfying the facts is equally likely; with ``responder="uniform"`` each deal
+weighs the product, over the observer's seen refutations, of ``1 / |refuter's hand ∩
+suggested cards|`` (the refuter picks a card at random).  The counting itself (the spec's
+exact DP over owners, with interchangeable cards counted by binomials) is in
+:mod:`~.units` and :mod:`~.dp`; this module turns its tables into answers:
+
+* a card whose owner the simple rules know counts the whole total for that owner;
+* a unit's cards share the unit's count equally (they are interchangeable);
+* the envelope (the first owner) takes a shape per category; each of the triples behind a
+  shape gets the shape's count divided by the number of triples;
+* a sample draws each owner's shape in proportion to its completions, then the cards of
+  each unit uniformly: every consistent deal exactly in proportion to its weight.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from sleuth.core.bitsets import members
+from sleuth.games.cluedo.deduction.constraints import (
+    ENVELOPE,
+    TABLE,
+    Infeasible,
+    Knowledge,
+    Owner,
+    close,
+)
+from sleuth.games.cluedo.deduction.dp import BINOM, Tables, tables, terms
+from sleuth.games.cluedo.deduction.units import Problem
+
+__all__ = ["Deal", "Posterior", "Responder"]
+
+Responder = Literal["any", "uniform"]
+"""How a refuter chooses among its cards: ``any`` says nothing about the deal (every
+consistent deal equally likely), ``uniform`` at random among the cards it holds."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A complete deal: ``hands[p]`` the cards of seat ``p`` (bitset), ``envelope`` one card
+    per category in category order, ``table`` the face-up cards (bitset)."""
+
+    hands: tuple[int, ...]
+    envelope: tuple[int, ...]
+    table: int
+
+    def owner(self, card: int) -> Owner:
+        """Who holds ``card``."""
+        if card in self.envelope:
+            return ENVELOPE
+        if self.table >> card & 1:
+            return TABLE
+        for seat, hand in enumerate(self.hands):
+            if hand >> card & 1:
+                return seat
+        raise ValueError(f"card {card} is not dealt")
+
+
+class Posterior:
+    """The exact posterior over the deals a knowledge allows.  Raises
+    :class:`~.constraints.Infeasible` when no deal satisfies it.
+
+    :attr:`total` is the (scaled) weight of every consistent deal and :meth:`count` the part
+    of it where an owner holds a card; without weights both are plain deal counts.  The
+    forward pass runs at construction; marginals and samples run the backward pass once, on
+    first use.  ``compiled`` chooses the DP's implementation (None: the compiled one when it
+    can, see :func:`~.dp.tables`).
+    """
+
+    def __init__(
+        self, knowledge: Knowledge, responder: Responder = "any", compiled: bool | None = None
+    ) -> None:
+        self.knowledge = knowledge
+        self.responder = responder
+        self.closure = close(knowledge)
+        self._weighted = responder == "uniform" and bool(knowledge.shown)
+        self._compiled = compiled
+        self._problem = Problem(self.closure, self._weighted)
+        self._tables: Tables = tables(self._problem, self._weighted, compiled)
+        self.total = self._tables.total
+        """The weighted total (the deal count when unweighted): ``weight * scale``."""
+        if not self.total:
+            raise Infeasible("no deal satisfies every fact")
+        self._deals: int | None = None if self._weighted else self.total
+        self._draws: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._units: list[list[int]] | None = None
+
+    # --- counts ---------------------------------------------------------------------------
+
+    @property
+    def deals(self) -> int:
+        """The exact number of consistent deals, whatever the weighting."""
+        if self._deals is None:
+            self._deals = tables(Problem(self.closure, False), False, self._compiled).total
+        return self._deals
+
+    @property
+    def weight(self) -> Fraction:
+        """The total weight of the consistent deals (their number when unweighted)."""
+        return Fraction(self.total, self._problem.scale)
+
+    def count(self, card: int, owner: Owner) -> int:
+        """The part of :attr:`total` in which ``owner`` holds ``card``."""
+        o = self.knowledge.index(owner)
+        known = self.closure.owner_of(card)
+        if known is not None:
+            return self.total if known == o else 0
+        problem = self._problem
+        if o not in problem.owners:
+            return 0
+        j = problem.unit_of[card]
+        return self._unit_counts()[problem.owners.index(o)][j] // problem.units[j].size
+
+    def _unit_counts(self) -> list[list[int]]:
+        """For each owner position and unit, the total times the unit's cards the owner
+        takes (a unit's cards share it equally)."""
+        if self._units is None:
+            units = [(u.shift, u.mask) for u in self._problem.units]
+            self._units = []
+            for taken in self._tables.taken():
+                sums = [0] * len(units)
+                for packed, count in taken.items():
+                    for j, (shift, mask) in enumerate(units):
+                        n = (packed >> shift) & mask
+                        if n:
+                            sums[j] += count * n
+                self._units.append(sums)
+            for sums in self._units:
+                for j, u in enumerate(self._problem.units):
+                    assert sums[j] % u.size == 0, "interchangeable cards share their count"
+        return self._units
+
+    def fraction(self, card: int, owner: Owner) -> Fraction:
+        """The exact probability that ``owner`` holds ``card``."""
+        return Fraction(self.count(card, owner), self.total)
+
+    def probability(self, card: int, owner: Owner) -> float:
+        return self.count(card, owner) / self.total
+
+    def owners(self, card: int) -> dict[Owner, float]:
+        """The probability of each possible owner of ``card`` (only owners above 0)."""
+        k = self.knowledge
+        out: dict[Owner, float] = {}
+        for o in range(k.players + 2):
+            count = self.count(card, k.owner(o))
+            if count:
+                out[k.owner(o)] = count / self.total
+        return out
+
+    def matrix(self) -> npt.NDArray[np.float64]:
+        """P(owner holds card) by card (rows) and owner index (seats, envelope, table); each
+        row sums to 1."""
+        k = self.knowledge
+        out = np.zeros((k.deck.size, k.players + 2))
+        for card in range(k.deck.size):
+            for o in range(k.players + 2):
+                out[card, o] = self.count(card, k.owner(o)) / self.total
+        return out
+
+    def certain(self) -> list[tuple[int, Owner]]:
+        """Every (card, owner) true in every consistent deal (complete), by card."""
+        k = self.knowledge
+        return [
+            (card, k.owner(o))
+            for card in range(k.deck.size)
+            for o in range(k.players + 2)
+            if self.count(card, k.owner(o)) == self.total
+        ]
+
+    # --- the envelope -----------------------------------------------------------------------
+
+    def solution_counts(self) -> dict[tuple[int, ...], int]:
+        """The part of :attr:`total` of each possible envelope (positive parts only)."""
+        problem = self._problem
+        k = self.knowledge
+        fixed = [tuple(members(self.closure.known[k.envelope] & c)) for c in k.deck.categories]
+        if k.envelope not in problem.owners:
+            return {tuple(f[0] for f in fixed): self.total}
+        out: dict[tuple[int, ...], int] = {}
+        for packed, count in self._tables.taken()[problem.owners.index(k.envelope)].items():
+            chosen = [u for u in problem.units if u.take(packed)]
+            share = count // math.prod(u.size for u in chosen)
+            options = list(fixed)
+            for u in chosen:
+                options[u.category] = u.cards
+            for triple in product(*options):
+                out[triple] = out.get(triple, 0) + share
+        return out
+
+    def solution_probabilities(self) -> npt.NDArray[np.float64]:
+        """P(envelope) by solution index (:meth:`~.constraints.Deck.solution_index`)."""
+        deck = self.knowledge.deck
+        out = np.zeros(deck.solutions)
+        for triple, count in self.solution_counts().items():
+            out[deck.solution_index(triple)] = count / self.total
+        return out
+
+    def category_marginals(self) -> list[dict[int, float]]:
+        """For each category, P(the envelope holds it) for each of its cards."""
+        return [
+            {c: self.probability(c, ENVELOPE) for c in members(mask)}
+            for mask in self.knowledge.deck.categories
+        ]
+
+    def entropy(self) -> float:
+        """The entropy of the envelope's distribution, in nats."""
+        h = 0.0
+        for count in self.solution_counts().values():
+            p = count / self.total
+            h -= p * math.log(p)
+        return h
+
+    def top(self, k: int = 5) -> list[tuple[tuple[int, ...], float]]:
+        """The ``k`` most likely envelopes with their probabilities (ties in card order)."""
+        counts = sorted(self.solution_counts().items(), key=lambda item: (-item[1], item[0]))
+        return [(triple, count / self.total) for triple, count in counts[:k]]
+
+    # --- samples --------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> Deal:
+        """One consistent deal, drawn exactly in proportion to its weight."""
+        problem = self._problem
+        k = self.knowledge
+        hands = [self.closure.known[p] for p in range(k.players)]
+        envelope = self.closure.known[k.envelope]
+        left = [list(u.cards) for u in problem.units]
+        state = problem.full
+        last = len(problem.owners) - 1
+        for position, owner in enumerate(problem.owners):
+            if position < last:
+                taken, state = self._draw(position, state, rng)
+            else:
+                taken = state
+            got = 0
+            for j, unit in enumerate(problem.units):
+                n = unit.take(taken)
+                if n:
+                    for card in rng.sample(left[j], n):
+                        left[j].remove(card)
+                        got |= 1 << card
+            if owner == k.envelope:
+                envelope |= got
+            else:
+                hands[owner] |= got
+        triple = tuple(members(envelope & c)[0] for c in k.deck.categories)
+        return Deal(tuple(hands), triple, k.table)
+
+    def samples(self, rng: random.Random, n: int) -> list[Deal]:
+        """``n`` independent draws of :meth:`sample`."""
+        return [self.sample(rng) for _ in range(n)]
+
+    def _draw(self, position: int, state: int, rng: random.Random) -> tuple[int, int]:
+        """A shape for the owner at ``position`` in ``state``, drawn in proportion to its
+        weight times its completions: (the shape's packed counts, the next state)."""
+        problem = self._problem
+        guard = problem.guard
+        key = (position, state)
+        table = self._draws.get(key)
+        if table is None:
+            after = self._tables.completions(position + 1)
+            cumulative: list[int] = []
+            chosen: list[int] = []
+            running = 0
+            s = state | guard
+            for packed, static in problem.shapes[position]:
+                t = s - packed
+                if t & guard != guard:
+                    continue
+                w = (static if self._weighted else 1) * after.get(t ^ guard, 0)
+                for shift, mask, n in terms(problem, packed):
+                    w *= BINOM[(state >> shift) & mask][n]
+                if w:
+                    running += w
+                    cumulative.append(running)
+                    chosen.append(packed)
+            table = (cumulative, chosen)
+            self._draws[key] = table
+        cumulative, chosen = table
+        packed = chosen[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
+        return packed, ((state | guard) - packed) ^ guard
