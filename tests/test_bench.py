@@ -37,6 +37,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("camel_up_bots.py", "vs baseline"),
         ("scotland_yard_tracker.py", "vs baseline"),
         ("scotland_yard_mc.py", "vs baseline"),
+        ("cluedo_deduction.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -79,4 +80,5 @@ def test_every_benchmark_is_tested() -> None:
         "camel_up_bots.py",
         "scotland_yard_tracker.py",
         "scotland_yard_mc.py",
+        "cluedo_deduction.py",
     }

@@ -1,0 +1,221 @@
+"""Benchmark: Cluedo's exact deduction (first posterior, then event by event) vs the plain DP.
+
+Games: the rules engine with 6 players (``--players``), every seat suggesting whenever it may
+(random cards), never accusing, moving at random, for ``--turns`` turns; seeded.  Seat 0's
+view is read by a :class:`~sleuth.games.cluedo.deduction.belief.CluedoBelief`.  What is timed
+after each event that changes the seat's knowledge (a pass, a refutation, an unrefuted
+suggestion): the update (the exact count) *and* the outputs the notepad shows (every
+(card, owner) probability, the envelope's distribution, its entropy, the top triples).
+
+(a) ``sleuth``: the belief as shipped (plain Python for small problems, the Numba kernels for
+    large ones, when Numba is installed);
+(b) ``sleuth, no Numba``: the same counting forced onto Python ints (``compiled=False``),
+    on the same knowledge;
+(c) ``plain DP`` (the baseline): the spec's dynamic programme done plainly
+    (``bench/_plain_cluedo.py``: hands enumerated card by card, a dict over card bitmasks,
+    forward and backward for the marginals, no binomials, no kernels); it is not asked for the
+    envelope's distribution, a favour to it.
+
+The first posterior is seat 0's after the deal and its own hand (no other information).
+Sleuth's methods keep each event's fastest of ``--rounds`` passes; the baseline runs once (it
+takes seconds where Sleuth takes milliseconds).  The check column confirms that all three
+count the same deals and that (a) and (c) give the same marginals at every event.  The ratio
+is the baseline's time over the method's (median over events; above 1: faster).  The one-off
+load of the compiled kernels (once per process) is reported apart.
+
+    .venv/bin/python bench/cluedo_deduction.py [--quick] [--games N] [--players P] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from _plain_cluedo import plain_marginals
+from _report import print_table
+from sleuth.core.compiled import COMPILED
+from sleuth.core.events import Event
+from sleuth.games.cluedo.actions import Accuse, Suggest
+from sleuth.games.cluedo.deduction import dp
+from sleuth.games.cluedo.deduction.belief import CluedoBelief
+from sleuth.games.cluedo.deduction.constraints import Knowledge
+from sleuth.games.cluedo.deduction.counting import Posterior
+from sleuth.games.cluedo.rules import CluedoGame
+
+T = TypeVar("T")
+ANSWERS = frozenset(("passed", "refuted", "unrefuted"))
+
+
+def seat0_view(players: int, turns: int, seed: int) -> list[Event]:
+    """Seat 0's view of a random game in which everyone suggests whenever allowed."""
+    game = CluedoGame(players=players, max_turns=turns)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    view: list[Event] = []
+    while not state.is_terminal():
+        if state.current_player() < 0:
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            suggest = [a for a in legal if isinstance(a, Suggest)]
+            other = [a for a in legal if not isinstance(a, Accuse | Suggest)]
+            action = rng.choice(suggest or other)
+        view += [event.seen_by(0) for event in state.apply(action)]
+    return view
+
+
+def outputs(posterior: Posterior) -> float:
+    """What the notepad reads after an event; returns the entropy."""
+    posterior.matrix()
+    posterior.top(5)
+    return posterior.entropy()
+
+
+def replay(view: list[Event]) -> tuple[list[float], list[Knowledge], list[int]]:
+    """Seat 0's belief over the view: the time of each knowledge-changing update with its
+    outputs, the knowledge after it and the deal count."""
+    belief = CluedoBelief(0)
+    times, known, counts = [], [], []
+    for event in view:
+        before = belief.knowledge
+        started = time.perf_counter()
+        belief.update(event)
+        changed = belief.knowledge is not before
+        if changed and event.kind in ANSWERS:
+            outputs(belief.posterior)
+            times.append(time.perf_counter() - started)
+            assert belief.knowledge is not None
+            known.append(belief.knowledge)
+            counts.append(belief.posterior.deals)
+    return times, known, counts
+
+
+def timed(function: Callable[[Knowledge], T], k: Knowledge) -> tuple[float, T]:
+    started = time.perf_counter()
+    result = function(k)
+    return time.perf_counter() - started, result
+
+
+def sleuth_plain(k: Knowledge) -> int:
+    posterior = Posterior(k, compiled=False)
+    outputs(posterior)
+    return posterior.total
+
+
+def first_knowledge(view: list[Event]) -> Knowledge:
+    """Seat 0's knowledge once it has read the deal (setup and every hand)."""
+    belief = CluedoBelief(0)
+    for event in view:
+        if event.kind not in ("setup", "hand"):
+            break
+        belief.update(event)
+    assert belief.knowledge is not None
+    return belief.knowledge
+
+
+def first_posterior(k: Knowledge, rounds: int, compiled: bool | None) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.perf_counter()
+        outputs(Posterior(k, compiled=compiled))
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one short 3-player game")
+    parser.add_argument("--games", type=int, default=3, help="random games")
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--turns", type=int, default=60, help="turns per game")
+    parser.add_argument("--rounds", type=int, default=3, help="passes of Sleuth's methods")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    games, players, turns, rounds = args.games, args.players, args.turns, args.rounds
+    if args.quick:
+        games, players, turns, rounds = 1, 3, 12, 1
+
+    started = time.perf_counter()
+    dp.warm_up()
+    load = time.perf_counter() - started
+    views = [seat0_view(players, turns, args.seed + g) for g in range(games)]
+    gc.collect()
+    gc.freeze()
+
+    first = first_knowledge(views[0])
+    first_times = {
+        "sleuth": first_posterior(first, rounds, None),
+        "sleuth, no Numba": first_posterior(first, rounds, False),
+    }
+    base_first, (base_total, _) = timed(plain_marginals, first)
+    assert base_total == Posterior(first).total
+
+    best: list[float] = []
+    knowledge: list[Knowledge] = []
+    counts: list[int] = []
+    for round_ in range(rounds):
+        this_round: list[float] = []
+        for view in views:
+            spent, known, deals = replay(view)
+            this_round += spent
+            if round_ == 0:
+                knowledge += known
+                counts += deals
+        best = (
+            this_round if not best else [min(a, b) for a, b in zip(best, this_round, strict=True)]
+        )
+    plain = [float("inf")] * len(knowledge)
+    for _ in range(rounds):
+        for i, k in enumerate(knowledge):
+            seconds, total = timed(sleuth_plain, k)
+            assert total == counts[i]
+            plain[i] = min(plain[i], seconds)
+    baseline = []
+    for i, k in enumerate(knowledge):
+        seconds, (total, marginals) = timed(plain_marginals, k)
+        posterior = Posterior(k)
+        assert total == counts[i] == posterior.total
+        assert all(v == posterior.count(c, k.owner(o)) for (c, o), v in marginals.items())
+        baseline.append(seconds)
+
+    kernels = "Numba kernels" if COMPILED else "no Numba"
+    print(f"Python {platform.python_version()}, {kernels}, {games} game(s) of {players} players")
+    print(
+        f"{len(knowledge)} knowledge-changing events in seat 0's view (turns: {turns}); "
+        f"deals from {max(counts):,} down to {min(counts):,}"
+    )
+    print(f"kernels loaded in {load:.2f} s (once per process; not in the times below)")
+    print(f"Sleuth: each event's fastest of {rounds} rounds; the baseline once; counts agree")
+    print()
+    base_event = statistics.median(baseline)
+    rows = []
+    for name, spent in (("sleuth", best), ("sleuth, no Numba", plain), ("plain DP", baseline)):
+        first_time = first_times.get(name, base_first)
+        rows.append(
+            [
+                name,
+                ms(first_time),
+                ms(statistics.median(spent)),
+                ms(sorted(spent)[int(0.95 * (len(spent) - 1))]),
+                ms(max(spent)),
+                "same deals and marginals" if name != "plain DP" else "-",
+                f"{base_event / statistics.median(spent):.0f}x",
+                f"{base_first / first_time:.0f}x",
+            ]
+        )
+    header = ["method", "first ms", "event ms (median)", "p95", "max", "check"]
+    print_table([*header, "vs baseline", "first vs baseline"], rows)
+
+
+if __name__ == "__main__":
+    main()
