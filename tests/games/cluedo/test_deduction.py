@@ -21,6 +21,7 @@ from sleuth.core.belief import Belief, SamplingBelief
 from sleuth.core.bitsets import mask_of, members
 from sleuth.core.errors import ContradictionError
 from sleuth.core.events import Event, View
+from sleuth.core.registry import make_game
 from sleuth.games.cluedo.cards import NAMES, solution_index
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import (
@@ -99,6 +100,28 @@ def test_vector_b(compiled: bool) -> None:
     assert counts[top] == 406 == max(counts.values())
     assert p.top(1)[0][1] == pytest.approx(406 / 10_702)
     assert (CARD["Study"], 2) in p.certain()
+    assert_outputs_agree(p)
+
+
+def assert_outputs_agree(p: Posterior) -> None:
+    """Every view of the posterior adds up: rows of the matrix, owners, the envelope's
+    distribution by index and by category."""
+    matrix = p.matrix()
+    assert matrix.sum(axis=1) == pytest.approx(1.0)
+    for card in range(CLASSIC.size):
+        owners = p.owners(card)
+        assert sum(owners.values()) == pytest.approx(1.0)
+        assert all(matrix[card, p.knowledge.index(o)] == q for o, q in owners.items())
+    by_index = p.solution_probabilities()
+    assert by_index.sum() == pytest.approx(1.0)
+    counts = p.solution_counts()
+    assert sum(counts.values()) == p.total
+    for triple, count in counts.items():
+        assert by_index[solution_index(*triple)] == count / p.total
+    for category, marginals in zip(CLASSIC.categories, p.category_marginals(), strict=True):
+        assert set(marginals) == set(members(category))
+        for card, q in marginals.items():
+            assert q == pytest.approx(sum(c for t, c in counts.items() if card in t) / p.total)
 
 
 def test_hand_size_two_and_three_clauses_sharing_plum_mean_plum() -> None:
@@ -134,6 +157,8 @@ def test_vectors_through_the_belief() -> None:
     assert belief.events_read == len(events)
     assert belief.posterior.deals == 10_702
     assert belief.posterior.entropy() == pytest.approx(4.2890, abs=5e-5)
+    with pytest.raises(TypeError, match="needs a Cluedo game"):
+        CluedoBelief.from_view(make_game("fox", {}), View(0, "player", {}, events))
 
 
 def suggestion(seat: int, suspect: str, weapon: str, room: str) -> Event:

@@ -72,6 +72,10 @@ class CluedoBelief:
     @classmethod
     def from_view(cls, game: Game[Any], view: View) -> CluedoBelief:
         """The belief of ``view.seat`` after every event of ``view`` (the core's protocol)."""
+        from sleuth.games.cluedo.rules import CluedoGame  # the package imports this module
+
+        if not isinstance(game, CluedoGame):
+            raise TypeError(f"a CluedoBelief needs a Cluedo game, not {game.name}")
         belief = cls(view.seat)
         read_events(belief, view.events)
         return belief

@@ -16,7 +16,9 @@ the shape's count borrows its guard and no other).  The same counts also have a 
 Each owner's constraints (allowed units, its clauses, the envelope's one card per category
 and its wrong accusations, the weights of refutations it made) are checked on a packed count
 vector by :meth:`Problem.weight`.  Owners are ordered envelope first, then by the number of
-shapes they have; the last owner is never enumerated (it takes what is left).
+shapes they have.  The DP never pairs the last owner's shapes with states: that owner takes
+what is left, checked by :meth:`Problem.weight` (its shapes are listed only to order the
+owners).
 """
 
 from __future__ import annotations
