@@ -6,6 +6,10 @@ closest to; it makes a random suggestion whenever it may, else ends its turn; wh
 shows a random one of the cards it may show.  It never accuses: it keeps no notes, so any
 accusation would be a guess (1 in 324 at the start) that ends its game.  Games between random
 players therefore end at the turn limit (``max_turns``), with no winner.
+
+``logic`` plays like ``random`` but keeps Sleuth's exact deduction, and accuses as soon as
+only one envelope is possible (heading for its room first under ``accuse_at=in_named_room``).
+``velma`` is the Velma program's method (:mod:`~sleuth.games.cluedo.velma`).
 """
 
 from __future__ import annotations
@@ -14,9 +18,22 @@ from collections.abc import Hashable, Sequence
 
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
-from sleuth.games.cluedo.actions import Accuse, End, Go, Passage, Roll, Show, Stay, Suggest
-from sleuth.games.cluedo.movement import InRoom, Transit, reachable
+from sleuth.games.cluedo.actions import (
+    PASSAGE,
+    ROLL,
+    Accuse,
+    End,
+    Go,
+    Passage,
+    Roll,
+    Show,
+    Stay,
+    Suggest,
+)
+from sleuth.games.cluedo.deduction.belief import CluedoBelief
+from sleuth.games.cluedo.movement import InRoom, Transit, passage, reachable
 from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.velma import VELMA
 from sleuth.games.cluedo.view import token_positions
 
 
@@ -59,6 +76,38 @@ class RandomPlayer(Bot):
         return self.rng.choice([g for g in goes if left(g) == nearest])
 
 
+class LogicPlayer(RandomPlayer):
+    """``random``'s play with exact deduction: it accuses as soon as it is certain."""
+
+    def __init__(self, game: CluedoGame, seat: int, seed: int) -> None:
+        super().__init__(game, seat, seed)
+        self.belief = CluedoBelief(seat)
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        for event in view.events[self.belief.events_read :]:
+            self.belief.update(event)
+        if self.belief.knowledge is not None and not self.belief.over:
+            solutions = self.belief.posterior.solution_counts()
+            if len(solutions) == 1:
+                (solution,) = solutions
+                return self._towards(Accuse(*solution), view, legal)
+        return super().act(view, legal)
+
+    def _towards(self, accusation: Accuse, view: View, legal: Sequence[Hashable]) -> Hashable:
+        """The accusation if it may be made here, else a step towards its room."""
+        if accusation in legal:
+            return accusation
+        if Go(accusation.room) in legal:
+            return Go(accusation.room)
+        if ROLL in legal:
+            game = self.game
+            assert isinstance(game, CluedoGame)
+            here = token_positions(game, view.events)[game.suspects[self.seat]]
+            through = passage(here.room) if isinstance(here, InRoom) else None
+            return PASSAGE if PASSAGE in legal and through == accusation.room else ROLL
+        return super().act(view, legal)
+
+
 def _roll(view: View) -> int:
     """The roll of the seat's current turn: the last ``rolled`` event."""
     for event in reversed(view.events):
@@ -74,4 +123,11 @@ BOTS = (
         RandomPlayer,
         "random moves and suggestions, random card shown; never accuses",
     ),
+    BotSpec(
+        "logic",
+        ("player",),
+        LogicPlayer,
+        "random moves and suggestions with exact deduction; accuses when certain",
+    ),
+    VELMA,
 )
