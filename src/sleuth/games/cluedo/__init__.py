@@ -13,6 +13,7 @@ from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
 from sleuth.games.cluedo.bots import BOTS
 from sleuth.games.cluedo.cards import EDITIONS, NAMES, Category, card_named
+from sleuth.games.cluedo.plugins import INFER
 from sleuth.games.cluedo.rules import (
     ACCUSE_AT,
     LEFTOVER,
@@ -106,4 +107,5 @@ SPEC = GameSpec(
     bots=BOTS,
     build=_build,
     seats_option="players",
+    infer=INFER,
 )

@@ -1,0 +1,168 @@
+"""Cluedo's plug-in: one seat's exact deduction after a log (``sleuth infer cluedo``),
+registered by ``SPEC``.
+
+``infer`` reads the seat's view (its own hand and the cards shown to it; the others' stay
+hidden) into a :class:`~.deduction.CluedoBelief` and answers with the exact number of
+consistent deals, every certain fact, each card's owners with their probabilities, the most
+likely envelopes and the envelope's entropy.  Owners are named ``seat N``, ``envelope`` and
+``table`` (the face-up cards).  An event no deal explains is an error naming the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from sleuth.core.events import JSON
+from sleuth.core.plugins import InferPlugin, Param
+from sleuth.core.viewlog import ViewLog
+from sleuth.games.cluedo.deduction.belief import CluedoBelief
+from sleuth.games.cluedo.deduction.constraints import Owner
+from sleuth.games.cluedo.deduction.counting import Posterior, Responder
+from sleuth.games.cluedo.rules import CluedoGame
+
+TOP = 10
+"""How many envelopes the answer lists."""
+
+RESPONDERS: dict[str, Responder] = {"adversarial": "any", "uniform": "uniform"}
+"""``--responder``: ``adversarial`` assumes nothing about which card a refuter shows (every
+consistent deal counts once); ``uniform`` weighs deals as if refuters chose at random."""
+
+
+def owner_name(owner: Owner) -> str:
+    """``seat 2``, ``envelope`` or ``table``."""
+    return f"seat {owner}" if isinstance(owner, int) else owner
+
+
+@dataclass(frozen=True)
+class SeatDeduction:
+    """A seat's deduction after the first ``events`` events of its view (``posterior`` is
+    None before the ``setup`` event)."""
+
+    events: int
+    seat: int
+    game: CluedoGame
+    responder: str
+    posterior: Posterior | None
+
+    def _name(self, card: int) -> str:
+        return self.game.edition.display[card]
+
+    def _owners(self, posterior: Posterior) -> list[Owner]:
+        """The seats, the envelope, and the table when cards lie face up."""
+        k = posterior.knowledge
+        last = k.players + 2 if k.table else k.players + 1
+        return [k.owner(o) for o in range(last)]
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {
+            "events": self.events,
+            "seat": self.seat,
+            "responder": self.responder,
+        }
+        post = self.posterior
+        if post is None:
+            out.update(deals=None, certain=[], owners={}, solutions=[], entropy=None)
+            return out
+        cards = range(post.knowledge.deck.size)
+        owners = self._owners(post)
+        out["deals"] = post.deals
+        out["certain"] = [
+            {"card": self._name(c), "owner": owner_name(o), "fact": "has" if n else "lacks"}
+            for c in cards
+            for o in owners
+            if (n := post.count(c, o)) in (0, post.total)
+        ]
+        out["owners"] = {
+            self._name(c): {owner_name(o): p for o, p in post.owners(c).items()} for c in cards
+        }
+        out["solutions"] = [
+            {
+                "suspect": self._name(s),
+                "weapon": self._name(w),
+                "room": self._name(r),
+                "probability": p,
+            }
+            for (s, w, r), p in post.top(TOP)
+        ]
+        out["entropy"] = post.entropy()
+        return out
+
+    def render(self) -> Group:
+        you = f"Seat {self.seat} of {self.game.players}, after {self.events} events"
+        post = self.posterior
+        if post is None:
+            return Group(Text(f"{you}: the cards have not been dealt."))
+        owners = self._owners(post)
+        lines: list[Text | Table] = [
+            Text(
+                f"{you}: {post.deals:,} consistent deals, envelope entropy "
+                f"{post.entropy():.3f} nats"
+                + (
+                    " (refuters weighed as choosing at random)"
+                    if self.responder == "uniform"
+                    else ""
+                )
+            )
+        ]
+        pad = Table("card", *(owner_name(o) for o in owners), title="Notepad")
+        for card in range(post.knowledge.deck.size):
+            cells = []
+            for o in owners:
+                n = post.count(card, o)
+                if n == post.total:
+                    cells.append(Text("✓", style="bold green"))
+                elif n == 0:
+                    cells.append(Text("✗", style="dim"))
+                else:
+                    cells.append(Text(_percent(n / post.total)))
+            pad.add_row(self._name(card), *cells)
+        lines.append(pad)
+        top = Table("suspect", "weapon", "room", "probability", title="Most likely envelopes")
+        for (s, w, r), p in post.top(TOP):
+            top.add_row(self._name(s), self._name(w), self._name(r), f"{p:.1%}")
+        lines.append(top)
+        return Group(*lines)
+
+
+def _percent(p: float) -> str:
+    """A probability strictly between 0 and 1, never printed as 0% or 100%."""
+    return "<1%" if p < 0.005 else ">99%" if p > 0.995 else f"{p:.0%}"
+
+
+def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatDeduction:
+    """The seat's exact deduction after the first ``events`` events of ``view`` (all by
+    default); raises the belief's ``ContradictionError`` naming an impossible event."""
+    game = view.game
+    assert isinstance(game, CluedoGame)  # read_view_log checked the game's name
+    end = len(view.events) if events is None else events
+    responder = params["responder"]
+    belief = CluedoBelief(view.seat, RESPONDERS[responder])
+    for event in view.events[:end]:
+        belief.update(event)
+    posterior = None if belief.knowledge is None else belief.posterior
+    return SeatDeduction(end, view.seat, game, responder, posterior)
+
+
+INFER = InferPlugin(
+    role="player",
+    help="A seat's exact deduction at a point of a log: the number of consistent deals, the "
+    "certain facts, each card's owners with probabilities (a notepad), the most likely "
+    "envelopes and their entropy.",
+    run=infer,
+    params=(
+        Param(
+            "responder",
+            "adversarial: nothing is assumed about which card a refuter shows; uniform: "
+            "refuters choose at random among the suggested cards they hold.",
+            default="adversarial",
+            choices=tuple(RESPONDERS),
+        ),
+    ),
+    by_seat=True,
+)
