@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from sleuth.core.events import Event
 from sleuth.core.viewlog import read_view_log, write_view_log
+from sleuth.games.cluedo import sat
 from sleuth.games.cluedo.cards import EDITIONS
+from sleuth.games.cluedo.cards import NAMES as NAMES_SHORT
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from tests.cli_helpers import check_error, entry, flat, one_json_object
 
@@ -135,16 +138,38 @@ def test_uniform_responder(game_log: Path, cwd: Path) -> None:
 
 
 def test_an_impossible_event_is_named(game_log: Path, tmp_path: Path, cwd: Path) -> None:
-    """Seat 0's view with a refutation that shows seat 0 one of its own cards."""
+    """Seat 0's view where another seat refutes seat 0's suggestion with a card seat 0 holds;
+    then one where the card shown was not even suggested."""
     view = read_view_log(game_log, "player", seat=0)
     hand = next(e for e in view.events if e.kind == "hand" and e.private is not None)
-    mine = list(hand.private["cards"])  # type: ignore[index]
-    index = next(i for i, e in enumerate(view.events) if e.kind == "refuted" and e.private)
-    event = view.events[index]
-    view.events[index] = dataclasses.replace(event, private={"card": mine[0]})
+    mine = set(hand.private["cards"])  # type: ignore[index]
+    index, card = next(
+        (i + 1, c)
+        for i, e in enumerate(view.events)
+        if e.kind == "suggested" and e.public["seat"] == 0 and view.events[i + 1].kind == "refuted"
+        for c in mine & {e.public["suspect"], e.public["weapon"], e.public["room"]}
+    )
+    good = list(view.events)
+    view.events[index] = dataclasses.replace(view.events[index], private={"card": card})
     path = tmp_path / "bad.jsonl"
     write_view_log(view, path)
     assert json.loads(path.read_text().splitlines()[0])["type"] == "header"
-    check_error(entry("infer", "cluedo", "--log", path, cwd=cwd), f"event {index + 1} (refuted)")
+    error = check_error(entry("infer", "cluedo", "--log", path, cwd=cwd))
+    assert f"bad.jsonl: event {index + 1} (refuted): " in error
+    together = sat.conflict(0, view.events[: index + 1])
+    # two events suffice: the hand (or a pass) and the refutation
+    assert together is not None and len(together) == 2
+    assert together[1] == f"event {index + 1} (refuted)"
+    assert error.endswith(f"; together: {', '.join(together)}")
     ok = entry("infer", "cluedo", "--log", path, "--events", str(index), "--json", cwd=cwd)
     assert one_json_object(ok.stdout)["events"] == index
+    unsuggested = next(c for c in range(21) if c not in _triple(good[index - 1]))
+    good[index] = dataclasses.replace(good[index], private={"card": unsuggested})
+    write_view_log(dataclasses.replace(view, events=good), path)
+    error = check_error(entry("infer", "cluedo", "--log", path, cwd=cwd))
+    assert f"event {index + 1} (refuted): {NAMES_SHORT[unsuggested]} was not suggested" in error
+    assert "together" not in error
+
+
+def _triple(event: Event) -> tuple[int, ...]:
+    return tuple(int(event.public[k]) for k in ("suspect", "weapon", "room"))

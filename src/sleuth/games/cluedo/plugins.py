@@ -5,7 +5,8 @@ registered by ``SPEC``.
 hidden) into a :class:`~.deduction.CluedoBelief` and answers with the exact number of
 consistent deals, every certain fact, each card's owners with their probabilities, the most
 likely envelopes and the envelope's entropy.  Owners are named ``seat N``, ``envelope`` and
-``table`` (the face-up cards).  An event no deal explains is an error naming the event.
+``table`` (the face-up cards).  An event no deal explains is an error naming it, and with it
+the smallest set of events that contradict each other (:mod:`.sat`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from sleuth.core.errors import ContradictionError
 from sleuth.core.events import JSON
 from sleuth.core.plugins import InferPlugin, Param
 from sleuth.core.viewlog import ViewLog
@@ -144,9 +146,24 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatD
     responder = params["responder"]
     belief = CluedoBelief(view.seat, RESPONDERS[responder])
     for event in view.events[:end]:
-        belief.update(event)
+        try:
+            belief.update(event)
+        except ContradictionError as exc:
+            raise ContradictionError(_with_conflict(str(exc), view, belief.read)) from None
     posterior = None if belief.knowledge is None else belief.posterior
     return SeatDeduction(end, view.seat, game, responder, posterior)
+
+
+def _with_conflict(message: str, view: ViewLog, read: int) -> str:
+    """The belief's error, with the smallest set of events that contradict each other (the
+    SAT view's) when the first ``read`` events hold one."""
+    from sleuth.games.cluedo.sat import conflict  # PySAT loads only when it is needed
+
+    try:
+        events = conflict(view.seat, view.events[:read])
+    except ContradictionError:  # a malformed event: the belief's error says it all
+        return message
+    return message if events is None else f"{message}; together: {', '.join(events)}"
 
 
 INFER = InferPlugin(
