@@ -173,3 +173,25 @@ def test_an_impossible_event_is_named(game_log: Path, tmp_path: Path, cwd: Path)
 
 def _triple(event: Event) -> tuple[int, ...]:
     return tuple(int(event.public[k]) for k in ("suspect", "weapon", "room"))
+
+
+def test_explain(game_log: Path, cwd: Path) -> None:
+    """``--explain``: each certain fact with events that prove it (checked by the SAT view)
+    and no fewer that do (a proof without one of them fails)."""
+    cut = _cuts(game_log, 2)[2]
+    args = ("infer", "cluedo", "--log", game_log, "--seat", "2", "--events", str(cut))
+    out = one_json_object(entry(*args, "--json", "--explain", cwd=cwd).stdout)
+    plain = one_json_object(entry(*args, "--json", cwd=cwd).stdout)
+    assert [{k: v for k, v in f.items() if k != "because"} for f in out["certain"]] == plain[
+        "certain"
+    ]
+    kb = sat.from_events(2, read_view_log(game_log, "player", seat=2).events[:cut])
+    index = {name: card for card, name in enumerate(NAMES)}
+    for f in out["certain"][::7]:
+        owner = f["owner"].removeprefix("seat ")
+        fact = (index[f["card"]], int(owner) if owner.isdigit() else owner, f["fact"] == "has")
+        assert kb.proves(fact, f["because"])
+        for left_out in f["because"]:
+            assert not kb.proves(fact, [x for x in f["because"] if x != left_out])
+    text = flat(entry(*args, "--explain", cwd=cwd).stdout)
+    assert "Why: each card whose owner is known" in text and "(hand)" in text

@@ -11,6 +11,7 @@ the smallest set of events that contradict each other (:mod:`.sat`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,9 @@ from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import Owner
 from sleuth.games.cluedo.deduction.counting import Posterior, Responder
 from sleuth.games.cluedo.rules import CluedoGame
+
+Fact = tuple[int, Owner, bool]
+"""``(card, owner, holds)``, as in :mod:`.sat`."""
 
 TOP = 10
 """How many envelopes the answer lists."""
@@ -46,11 +50,25 @@ class SeatDeduction:
     """A seat's deduction after the first ``events`` events of its view (``posterior`` is
     None before the ``setup`` event)."""
 
+    def certain(self) -> list[Fact]:
+        """Every certain fact, by counting (card, then owner)."""
+        post = self.posterior
+        if post is None:
+            return []
+        return [
+            (c, o, n == post.total)
+            for c in range(post.knowledge.deck.size)
+            for o in self._owners(post)
+            if (n := post.count(c, o)) in (0, post.total)
+        ]
+
     events: int
     seat: int
     game: CluedoGame
     responder: str
     posterior: Posterior | None
+    because: Mapping[Fact, tuple[str, ...]] | None = None
+    """With ``--explain``: for each certain fact, a smallest set of events proving it."""
 
     def _name(self, card: int) -> str:
         return self.game.edition.display[card]
@@ -72,14 +90,19 @@ class SeatDeduction:
             out.update(deals=None, certain=[], owners={}, solutions=[], entropy=None)
             return out
         cards = range(post.knowledge.deck.size)
-        owners = self._owners(post)
         out["deals"] = post.deals
-        out["certain"] = [
-            {"card": self._name(c), "owner": owner_name(o), "fact": "has" if n else "lacks"}
-            for c in cards
-            for o in owners
-            if (n := post.count(c, o)) in (0, post.total)
-        ]
+        certain: list[JSON] = []
+        for fact in self.certain():
+            c, o, holds = fact
+            entry: dict[str, JSON] = {
+                "card": self._name(c),
+                "owner": owner_name(o),
+                "fact": "has" if holds else "lacks",
+            }
+            if self.because is not None:
+                entry["because"] = list(self.because[fact])
+            certain.append(entry)
+        out["certain"] = certain
         out["owners"] = {
             self._name(c): {owner_name(o): p for o, p in post.owners(c).items()} for c in cards
         }
@@ -129,6 +152,13 @@ class SeatDeduction:
         for (s, w, r), p in post.top(TOP):
             top.add_row(self._name(s), self._name(w), self._name(r), f"{p:.1%}")
         lines.append(top)
+        if self.because is not None:
+            why = Table("card", "owner", "proved by", title="Why: each card whose owner is known")
+            for c, o, holds in self.certain():
+                if holds:
+                    reason = ", ".join(self.because[c, o, holds]) or "the rules alone"
+                    why.add_row(self._name(c), owner_name(o), reason)
+            lines.append(why)
         return Group(*lines)
 
 
@@ -150,8 +180,16 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatD
             belief.update(event)
         except ContradictionError as exc:
             raise ContradictionError(_with_conflict(str(exc), view, belief.read)) from None
-    posterior = None if belief.knowledge is None else belief.posterior
-    return SeatDeduction(end, view.seat, game, responder, posterior)
+    if belief.knowledge is None:
+        return SeatDeduction(end, view.seat, game, responder, None)
+    out = SeatDeduction(end, view.seat, game, responder, belief.posterior)
+    if not params["explain"]:
+        return out
+    from sleuth.games.cluedo.sat import from_events  # PySAT loads only when it is needed
+
+    kb = from_events(view.seat, view.events[:end])
+    because = {fact: tuple(kb.explain(fact)) for fact in out.certain()}
+    return dataclasses.replace(out, because=because)
 
 
 def _with_conflict(message: str, view: ViewLog, read: int) -> str:
@@ -173,6 +211,11 @@ INFER = InferPlugin(
     "envelopes and their entropy.",
     run=infer,
     params=(
+        Param(
+            "explain",
+            "For each certain fact, a smallest set of events that proves it (a SAT solver's).",
+            kind=bool,
+        ),
         Param(
             "responder",
             "adversarial: nothing is assumed about which card a refuter shows; uniform: "
