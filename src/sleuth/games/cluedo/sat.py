@@ -183,7 +183,7 @@ class SatKnowledge:
             formula.append([lit])
         for s in self.selectors:
             formula.append([s], weight=1)
-        with OptUx(formula) as optux:
+        with OptUx(formula, nodisj=True) as optux:
             chosen = optux.compute()
         return [self.labels[i - 1] for i in sorted(chosen)]
 
