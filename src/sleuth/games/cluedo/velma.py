@@ -43,7 +43,7 @@ from sleuth.games.cluedo.cards import CARD_COUNT, ROOMS, solution_cards, solutio
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import InRoom, Position, passage, reachable, roll_distribution
 from sleuth.games.cluedo.rules import CluedoGame
-from sleuth.games.cluedo.velma_hypotheses import Envelopes, Owners, VelmaBelief
+from sleuth.games.cluedo.velma_hypotheses import Envelopes, Owners, VelmaBelief, warm_up
 from sleuth.games.cluedo.velma_scoring import (
     ROOM_SPANS,
     answer_order,
@@ -279,15 +279,17 @@ def _velma(game: CluedoGame, seat: int, seed: int, /, **options: Any) -> VelmaPl
     return VelmaPlayer(game, seat, seed, salt=salt, **options)
 
 
-SECONDS_PER_DECISION = 30.0
-"""Seconds per move ``velma`` declares at 100,000 hypotheses (proportionally more or less
-with more or fewer, at least 5): see ``docs/cluedo.md`` for the measured times."""
+SECONDS_PER_MOVE = {"velma": 20.0, "exact": 120.0}
+"""Seconds per move ``velma`` declares at 100,000 hypotheses, by sampler (proportionally more
+or less with more or fewer, but at least 5 and 10 s: an enumerated pool can hold up to
+500,000 deals whatever the option): a few times the longest moves measured on a loaded 2-core
+machine (``docs/cluedo.md``)."""
+LEAST_SECONDS = {"velma": 5.0, "exact": 10.0}
 
 
 def move_budget(hypotheses: int, sampler: str, **_: Any) -> float:
     """The bot's :attr:`~sleuth.core.bots.BotSpec.move_budget` for its options."""
-    budget = max(5.0, SECONDS_PER_DECISION * hypotheses / HYPOTHESES)
-    return budget * (2 if sampler == "exact" else 1)
+    return max(LEAST_SECONDS[sampler], SECONDS_PER_MOVE[sampler] * hypotheses / HYPOTHESES)
 
 
 VELMA = BotSpec(
@@ -296,6 +298,7 @@ VELMA = BotSpec(
     _velma,
     "the Velma program's method: 100,000 sampled deals (biased sampler, every deal once "
     "fewer than 500,000), suggestions by expected entropy + remoteness, accuses above 0.79",
+    warm_up=warm_up,
     options=(
         OptionSpec("hypotheses", HYPOTHESES, "hypothetical deals kept", parse_int(1)),
         OptionSpec(

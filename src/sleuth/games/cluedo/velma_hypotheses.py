@@ -53,6 +53,7 @@ from itertools import product
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.games.cluedo import _velma_kernels as kernels
 from sleuth.games.cluedo.cards import CARD_COUNT, ROOMS, SUSPECTS, WEAPONS, category
 
 UNDEALT = -1
@@ -249,14 +250,41 @@ class VelmaBelief:
 
     def _attempt(self, b: int) -> tuple[Owners, Envelopes]:
         """``b`` independent runs of steps 1-5; the hypotheses of the runs that succeed (a run
-        that fails is dropped at once, which is starting it again)."""
+        that fails is dropped, which is starting it again).  Compiled when Numba is there, else
+        :meth:`_attempt_vectorised`: the same draws in law, not the same random stream."""
         self.attempts += b
-        n, rng, forbidden = self.players, self.rng, self.forbidden
+        if not kernels.COMPILED:
+            return self._attempt_vectorised(b)
+        return self._attempt_compiled(b)
+
+    def _start(self) -> Owners:
+        """Step 1: the owners every run starts from."""
         start = np.full(CARD_COUNT, UNDEALT, dtype=np.int8)
         start[list(self.face_up)] = self.table
-        start[list(self.hand)] = self.seat  # step 1
+        start[list(self.hand)] = self.seat
         for seat, card in self.seen:
             start[card] = seat
+        return start
+
+    def _attempt_compiled(self, b: int) -> tuple[Owners, Envelopes]:
+        """Steps 1-5 one run at a time (:func:`~._velma_kernels.attempts`)."""
+        return kernels.attempts(
+            b,
+            int(self.rng.integers(2**32)),
+            self._start(),
+            np.array([seat for seat, _ in self.unseen], dtype=np.int64),
+            np.array([cards for _, cards in self.unseen], dtype=np.int64).reshape(-1, 3),
+            self.forbidden,
+            self.sizes.astype(np.int64),
+            self.envelope,
+            self._fill_order.astype(np.int64),
+            np.array(self.wrong, dtype=np.int64),
+        )
+
+    def _attempt_vectorised(self, b: int) -> tuple[Owners, Envelopes]:
+        """Steps 1-5 for ``b`` runs at once with NumPy, dropping each run where it fails."""
+        n, rng, forbidden = self.players, self.rng, self.forbidden
+        start = self._start()
         own = np.tile(start, (b, 1))
         counts = np.tile([(start == s).sum() for s in range(n)], (b, 1)).astype(np.int16)
         for seat, triple in self.unseen:  # step 2
@@ -360,3 +388,10 @@ class VelmaBelief:
         if self.wrong:
             keep &= ~np.isin(envelope_numbers(own, self.envelope), self.wrong)
         return own[keep]
+
+
+def warm_up() -> None:
+    """Compile the sampler's kernel (or load it from Numba's cache) before a timed move."""
+    if kernels.COMPILED:
+        belief = VelmaBelief(0, (6, 6, 6), 2, (), 1, 0, np.random.default_rng(0))
+        belief.own_hand(range(6))
