@@ -6,7 +6,7 @@ plain per-hypothesis oracle, remoteness, the policies, and whole games without f
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 import pytest
@@ -15,6 +15,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, Accuse, Go, Show, Suggest
+from sleuth.games.cluedo.bots import LogicPlayer
 from sleuth.games.cluedo.cards import NAMES, ROOMS, SUSPECTS, WEAPONS, solution_index
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import AtStart, InRoom, Transit
@@ -564,3 +565,18 @@ def test_the_compiled_and_vectorised_samplers_draw_alike() -> None:
         counts.append(np.bincount(envelopes, minlength=324))
         assert total_variation(counts[-1], exact) > 0.15
     assert total_variation(counts[0], counts[1] / counts[1].sum()) < 0.04
+
+
+def test_the_logic_player_heads_for_the_envelopes_room_when_it_must_accuse_there() -> None:
+    player = LogicPlayer(game(3, accuse_at="in_named_room"), 0, seed=1)
+    accusation = Accuse(*c("Plum", "Rope", "Kitchen"))
+
+    def act(position: str, *legal: Hashable) -> Hashable:
+        moved = Event("moved", {"seat": 0, "roll": 4, "position": position})
+        return player.act(View(0, "player", {}, [*solved_view(), moved]), legal)
+
+    goes = tuple(Go(r) for r in ROOMS)
+    assert act("Hall", *goes) == Go(KITCHEN)
+    assert act("Study", ROLL, PASSAGE) == PASSAGE  # the Study's passage leads to the Kitchen
+    assert act("Lounge", ROLL, PASSAGE) == ROLL
+    assert act("Kitchen", *ACCUSATIONS[:3], accusation, END) == accusation
