@@ -42,10 +42,9 @@ from _report import print_table
 from sleuth.core.compiled import COMPILED
 from sleuth.core.events import Event
 from sleuth.games.cluedo.actions import Accuse, Suggest
-from sleuth.games.cluedo.deduction import dp
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import Knowledge
-from sleuth.games.cluedo.deduction.counting import Posterior
+from sleuth.games.cluedo.deduction.counting import Posterior, warm_up
 from sleuth.games.cluedo.rules import CluedoGame
 
 T = TypeVar("T")
@@ -146,7 +145,7 @@ def main() -> None:
         games, players, turns, rounds = 1, 3, 12, 1
 
     started = time.perf_counter()
-    dp.warm_up()
+    warm_up()
     load = time.perf_counter() - started
     views = [seat0_view(players, turns, args.seed + g) for g in range(games)]
     gc.collect()

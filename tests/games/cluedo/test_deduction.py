@@ -33,7 +33,7 @@ from sleuth.games.cluedo.deduction.constraints import (
     Knowledge,
     Owner,
 )
-from sleuth.games.cluedo.deduction.counting import Deal, Posterior, Responder
+from sleuth.games.cluedo.deduction.counting import Deal, Posterior, Responder, warm_up
 from sleuth.games.cluedo.rules import CluedoGame
 
 CARD = {name: card for card, name in enumerate(NAMES)}
@@ -312,6 +312,10 @@ def owner_of(card: int, hands: tuple[int, ...], envelope: int) -> Owner:
         if hand >> card & 1:
             return seat
     return TABLE
+
+
+def test_warm_up_counts_a_tiny_problem() -> None:
+    warm_up()  # loads the kernels with valid data (they check no bounds)
 
 
 @pytest.mark.parametrize("seed", range(12))

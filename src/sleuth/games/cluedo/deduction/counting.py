@@ -29,9 +29,11 @@ import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.bitsets import members
+from sleuth.core.compiled import COMPILED
 from sleuth.games.cluedo.deduction.constraints import (
     ENVELOPE,
     TABLE,
+    Deck,
     Infeasible,
     Knowledge,
     Owner,
@@ -40,7 +42,7 @@ from sleuth.games.cluedo.deduction.constraints import (
 from sleuth.games.cluedo.deduction.dp import BINOM, Tables, tables, terms
 from sleuth.games.cluedo.deduction.units import Problem
 
-__all__ = ["Deal", "Posterior", "Responder"]
+__all__ = ["Deal", "Posterior", "Responder", "warm_up"]
 
 Responder = Literal["any", "uniform"]
 """How a refuter chooses among its cards: ``any`` says nothing about the deal (every
@@ -290,3 +292,11 @@ class Posterior:
         cumulative, chosen = table
         packed = chosen[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
         return packed, ((state | guard) - packed) ^ guard
+
+
+def warm_up() -> None:
+    """Load the compiled kernels (or compile them, once after an install) by counting a tiny
+    problem with them, so that the first large count does not pay for it; nothing to do
+    without Numba."""
+    if COMPILED:
+        Posterior(Knowledge((2, 1), Deck((2, 2, 2))), compiled=True).matrix()

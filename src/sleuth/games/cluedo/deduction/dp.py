@@ -330,16 +330,3 @@ class CompiledTables:
         assert int(backs[-1][1][0]) == self.total, "forward and backward disagree"
         self._back = backs[::-1]
         self._taken = taken[::-1]
-
-
-def warm_up() -> None:
-    """Load (or compile, once after an install) the kernels, so that the first large count
-    does not pay for it; nothing to do without Numba."""
-    if not _kernels.COMPILED:
-        return
-    one = np.ones(1, dtype=np.int64)
-    zero = np.zeros(1, dtype=np.int64)
-    args = (one, zero, one, one, one, one, zero, zero, zero, zero, 2)
-    _kernels.forward(*args, _BINOM_ARRAY, zero.copy(), zero.copy(), zero.copy())
-    _kernels.backward(*args, _BINOM_ARRAY, one, zero.copy(), zero.copy())
-    _kernels.last_weights(one, 1, zero[:0], zero[:0], zero[:0], zero[:0], zero.copy())

@@ -15,10 +15,11 @@ the shape's count borrows its guard and no other).  The same counts also have a 
 
 Each owner's constraints (allowed units, its clauses, the envelope's one card per category
 and its wrong accusations, the weights of refutations it made) are checked on a packed count
-vector by :meth:`Problem.weight`.  Owners are ordered envelope first, then by the number of
-shapes they have.  The DP never pairs the last owner's shapes with states: that owner takes
-what is left, checked by :meth:`Problem.weight` (its shapes are listed only to order the
-owners).
+vector by :meth:`Problem.weight`.  The DP never pairs the last owner's shapes with states:
+that owner takes what is left, checked by :meth:`Problem.weight`.  Owners are ordered the
+envelope first, then the seats that may hold most cards, and last the seat with most shapes.
+(Measured on random 6-player games: the forward pass then does about 1.3 times the work of
+the best order, and 1.7 times with fewest shapes first.)
 """
 
 from __future__ import annotations
@@ -161,8 +162,13 @@ class Problem:
         for seat, cards, base, scale in shown:
             self.shown[seat].append(Shown(fields(cards), base, scale))
         shapes = {o: self._shapes(o) for o in owners}
-        rest = sorted((o for o in owners if o != env), key=lambda o: len(shapes[o]))
-        self.owners = ([env] if env in owners else []) + rest
+        seats = [o for o in owners if o != env]
+        if seats:
+            last = max(seats, key=lambda o: len(shapes[o]))
+            seats.remove(last)
+            seats.sort(key=lambda o: -sum(u.size for u in units if u.values & self.allowed[o]))
+            seats.append(last)
+        self.owners = ([env] if env in owners else []) + seats
         self.shapes = [shapes[o] for o in self.owners[:-1]]
         """For each owner but the last, its (packed counts, weight) with weight > 0."""
 
