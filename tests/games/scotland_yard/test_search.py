@@ -4,6 +4,7 @@ greedy moves against brute force on the board's distances, and short search game
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -419,8 +420,9 @@ def test_evaluation_and_credit() -> None:
     model = ScotlandYardSearchModel()
     for state, _ in decisions(game, 1):
         values = model.evaluate(state)
-        near = brute_nearest(game, state.mrx, state.detectives)
-        assert values[1] == pytest.approx(0.5**near) and values[0] == pytest.approx(1 - 0.5**near)
+        row = game.board.distances[state.mrx]
+        escape = math.prod(1 - 0.5 ** int(row[d]) for d in state.detectives)
+        assert values == pytest.approx((escape,) + (1 - escape,) * 5)
     assert state.is_terminal()  # the generator played on to the end
     assert model.evaluate(state) == state.wins()
     caught = 0

@@ -6,10 +6,12 @@ detectives' sampler (:class:`DetectiveSampler`) reads the public events into the
 its possible set *P* (never outside it, never on a detective).  His current station is drawn
 from *P* uniformly (``model=uniform``) or biased by location categories (``model=categories``,
 the default; Nijssen & Winands): each station's category is its distance to the nearest
-detective, and each category has a weight, a prior measured in self-play (:data:`PRIOR`)
-updated by this game's reveals (how often the revealed station fell in each category, against
-how often a uniform draw from the set just before the reveal would have).  The path that led
-there is drawn backwards through the tracker's history: at each entry a uniformly random
+detective, and each category has a weight: a prior (:data:`PRIOR`) updated by this game's
+reveals (how often the revealed station fell in each category, against how often a uniform
+draw from the set just before the reveal would have).  The prior is flat: one measured against
+the heuristic Mr. X (far stations up to 8 times likelier than next to a detective) caught him
+no more often in 40-game trials, and a flat one assumes nothing about the opponent.  The path
+that led there is drawn backwards through the tracker's history: at each entry a uniformly random
 station of the set then that one ticket move leads from, so every world replays exactly to the
 view; :meth:`DetectiveSampler.sample_state` builds that world directly from the public state.
 
@@ -17,6 +19,8 @@ Playouts.  The "random" policy moves Mr. X uniformly among his single moves (dou
 left to the tree) and each detective uniformly among his legal moves.  The heuristic of
 epsilon-greedy playouts (:mod:`~sleuth.games.scotland_yard.tactics`): Mr. X moves to the station
 farthest from the nearest detective; a detective steps towards Mr. X's station in the world.
+At a depth limit (the default, :data:`SEARCH_DEFAULTS`) the position is scored by
+:meth:`ScotlandYardSearchModel.evaluate` from the detectives' distances to Mr. X.
 
 Move filtering (Mr. X, after inejc/scotland-yard's reading of Nijssen): one ticket per
 destination, the transport ticket he holds most of, or black when black is the only way or when
@@ -69,7 +73,6 @@ from sleuth.games.scotland_yard.tactics import (
     log_possible,
     mrx_greedy,
     mrx_ticket,
-    nearest,
     tables,
 )
 from sleuth.games.scotland_yard.tracker import Tracker
@@ -90,8 +93,8 @@ PRIOR = (1.0, 1.0, 1.0, 1.0, 1.0)
 PRIOR_STRENGTH = 1.0
 """How many uniform draws' worth of evidence the prior counts for, against this game's reveals."""
 EVAL_BASE = 0.5
-"""At a depth limit, the detectives' share is ``EVAL_BASE ** d`` with ``d`` the distance from
-Mr. X to the nearest detective."""
+"""At a depth limit each detective at distance ``d`` from Mr. X is taken to catch him with odds
+``EVAL_BASE ** d``, independently: Mr. X's share is the product of ``1 - EVAL_BASE ** d``."""
 DOUBLE_NEAR = 2
 """Mr. X considers double moves only when a detective is at most this far (C8)."""
 
@@ -384,12 +387,16 @@ class ScotlandYardSearchModel(SearchModel[Action]):
         return classes
 
     def evaluate(self, state: State[Action]) -> Sequence[float]:
+        """Win shares at a depth limit (:data:`EVAL_BASE`): a detective near Mr. X counts most,
+        and several near him count more than one."""
         sy = _sy_state(state)
         if sy.is_terminal():
             return sy.wins()
-        near = nearest(tables(sy.game.board).dist, sy.mrx, sy.detectives)
-        caught = EVAL_BASE**near
-        return (1.0 - caught,) + (caught,) * (sy.game.num_players - 1)
+        row = tables(sy.game.board).dist[sy.mrx]
+        escape = 1.0
+        for detective in sy.detectives:
+            escape *= 1.0 - EVAL_BASE ** row[detective]
+        return (escape,) + (1.0 - escape,) * (sy.game.num_players - 1)
 
     def credit(self, state: State[Action]) -> int | None:
         sy = _sy_state(state)

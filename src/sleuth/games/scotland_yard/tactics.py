@@ -72,12 +72,6 @@ def tables(board: Board) -> Tables:
     return built
 
 
-def nearest(dist: Sequence[bytes], station: int, detectives: Sequence[int]) -> int:
-    """The distance from ``station`` to the nearest of ``detectives`` (:data:`FAR` if none)."""
-    row = dist[station]
-    return min((row[d] for d in detectives), default=FAR)
-
-
 def mrx_greedy(
     t: Tables,
     station: int,
