@@ -21,8 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import uuid
 from collections import defaultdict
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -31,16 +33,20 @@ from _args import add_output_options, output_paths, positive
 import sleuth
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
-from sleuth.arena.tournament import run_tournament
+from sleuth.arena.tournament import Tournament, canonical_setup, run_tournament
+from sleuth.core.match import DEFAULT_TIME_LIMIT
 from sleuth.games.scotland_yard import SPEC
 from sleuth.games.scotland_yard.rules import BUILTIN, MAP_ENV, resolve_map
 
 SEED = 2026
 NAME = "scotland-yard-study"
-DETECTIVES = ("random", "mc", "ismcts:seconds=0.1")
-"""The detective players: the source's Monte Carlo detective at its defaults, and MCTS with a
-time per move no larger than the Monte Carlo detective's (see docs/scotland-yard.md)."""
-MRX = ("random", "heuristic", "ismcts:seconds=0.1")
+SEARCH = "ismcts:iterations=300"
+"""MCTS at a fixed number of simulations (about 0.1 s a move on one core, less than the source's
+Monte Carlo detective needs written plainly): a fixed effort keeps the games alike when the
+machine is busy, and the report gives the time each move took."""
+DETECTIVES = ("random", "mc", SEARCH)
+"""The detective players: the source's Monte Carlo detective at its defaults, and MCTS."""
+MRX = ("random", "heuristic", SEARCH)
 
 
 def boards(map_folder: str | None) -> list[str]:
@@ -104,16 +110,28 @@ def run(
             continue
         started = datetime.now(UTC)
         print(f"{started:%H:%M:%S} {board} {edition}: {mrx} v {detectives} ...", flush=True)
+        bots, options = [mrx, detectives], {"map": board, "edition": edition}
+        game, canonical_bots = canonical_setup("scotland-yard", bots, options)
+        header = Tournament(
+            uuid.uuid4().hex, "scotland-yard", game.options(), SEED + played,
+            tuple(canonical_bots), workers or os.cpu_count() or 1, requested=games - played,
+        )  # fmt: skip
+        store.begin(db, header, started, sleuth.__version__, DEFAULT_TIME_LIMIT)
         tournament = run_tournament(
             "scotland-yard",
-            [mrx, detectives],
+            bots,
             games - played,
             SEED + played,
-            {"map": board, "edition": edition},
+            options,
             workers,
+            on_rows=partial(store.add_games, db, header.run_id, "scotland-yard", game.options()),
+            run_id=header.run_id,
             rotate=False,
         )
-        store.save(db, tournament, started, sleuth.__version__)
+        store.end(db, tournament)
+        if tournament.stopped_by:
+            stored = len(tournament.rows)
+            raise SystemExit(f"stopped by {tournament.stopped_by}: {stored} games stored")
         done = _done(db)
 
 
