@@ -31,6 +31,7 @@ from sleuth.arena.tournament import (
 from sleuth.cli import assist as assist_cli
 from sleuth.cli import export as export_cli
 from sleuth.cli import infer as infer_cli
+from sleuth.cli import serve as serve_cli
 from sleuth.cli.common import console, errors, print_json
 from sleuth.cli.help import SleuthGroup
 from sleuth.cli.plugin_commands import commands_module
@@ -505,3 +506,6 @@ def replay_command(
         f"{' vs '.join(replay.bots)}: {replay.outcome}",
         highlight=False,
     )
+
+
+app.command("serve")(serve_cli.serve_command)

@@ -1,0 +1,53 @@
+"""``sleuth serve``: the web app (the ``web`` extra), served by uvicorn.
+
+FastAPI and uvicorn are imported only when the command runs, so ``sleuth --help`` and every
+other command work without the extra; without it the command fails naming the install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sleuth.cli.common import console
+from sleuth.core.errors import SleuthError
+
+MISSING = "the web app needs the web extra: pip install 'sleuth[web]'"
+
+
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port.")] = 8000,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the page in the web browser.")
+    ] = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="SQLite file keeping the browser sessions' games and notepads (default: in "
+            "the user data folder).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Serve the web app: play every game against Sleuth's bots, use the assistants."""
+    if any(importlib.util.find_spec(name) is None for name in ("fastapi", "uvicorn", "jinja2")):
+        raise SleuthError(MISSING)
+    import uvicorn
+
+    from sleuth.web.app import create_app
+    from sleuth.web.store import default_store
+
+    path = store if store is not None else default_store()
+    app = create_app(path)
+    url = f"http://{host}:{port}/"
+    console.print(f"Sleuth at {url} (sessions in {path}); Ctrl+C stops it")
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, [url]).start()  # once the server listens
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -1,0 +1,102 @@
+"""The FastAPI application: sessions, templates, static files, error pages and the routers.
+
+Every request belongs to a browser session: the ``sleuth_session`` cookie (HttpOnly,
+SameSite=Lax) names it, and a request without a known one gets a new session and cookie.
+Errors never leak a traceback: a :class:`~sleuth.core.errors.SleuthError` or a request that
+fails validation is a 4xx with ``{"error": "..."}`` (a page when the browser asked for HTML),
+and a record of another session is a 404 like an unknown one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
+
+import sleuth
+from sleuth.core.errors import SleuthError
+from sleuth.web import assist, play
+from sleuth.web.store import NotFoundError, Store
+
+HERE = Path(__file__).parent
+COOKIE = "sleuth_session"
+templates = Jinja2Templates(directory=HERE / "templates")
+"""The page templates (``base.html`` is the layout every page extends)."""
+
+
+def create_app(store: Path) -> FastAPI:
+    """The web app keeping its sessions in the SQLite file ``store`` (created when missing)."""
+    app = FastAPI(
+        title="Sleuth",
+        version=sleuth.__version__,
+        description="Play hidden-information board games against Sleuth's bots, and use its "
+        "table-side assistants.",
+    )
+    app.state.store = Store(store)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(play.router)
+    app.include_router(assist.router)
+    app.middleware("http")(_session_cookie)
+    app.add_exception_handler(SleuthError, _sleuth_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(HTTPException, _http_error)
+
+    @app.get("/", include_in_schema=False)
+    def home(request: Request) -> Response:
+        return templates.TemplateResponse(request, "home.html", play.home_context(request))
+
+    return app
+
+
+async def _session_cookie(
+    request: Request, call_next: Callable[[Request], Awaitable[Response]]
+) -> Response:
+    """Put the browser session's id in ``request.state.session``, making one when needed."""
+    store: Store = request.app.state.store
+    session = request.cookies.get(COOKIE) or ""
+    fresh = not store.has_session(session)
+    if fresh:
+        session = store.new_session()
+    request.state.session = session
+    response = await call_next(request)
+    if fresh:
+        response.set_cookie(
+            COOKIE, session, httponly=True, samesite="lax", max_age=10 * 365 * 86400
+        )
+    return response
+
+
+def _wants_html(request: Request) -> bool:
+    return request.method == "GET" and "text/html" in request.headers.get("accept", "")
+
+
+def _error(request: Request, status: int, message: str) -> Response:
+    """``{"error": message}``, or a page with the message for a browser asking for a page."""
+    if _wants_html(request):
+        context = {"status": status, "message": message}
+        return templates.TemplateResponse(request, "error.html", context, status_code=status)
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _sleuth_error(request: Request, exc: Exception) -> Response:
+    return _error(request, 404 if isinstance(exc, NotFoundError) else 400, str(exc))
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+        problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
+    return _error(request, 422, "; ".join(problems) or "invalid request")
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _error(request, exc.status_code, str(exc.detail))

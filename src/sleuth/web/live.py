@@ -1,0 +1,230 @@
+"""A game between one person and Sleuth's bots, rebuilt from its log.
+
+The log (what the store keeps) is a JSON object: ``game``, canonical ``options``, the human's
+``seat``, ``bots`` (a bot name for every other seat, None for the human's), the ``seed``, every
+``action`` played so far as its text form (chance outcomes and bot moves included) and the
+``forfeits``.  :class:`LiveGame` replays it with the rules engine, then lets chance and the
+bots move until the human is to act or the game is over.
+
+Determinism: the chance outcome after ``n`` actions is drawn with
+``derive_seed(seed, "chance", n)`` and a seat's bot is seeded with ``derive_seed(seed, "bot",
+seat)``, so a game rebuilt after a restart goes on as the stored log says.  A bot rebuilt after
+a restart starts from the whole view so far (bots read their view, never the state).
+
+A bot that raises, answers an illegal action or thinks longer than five times its move budget
+(at least one second more) forfeits, as in the arena: the game ends, or the seat's moves are
+played by the game's fallback when the game goes on after a forfeit.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
+from sleuth.core.events import Event, View, freeze
+from sleuth.core.game import CHANCE, Game, State
+from sleuth.core.match import BOT_FAILURES, DEFAULT_TIME_LIMIT, Forfeit, final_result, seat_limits
+from sleuth.core.outcome import Outcome
+from sleuth.core.registry import GameSpec, game_spec
+from sleuth.core.rng import derive_seed
+
+MAX_OPTION_TEXT = 500
+"""The longest option or bot text the web app accepts."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied action: the seat (or CHANCE) that played it, its text and its events."""
+
+    seat: int
+    action: str
+    events: tuple[Event, ...]
+
+
+def new_log(
+    name: str,
+    options: dict[str, str],
+    seat: int | None,
+    role: str | None,
+    bots: dict[int, str],
+    seed: int,
+) -> dict[str, Any]:
+    """The log of a new game, from a person's choices; bad choices raise a SleuthError.
+
+    Options are read as canonical values: a web request never makes the server read a file.
+    ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's; every other
+    seat gets the bot in ``bots`` or the game's first bot that plays its role.
+    """
+    spec = game_spec(name)
+    for key, text in [*options.items(), *((str(s), b) for s, b in bots.items())]:
+        if len(key) > MAX_OPTION_TEXT or len(str(text)) > MAX_OPTION_TEXT:
+            raise OptionError(f"option {key!r}: longer than {MAX_OPTION_TEXT} characters")
+    game = spec.make(options, canonical=True)
+    roles = game.roles
+    if seat is None:
+        if role is None:
+            seat = 0
+        elif role in roles:
+            seat = roles.index(role)
+        else:
+            raise UnknownNameError(f"no role {role!r} in {name}; roles: {', '.join(roles)}")
+    if not 0 <= seat < len(roles):
+        raise OptionError(f"seat {seat} does not exist: {name} has seats 0 to {len(roles) - 1}")
+    for other in bots:
+        if not 0 <= other < len(roles) or other == seat:
+            raise OptionError(f"bot for seat {other}: not a bot's seat (yours is {seat})")
+    names: list[str | None] = []
+    for s, seat_role in enumerate(roles):
+        if s == seat:
+            names.append(None)
+            continue
+        chosen = bots.get(s) or _first_bot(spec, seat_role).name
+        bot = spec.bot(chosen)
+        if seat_role not in bot.roles:
+            raise OptionError(f"bot {chosen!r} cannot play the {seat_role} (seat {s})")
+        names.append(bot.name)
+    if not -(2**63) <= seed < 2**63:
+        raise OptionError(f"seed {seed} does not fit in 64 bits")
+    return {
+        "game": name,
+        "options": game.options(),
+        "seat": seat,
+        "bots": names,
+        "seed": seed,
+        "actions": [],
+        "forfeits": [],
+    }
+
+
+def _first_bot(spec: GameSpec, role: str) -> BotSpec:
+    for bot in spec.bots:
+        if role in bot.roles:
+            return bot
+    raise OptionError(f"{spec.name} has no bot for the {role}")
+
+
+@dataclass
+class LiveGame:
+    """A game rebuilt from its log; :meth:`advance` and :meth:`play` extend the log."""
+
+    log: dict[str, Any]
+    game: Game[Any] = field(init=False)
+    state: State[Any] = field(init=False)
+    steps: list[Step] = field(default_factory=list, init=False)
+    views: list[View] = field(default_factory=list, init=False)
+    forfeits: list[Forfeit] = field(default_factory=list, init=False)
+    _bots: dict[int, Bot] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        spec = game_spec(self.log["game"])
+        self.spec = spec
+        self.game = spec.make(self.log["options"], canonical=True)
+        self.state = self.game.new_initial_state()
+        info = freeze(self.game.public_info())
+        self.views = [View(s, role, info, []) for s, role in enumerate(self.game.roles)]
+        self.forfeits = [Forfeit(**f) for f in self.log["forfeits"]]
+        for text in self.log["actions"]:
+            self._apply(self.state.current_player(), self.game.parse_action(text))
+
+    @property
+    def seat(self) -> int:
+        """The human's seat."""
+        return int(self.log["seat"])
+
+    @property
+    def view(self) -> View:
+        """The human's view: every event as the human's seat sees it."""
+        return self.views[self.seat]
+
+    def is_over(self) -> bool:
+        return self.state.is_terminal() or (
+            bool(self.forfeits) and not self.game.continues_after_forfeit
+        )
+
+    def your_turn(self) -> bool:
+        return not self.is_over() and self.state.current_player() == self.seat
+
+    def result(self) -> Outcome | None:
+        """The outcome once the game is over."""
+        return final_result(self.game, self.state, self.forfeits) if self.is_over() else None
+
+    def legal(self) -> Sequence[Hashable]:
+        """The human's legal actions (empty unless it is the human's turn)."""
+        return self.state.legal_actions() if self.your_turn() else ()
+
+    def play(self, text: str) -> None:
+        """Play the human's action given as text, then :meth:`advance`; a bad or illegal action
+        raises a SleuthError and changes nothing."""
+        if self.is_over():
+            raise SleuthError("the game is over")
+        if not self.your_turn():
+            raise SleuthError("it is not your turn")
+        action = self.game.parse_action(text.strip())
+        reason = self.state.illegal_reason(action)
+        if reason is not None:
+            raise SleuthError(f"{action}: {reason}")
+        self._apply(self.seat, action)
+        self.advance()
+
+    def advance(self) -> None:
+        """Let chance and the bots move until the human is to act or the game is over."""
+        while not self.is_over():
+            seat = self.state.current_player()
+            if seat == self.seat:
+                return
+            if seat == CHANCE:
+                rng = random.Random(derive_seed(self.log["seed"], "chance", len(self.steps)))
+                self._apply(CHANCE, self.state.sample_chance(rng))
+            elif any(f.seat == seat for f in self.forfeits):
+                self._apply(seat, self.state.fallback_action())
+            else:
+                self._bot_move(seat)
+
+    def _bot_move(self, seat: int) -> None:
+        spec = self.spec.bot(self.log["bots"][seat])
+        limit = seat_limits([spec], DEFAULT_TIME_LIMIT)[0] or float(DEFAULT_TIME_LIMIT)
+        hard = max(5 * limit, limit + 1.0)
+        problem = None
+        try:
+            spec.warm()
+            bot = self._bots.get(seat)
+            if bot is None:
+                bot = self._bots[seat] = spec.make(
+                    self.game, seat, derive_seed(self.log["seed"], "bot", seat)
+                )
+            legal = self.state.legal_actions()
+            started = time.perf_counter()
+            action = bot.act(self.views[seat], legal)
+            elapsed = time.perf_counter() - started
+            canonical = self.game.parse_action(str(action))
+            if elapsed > hard:
+                problem = f"took {elapsed:.3f} s (limit {hard:g} s per move here)"
+            elif not self.state.is_legal(canonical) or canonical != action:
+                problem = f"returned an illegal action: {action!r}"
+        except BOT_FAILURES as exc:
+            problem = f"raised {type(exc).__name__}: {exc}"
+        if problem is not None:
+            forfeit = Forfeit(seat, spec.name, len(self.steps), problem)
+            self.forfeits.append(forfeit)
+            self.log["forfeits"].append(
+                {"seat": seat, "bot": spec.name, "step": forfeit.step, "reason": problem}
+            )
+            return
+        self._apply(seat, canonical)
+
+    def _apply(self, seat: int, action: Hashable) -> None:
+        """Apply a legal action, record it in the log (once) and in every seat's view."""
+        events = tuple(self.state.apply(action))
+        text = str(action)
+        if len(self.steps) == len(self.log["actions"]):
+            self.log["actions"].append(text)
+        self.steps.append(Step(seat, text, events))
+        for s, view in enumerate(self.views):
+            seen = view.events
+            assert isinstance(seen, list)
+            seen.extend(e if e.private is None else e.seen_by(s) for e in events)

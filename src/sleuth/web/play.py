@@ -1,0 +1,256 @@
+"""Games against Sleuth's bots in the browser (``/play``) and their JSON API (``/api/play``).
+
+The server keeps each game as a log (:mod:`sleuth.web.live`) owned by one browser session;
+every answer about a game is :func:`game_payload`: the human seat's view only (its events as
+that seat sees them, its legal actions, the board drawn from that view), and the full log of
+every seat only once the game is over.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ConfigDict, Field
+
+from sleuth.core.events import thaw
+from sleuth.core.game import CHANCE
+from sleuth.core.registry import game_spec, game_specs
+from sleuth.web.live import LiveGame, new_log
+from sleuth.web.render import board_svg, describe
+from sleuth.web.store import Store
+
+router = APIRouter()
+LEGAL_SHOWN = 300
+"""At most this many legal actions are listed; the text box takes any action."""
+CACHE_SIZE = 64
+"""Live games kept in memory (others are rebuilt from their logs when asked for)."""
+
+
+class NewGame(BaseModel):
+    """A person's choices for a new game."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=100)
+    options: dict[str, str] = Field(default_factory=dict, max_length=50)
+    seat: int | None = None
+    role: str | None = Field(default=None, max_length=100)
+    bots: dict[int, str] = Field(default_factory=dict, max_length=20)
+    seed: int | None = None
+
+
+class Move(BaseModel):
+    """The human's action, as its text form."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: str = Field(max_length=2000)
+
+
+class _Live:
+    """Live games by record id (a small LRU), with one lock per game id."""
+
+    def __init__(self) -> None:
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.locks: dict[str, threading.Lock] = {}
+        self.guard = threading.Lock()
+
+    @contextmanager
+    def hold(self, record: str, log: dict[str, Any]) -> Iterator[LiveGame]:
+        """The live game of ``record`` (rebuilt from ``log`` when not cached), held alone."""
+        with self.guard:
+            lock = self.locks.setdefault(record, threading.Lock())
+        with lock:
+            with self.guard:
+                live = self.games.pop(record, None)
+            if live is None or live.log["actions"] != log["actions"]:
+                live = LiveGame(log)
+            try:
+                yield live
+            finally:
+                with self.guard:
+                    self.games[record] = live
+                    while len(self.games) > CACHE_SIZE:
+                        self.games.popitem(last=False)
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def _live(request: Request) -> _Live:
+    live: _Live | None = getattr(request.app.state, "live", None)
+    if live is None:
+        live = request.app.state.live = _Live()
+    return live
+
+
+def _templates(request: Request) -> Jinja2Templates:
+    from sleuth.web.app import templates
+
+    return templates
+
+
+def games_info() -> list[dict[str, Any]]:
+    """What the new-game form offers: each game's roles, options and bots."""
+    out = []
+    for spec in game_specs():
+        out.append(
+            {
+                "name": spec.name,
+                "description": spec.description,
+                "roles": list(dict.fromkeys(spec.roles)),
+                "options": [
+                    {"name": o.name, "default": _text(o.default), "help": o.help}
+                    for o in spec.options
+                ],
+                "bots": [
+                    {
+                        "name": b.name,
+                        "roles": list(b.roles),
+                        "description": b.description,
+                        "options": [
+                            {"name": o.name, "default": _text(o.default), "help": o.help}
+                            for o in b.options
+                        ],
+                    }
+                    for b in spec.bots
+                ],
+            }
+        )
+    return out
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def home_context(request: Request) -> dict[str, Any]:
+    """The home page: the games, and this session's games so far."""
+    mine = []
+    for record, log in _store(request).list(request.state.session, "game"):
+        mine.append({"id": record, "game": log["game"], "moves": len(log["actions"])})
+    return {"games": games_info(), "mine": mine}
+
+
+def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
+    """Everything the page shows about a game: only what the human's seat may see while the
+    game is on; the full log of every seat once it is over."""
+    game, view = live.game, live.view
+    legal = [str(a) for _, a in zip(range(LEGAL_SHOWN), live.legal(), strict=False)]
+    result = live.result()
+    roles = game.roles
+    payload: dict[str, Any] = {
+        "id": record,
+        "game": game.name,
+        "options": game.options(),
+        "seat": live.seat,
+        "role": roles[live.seat],
+        "players": [
+            {"seat": s, "role": role, "player": "you" if s == live.seat else live.log["bots"][s]}
+            for s, role in enumerate(roles)
+        ],
+        "over": result is not None,
+        "your_turn": live.your_turn(),
+        "to_move": None if result is not None else _mover(live),
+        "events": [describe(game, e) for e in view.events],
+        "legal": legal,
+        "legal_count": len(live.legal()),
+        "svg": board_svg(game, view, legal),
+        "forfeits": [{"seat": f.seat, "bot": f.bot, "reason": f.reason} for f in live.forfeits],
+        "result": None,
+        "log": None,
+    }
+    if result is not None:
+        payload["result"] = {
+            "text": result.text,
+            "termination": result.termination,
+            "winners": list(result.winners),
+            "returns": list(result.returns),
+        }
+        payload["log"] = [
+            {
+                "seat": step.seat,
+                "by": "chance" if step.seat == CHANCE else roles[step.seat],
+                "action": step.action,
+                "events": [describe(game, e) for e in step.events],
+                "json": [thaw(e.to_json()) for e in step.events],
+            }
+            for step in live.steps
+        ]
+    return payload
+
+
+def _mover(live: LiveGame) -> str:
+    seat = live.state.current_player()
+    return "chance" if seat == CHANCE else live.game.roles[seat]
+
+
+@router.get("/api/games")
+def api_games() -> list[dict[str, Any]]:
+    """Every game with its roles, options and bots (with their options)."""
+    return games_info()
+
+
+@router.post("/api/play", status_code=201)
+def api_new_game(choice: NewGame, request: Request) -> dict[str, Any]:
+    """Start a game: the bots and chance move until it is the human's turn."""
+    seed = choice.seed if choice.seed is not None else secrets.randbits(63)
+    log = new_log(choice.game, choice.options, choice.seat, choice.role, choice.bots, seed)
+    store = _store(request)
+    record = store.create(request.state.session, "game", log)
+    with _live(request).hold(record, log) as live:
+        live.advance()
+        store.put(request.state.session, "game", record, live.log)
+        return game_payload(record, live)
+
+
+@router.get("/api/play/{record}")
+def api_game(record: str, request: Request) -> dict[str, Any]:
+    """The game as the human's seat sees it."""
+    log = _store(request).get(request.state.session, "game", record)
+    with _live(request).hold(record, log) as live:
+        return game_payload(record, live)
+
+
+@router.post("/api/play/{record}/action")
+def api_action(record: str, move: Move, request: Request) -> dict[str, Any]:
+    """Play the human's action; an illegal one is a 400 and changes nothing."""
+    store = _store(request)
+    log = store.get(request.state.session, "game", record)
+    with _live(request).hold(record, log) as live:
+        live.play(move.action)
+        store.put(request.state.session, "game", record, live.log)
+        return game_payload(record, live)
+
+
+@router.delete("/api/play/{record}", status_code=204)
+def api_delete(record: str, request: Request) -> Response:
+    """Forget a game of this session."""
+    _store(request).delete(request.state.session, "game", record)
+    return Response(status_code=204)
+
+
+@router.get("/play/new", include_in_schema=False)
+def new_page(request: Request, game: str = "fox") -> Response:
+    spec = game_spec(game)
+    info = next(g for g in games_info() if g["name"] == spec.name)
+    context = {"game": info, "games": games_info()}
+    return _templates(request).TemplateResponse(request, "new.html", context)
+
+
+@router.get("/play/{record}", include_in_schema=False)
+def game_page(record: str, request: Request) -> Response:
+    log = _store(request).get(request.state.session, "game", record)
+    context = {"id": record, "game": log["game"]}
+    return _templates(request).TemplateResponse(request, "play.html", context)

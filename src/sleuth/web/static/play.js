@@ -1,0 +1,68 @@
+// The game page: shows the human's view from /api/play/ID and sends the chosen actions.
+import { request, element } from "./api.js";
+
+const root = document.getElementById("game");
+const id = root.dataset.id;
+const error = document.getElementById("error");
+const form = document.getElementById("action-form");
+const text = document.getElementById("action-text");
+let busy = false;
+
+function show(game) {
+  document.getElementById("board").innerHTML = game.svg;
+  const status = document.getElementById("status");
+  status.textContent = game.over ? "game over" : game.your_turn
+    ? `you are the ${game.role}: your move` : `${game.to_move} to move`;
+  const actions = document.getElementById("actions");
+  actions.replaceChildren(...game.legal.map((action) => {
+    const button = element("button", { type: "button", "data-action": action }, action);
+    button.addEventListener("click", () => play(action));
+    return button;
+  }));
+  if (game.legal_count > game.legal.length) {
+    actions.append(element("p", { class: "hint" },
+      `${game.legal_count - game.legal.length} more actions: type one in the box`));
+  }
+  form.hidden = !game.your_turn;
+  const events = document.getElementById("events");
+  events.replaceChildren(...game.events.map((line) => element("li", {}, line)));
+  events.scrollTop = events.scrollHeight;
+  const result = document.getElementById("result");
+  result.hidden = !game.over;
+  if (game.over) {
+    result.replaceChildren(element("h2", {}, "Result"), element("p", {}, game.result.text));
+    for (const f of game.forfeits) {
+      result.append(element("p", {}, `seat ${f.seat} (${f.bot}) forfeited: ${f.reason}`));
+    }
+    document.getElementById("full-log").hidden = false;
+    document.getElementById("log").replaceChildren(...game.log.map((step) =>
+      element("li", {}, `${step.by}: ${step.action}` +
+        (step.events.length ? ` (${step.events.join("; ")})` : ""))));
+  }
+  for (const node of document.querySelectorAll("#board [data-action]")) {
+    node.addEventListener("click", () => play(node.dataset.action));
+  }
+}
+
+async function play(action) {
+  if (busy) return;
+  busy = true;
+  error.textContent = "";
+  root.classList.add("busy");
+  try {
+    show(await request("POST", `/api/play/${id}/action`, { action }));
+    text.value = "";
+  } catch (problem) {
+    error.textContent = problem.message;
+  } finally {
+    busy = false;
+    root.classList.remove("busy");
+  }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (text.value.trim()) play(text.value.trim());
+});
+
+request("GET", `/api/play/${id}`).then(show, (problem) => { error.textContent = problem.message; });

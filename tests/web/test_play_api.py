@@ -1,0 +1,108 @@
+"""The play API: starting games, playing actions, errors, sessions and restarts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from sleuth.web.app import COOKIE, create_app
+
+
+def test_a_fox_game_against_the_random_fox(client: TestClient) -> None:
+    started = client.post("/api/play", json={"game": "fox", "role": "hunter", "seed": 3})
+    assert started.status_code == 201, started.text
+    game = started.json()
+    assert (
+        game["role"] == "hunter"
+        and game["your_turn"]
+        and game["legal"] == [f"inspect {h}" for h in range(5)]
+    )
+    moves = 0
+    while not game["over"]:
+        answer = client.post(f"/api/play/{game['id']}/action", json={"action": game["legal"][0]})
+        assert answer.status_code == 200, answer.text
+        game = answer.json()
+        moves += 1
+    assert game["result"]["text"] and game["log"]
+    assert client.get(f"/api/play/{game['id']}").json()["events"] == game["events"]
+
+
+def test_the_pages_render(client: TestClient) -> None:
+    home = client.get("/", headers={"accept": "text/html"})
+    assert home.status_code == 200 and "fox" in home.text
+    form = client.get("/play/new?game=cluedo")
+    assert form.status_code == 200 and "New game: cluedo" in form.text
+    game = client.post("/api/play", json={"game": "fox", "seed": 1}).json()
+    page = client.get(f"/play/{game['id']}")
+    assert page.status_code == 200 and game["id"] in page.text
+    assert client.get("/static/play.js").status_code == 200
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing(client: TestClient) -> None:
+    game = client.post("/api/play", json={"game": "fox", "seed": 5}).json()
+    for bad in ["9", "x", ""]:
+        answer = client.post(f"/api/play/{game['id']}/action", json={"action": bad})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["error"]
+    assert client.get(f"/api/play/{game['id']}").json() == game
+
+
+def test_bad_requests_are_4xx_with_a_message(client: TestClient) -> None:
+    cases = [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": "fox", "options": {"k": "0"}}, "option k"),
+        ({"game": "fox", "options": {"graph": "/etc/passwd"}}, "graph"),
+        ({"game": "fox", "role": "dragon"}, "no role 'dragon'"),
+        ({"game": "fox", "seat": 7}, "seat 7"),
+        ({"game": "fox", "bots": {"1": "solver"}}, "cannot play the fox"),
+        ({"game": "fox", "bots": {"1": "nobody"}}, "unknown bot 'nobody'"),
+        ({"game": "fox", "colour": "red"}, "colour"),
+    ]
+    for body, message in cases:
+        answer = client.post("/api/play", json=body)
+        assert 400 <= answer.status_code < 500, (body, answer.text)
+        assert message in answer.json()["error"], (body, answer.json())
+    broken = client.post(
+        "/api/play", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert broken.status_code == 422 and "error" in broken.json()
+    assert client.get("/", headers={"cookie": ""}).status_code == 200
+    assert client.get("/api/games").json()[0]["name"] == "fox"
+
+
+def test_another_sessions_game_is_not_found(app: FastAPI) -> None:
+    with TestClient(app) as alice, TestClient(app) as bob:
+        game = alice.post("/api/play", json={"game": "fox", "seed": 2}).json()
+        assert alice.cookies[COOKIE] != bob.cookies.get(COOKIE)
+        for answer in [
+            bob.get(f"/api/play/{game['id']}"),
+            bob.post(f"/api/play/{game['id']}/action", json={"action": "0"}),
+            bob.delete(f"/api/play/{game['id']}"),
+            bob.get(f"/play/{game['id']}"),
+        ]:
+            assert answer.status_code == 404, answer.text
+        assert alice.get(f"/api/play/{game['id']}").json() == game
+        assert bob.get("/api/play/not-an-id").status_code == 404
+
+
+def test_a_game_survives_a_server_restart(store: Path) -> None:
+    with TestClient(create_app(store)) as first:
+        game = first.post("/api/play", json={"game": "fox", "role": "fox", "seed": 9}).json()
+        game = first.post(f"/api/play/{game['id']}/action", json={"action": game["legal"][0]})
+        game = game.json()
+        cookie = first.cookies[COOKIE]
+    with TestClient(create_app(store), cookies={COOKIE: cookie}) as second:
+        again = second.get(f"/api/play/{game['id']}").json()
+        assert again == game
+        assert (
+            second.post(
+                f"/api/play/{game['id']}/action", json={"action": game["legal"][0]}
+            ).status_code
+            == 200
+        )
