@@ -1,0 +1,437 @@
+"""Advice from the exact deduction: which suggestion, which room, which card to show, whether
+to accuse.  Shared by the ``sleuth`` player and the notepad at the table.
+
+**Suggestions.**  A suggestion's *gain* is the expected drop of the envelope's entropy (nats,
+the 324 envelopes) over the answer's outcomes: nobody refutes, or seat p refutes (the seats
+between pass) showing card c.  The refuter picks the card uniformly among the suggested cards
+it holds; after "p showed c" the deduction knows that the passers lack all three and that p
+holds c, and the entropy after the answer is that of the posterior with those facts.  The
+answers' probabilities are estimated on ``samples`` deals drawn exactly uniformly from the
+posterior (:meth:`~.deduction.counting.Posterior.samples`); each answer's entropy is exact
+(the posterior conditioned on it, :func:`exact_gain`: at most ``3 (players - 1) + 1``
+conditioned posteriors, a millisecond or so each, cached).  That is too slow for all 36
+suggestions of every room, so :func:`room_gains` screens them first on the samples, all 36 of
+a room at once, vectorised (the drop of the sum of the three categories' entropies, whose
+small histograms the samples estimate well), and the ``rescore`` best are scored exactly.
+
+**Rooms.**  A room's best suggestion is worth its gain per expected turn: ``turns`` is the
+travel time (M9 of ``docs/cluedo.md``: expected throws, passages) from where the token is,
+0 when the suggestion can be made now, and ``rate = gain / max(turns, 1)`` (a suggestion
+made this turn or after one throw costs one turn).  Leaving a room and coming back costs the
+quickest round trip through another room.
+
+**Refutation** (:func:`card_to_show`): re-show a card this suggester has seen from us; else a
+card shown to someone else already (it may spread, but it reveals nothing new to them); else
+the card whose reveal lowers the suggester's uncertainty least: the one of the category in
+which the suggester has the most candidates left (a category of m equally likely candidates
+loses ``ln(m / (m - 1))`` nats when one is ruled out, least for the largest m).
+
+**Accusation** (:func:`accusation_advice`): the most likely envelope; accuse when it is
+certain, or when its probability reaches a threshold that falls from ``threshold`` (no rival
+close) to ``rush`` (a rival about to know) with the rivals' progress.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from sleuth.core.errors import SleuthError
+from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SUSPECTS, WEAPONS
+from sleuth.games.cluedo.deduction.constraints import CLASSIC, Infeasible, Knowledge
+from sleuth.games.cluedo.deduction.counting import Posterior
+from sleuth.games.cluedo.movement import InRoom, Position, travel_time
+
+__all__ = [
+    "AccusationAdvice",
+    "Samples",
+    "ShowAdvice",
+    "SuggestionAdvice",
+    "accusation_advice",
+    "best_suggestion",
+    "card_to_show",
+    "draw",
+    "room_gains",
+    "rooms_advice",
+]
+
+SAMPLES = 1000
+"""Deals drawn to score suggestions: about 30-60 ms of sampling with 6 players."""
+THRESHOLD = 1.0
+"""Accuse at this probability of the top envelope when no rival is close (1: only when
+certain); tuned by self-play (``docs/cluedo.md``)."""
+RUSH = 0.8
+"""... and at this probability when a rival has all but solved it."""
+
+RESCORE = 3
+"""Suggestions per room whose best estimates are scored again with exact entropies."""
+
+Floats = npt.NDArray[np.float64]
+
+
+class AdviceError(SleuthError, ValueError):
+    """Advice asked for something the game does not allow (the message names it)."""
+
+
+@dataclass(frozen=True)
+class SuggestionAdvice:
+    """The best suggestion in ``room`` and its worth (see the module docstring)."""
+
+    room: int
+    suspect: int
+    weapon: int
+    gain: float
+    """Expected drop of the envelope's entropy (nats) from the answer."""
+    turns: float
+    """Expected turns before this suggestion can be made (0: now)."""
+    rate: float
+    """``gain / max(turns, 1)``: the ranking key."""
+
+
+@dataclass(frozen=True)
+class ShowAdvice:
+    card: int
+    reason: str
+    """One sentence for a person."""
+
+
+@dataclass(frozen=True)
+class AccusationAdvice:
+    suspect: int
+    weapon: int
+    room: int
+    probability: float
+    accuse: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class Samples:
+    """Deals drawn from a posterior, as seen from ``seat``: ``order[i, c]`` is how many seats
+    clockwise after ``seat`` the holder of card ``c`` sits in deal ``i`` (1 .. players-1), or
+    ``players`` when nobody would show it (``seat`` itself, the envelope, the table);
+    ``envelopes[i]`` the envelope's solution index."""
+
+    order: npt.NDArray[np.uint8]
+    envelopes: npt.NDArray[np.intp]
+    players: int
+
+
+def draw(
+    posterior: Posterior, seat: int, players: int, rng: random.Random, k: int = SAMPLES
+) -> Samples:
+    """``k`` deals drawn exactly uniformly from ``posterior``, seen from ``seat``."""
+    _check(posterior, seat, players)
+    if k < 1:
+        raise AdviceError(f"{k} samples: at least one is needed")
+    deals = posterior.samples(rng, k)
+    hands = np.array([d.hands for d in deals], dtype=np.int64).reshape(k, players)
+    holds = (hands[:, :, None] >> np.arange(CARD_COUNT)) & 1
+    steps = (holds.argmax(1) - seat) % players
+    answers = holds.any(1) & (steps != 0)
+    order = np.where(answers, steps, players).astype(np.uint8)
+    envelopes = np.array([CLASSIC.solution_index(d.envelope) for d in deals], dtype=np.intp)
+    return Samples(order, envelopes, players)
+
+
+def room_gains(samples: Samples, room: int) -> Floats:
+    """A quick estimate ``[6, 6]`` of each suggestion's (suspect, weapon) worth in ``room``, by
+    suspect then weapon, to screen them: the expected drop of the *sum of the three
+    categories'* entropies, estimated on the samples (the Miller-Madow corrected plug-in
+    entropy of each category after each answer).  Its histograms have 6, 6 and 9 bins where
+    the envelope's has 324: far less biased on a thousand samples, while it ranks suggestions
+    much as the envelope's entropy does (the two are equal when the categories are
+    independent)."""
+    if room not in ROOMS:
+        raise AdviceError(f"card {room} is not a room")
+    order, n = samples.order, samples.players
+    k = len(samples.envelopes)
+    slots = 3 * (n - 1) + 1
+    shape = (k, 6, 6)
+    o = (
+        np.broadcast_to(order[:, SUSPECTS.start : SUSPECTS.stop, None], shape),
+        np.broadcast_to(order[:, None, WEAPONS.start : WEAPONS.stop], shape),
+        np.broadcast_to(order[:, room, None, None], shape),
+    )
+    first = np.minimum(np.minimum(o[0], o[1]), o[2]).astype(np.intp)
+    answered = first < n
+    holding = [(oj == first) & answered for oj in o]
+    shown = sum(h.astype(np.int64) for h in holding)
+    pair = np.broadcast_to(np.arange(36, dtype=np.intp).reshape(1, 6, 6) * slots, shape)
+    envelopes = samples.envelopes
+    parts = [envelopes // 54, envelopes // 9 % 6, envelopes % 9]
+    sizes = (6, 6, 9)
+    hists = [np.zeros(36 * slots * size) for size in sizes]
+    weight = np.zeros(36 * slots)
+    selections = [(pair[~answered], ~answered)]
+    weight += np.bincount(pair[~answered], minlength=weight.size)
+    for j, h in enumerate(holding):
+        key = (pair + 1 + (first - 1) * 3 + j)[h]
+        selections.append((key, h))
+        weight += np.bincount(key, weights=1.0 / shown[h], minlength=weight.size)
+    for part, size, hist in zip(parts, sizes, hists, strict=True):
+        values = np.broadcast_to(part[:, None, None], shape)
+        for key, mask in selections:
+            hist += np.bincount(key * size + values[mask], minlength=hist.size)
+    expected = sum(
+        (_corrected_entropy(hist.reshape(36, slots, size)) * weight.reshape(36, slots)).sum(-1)
+        for hist, size in zip(hists, sizes, strict=True)
+    )
+    now = sum(
+        float(_corrected_entropy(np.bincount(part, minlength=size).astype(np.float64)))
+        for part, size in zip(parts, sizes, strict=True)
+    )
+    gains: Floats = (now - expected / k).reshape(6, 6)
+    return gains
+
+
+def _corrected_entropy(counts: Floats) -> Floats:
+    """Plug-in entropy (nats) along the last axis with the Miller-Madow correction; 0 for an
+    empty row."""
+    total = counts.sum(-1, keepdims=True)
+    positive = counts > 0
+    p = np.where(positive, counts / np.where(total > 0, total, 1), 1.0)
+    h: Floats = -(np.where(positive, p * np.log(p), 0.0)).sum(-1)
+    seen = positive.sum(-1)
+    n = total[..., 0]
+    return h + np.where(n > 0, (seen - 1) / (2 * np.where(n > 0, n, 1)), 0.0)
+
+
+def best_suggestion(
+    posterior: Posterior,
+    seat: int,
+    players: int,
+    room: int,
+    rng: random.Random,
+    *,
+    samples: Samples | None = None,
+    turns: float = 0.0,
+    rescore: int = RESCORE,
+) -> SuggestionAdvice:
+    """The suggestion in ``room`` with the highest gain, made ``turns`` expected turns from
+    now: the ``rescore`` best by the sample estimate are scored again with exact entropies
+    (:func:`exact_gain`; ties: the first in card order).  ``samples`` (from :func:`draw` for
+    the same posterior and seat) saves drawing them again."""
+    if samples is None:
+        samples = draw(posterior, seat, players, rng)
+    _check_samples(samples, seat, players)
+    gains = room_gains(samples, room).ravel()
+    ranked = sorted(range(36), key=lambda i: -gains[i])
+    scored = [(float(gains[i]), i) for i in ranked]
+    if rescore > 0:
+        scored = [
+            (exact_gain(posterior, seat, players, _triple(i, room), samples), i)
+            for i in ranked[:rescore]
+        ]
+    gain, best = max(scored, key=lambda item: (item[0], -item[1]))
+    s, w, r = _triple(best, room)
+    gain = max(0.0, gain)
+    return SuggestionAdvice(r, s, w, gain, turns, gain / max(turns, 1.0))
+
+
+def _triple(pair: int, room: int) -> tuple[int, int, int]:
+    return SUSPECTS.start + pair // 6, WEAPONS.start + pair % 6, room
+
+
+def outcome_probabilities(samples: Samples, triple: tuple[int, int, int]) -> Floats:
+    """The estimated probability of each answer to ``triple`` from the samples' seat:
+    index 0 nobody refutes, ``1 + 3 (p - 1) + j`` the p-th seat clockwise shows card ``j`` of
+    the triple (uniformly among those it holds)."""
+    n = samples.players
+    o = samples.order[:, list(triple)].astype(np.intp)
+    first = o.min(1)
+    answered = first < n
+    holding = (o == first[:, None]) & answered[:, None]
+    out = np.zeros(3 * (n - 1) + 1)
+    shares = holding / np.maximum(holding.sum(1), 1)[:, None]
+    for j in range(3):
+        out += np.bincount(1 + (first - 1) * 3 + j, weights=shares[:, j], minlength=out.size)[
+            : out.size
+        ]
+    out[0] = np.count_nonzero(~answered)
+    return out / len(first)
+
+
+def exact_gain(
+    posterior: Posterior, seat: int, players: int, triple: tuple[int, int, int], samples: Samples
+) -> float:
+    """The gain of suggesting ``triple`` with each answer's entropy exact (the posterior
+    conditioned on it, as the deduction will know it) and the answers' probabilities from the
+    samples."""
+    knowledge = posterior.knowledge
+    probabilities = outcome_probabilities(samples, triple)
+    cards = sum(1 << c for c in triple)
+    expected = 0.0
+    for step in range(1, players):
+        p = (seat + step) % players
+        for j, card in enumerate(triple):
+            chance = probabilities[1 + 3 * (step - 1) + j]
+            if chance > 0:
+                expected += chance * _entropy(knowledge.with_has(p, 1 << card))
+        knowledge = knowledge.with_lacks(p, cards)
+    if probabilities[0] > 0:
+        expected += probabilities[0] * _entropy(knowledge)
+    return float(posterior.entropy() - expected)
+
+
+@lru_cache(maxsize=4096)
+def _entropy(knowledge: Knowledge) -> float:
+    """The envelope's entropy under ``knowledge`` (0 if no deal satisfies it: an answer the
+    samples saw but the exact deduction rules out cannot happen)."""
+    try:
+        return Posterior(knowledge).entropy()
+    except Infeasible:
+        return 0.0
+
+
+def rooms_advice(
+    posterior: Posterior,
+    seat: int,
+    players: int,
+    position: Position,
+    dice: int,
+    rng: random.Random,
+    *,
+    samples: Samples | None = None,
+    suggest_here: bool = False,
+    retarget: bool = False,
+    rescore: int = RESCORE,
+) -> list[SuggestionAdvice]:
+    """One :class:`SuggestionAdvice` per room, best rate first (ties in room order).  A token
+    in a room may suggest there without moving only with ``suggest_here`` (it entered the room
+    this turn, or may stay after a summons); otherwise it must leave and come back."""
+    if samples is None:
+        samples = draw(posterior, seat, players, rng)
+    _check_samples(samples, seat, players)
+    out = []
+    for room in ROOMS:
+        turns = _turns(position, room, dice, suggest_here, retarget)
+        out.append(
+            best_suggestion(
+                posterior, seat, players, room, rng, samples=samples, turns=turns, rescore=rescore
+            )
+        )
+    return sorted(out, key=lambda a: -a.rate)
+
+
+def _turns(position: Position, room: int, dice: int, suggest_here: bool, retarget: bool) -> float:
+    if position == InRoom(room):
+        if suggest_here:
+            return 0.0
+        return min(
+            travel_time(position, other, dice) + travel_time(InRoom(other), room, dice)
+            for other in ROOMS
+            if other != room
+        )
+    return travel_time(position, room, dice, retarget)
+
+
+def card_to_show(
+    matching: Sequence[int],
+    suggester: int,
+    shown: Mapping[int, frozenset[int]],
+    *,
+    candidates_left: Sequence[float] | None = None,
+    who: str | None = None,
+) -> ShowAdvice:
+    """Which of ``matching`` (the suggested cards we hold) to show ``suggester``, and why.
+
+    ``shown`` maps each seat to the cards we have shown it before.  ``candidates_left``
+    estimates, per category (suspects, weapons, rooms), how many envelope candidates the
+    suggester still has (:func:`candidates_left`); without it every category counts alike and
+    the lowest card wins.  ``who`` names the suggester in the reason."""
+    cards = sorted(set(matching))
+    if not cards:
+        raise AdviceError("no card to show: none of the suggested cards is held")
+    for card in cards:
+        if not 0 <= card < CARD_COUNT:
+            raise AdviceError(f"no card {card} in the deck")
+    name = who or f"seat {suggester}"
+    seen = [c for c in cards if c in shown.get(suggester, frozenset())]
+    if seen:
+        return ShowAdvice(seen[0], f"{name} has seen the {NAMES[seen[0]]} from you already")
+    elsewhere = {c for seat, cs in shown.items() if seat != suggester for c in cs}
+    spread = [c for c in cards if c in elsewhere]
+    if spread:
+        return ShowAdvice(
+            spread[0], f"the {NAMES[spread[0]]} has been shown before: it gives away no new card"
+        )
+    if len(cards) == 1:
+        return ShowAdvice(cards[0], f"the {NAMES[cards[0]]} is the only card you may show")
+    left = candidates_left or (1.0, 1.0, 1.0)
+    card = max(cards, key=lambda c: (left[CLASSIC.category(c)], -c))
+    return ShowAdvice(
+        card,
+        f"{name} has the most candidates left among the {_CATEGORY_NAMES[CLASSIC.category(card)]}: "
+        f"the {NAMES[card]} tells them least",
+    )
+
+
+_CATEGORY_NAMES = ("suspects", "weapons", "rooms")
+
+
+def candidates_left(
+    posterior: Posterior, suggester: int, known: frozenset[int] = frozenset()
+) -> tuple[float, float, float]:
+    """Per category, the expected number of its cards the suggester cannot yet rule out of the
+    envelope: those not in its hand (by our posterior), not face up and not in ``known`` (cards
+    we know it has seen)."""
+    table = posterior.knowledge.table
+    out = []
+    for mask in CLASSIC.categories:
+        left = 0.0
+        for card in range(CARD_COUNT):
+            if mask >> card & 1 and not table >> card & 1 and card not in known:
+                left += 1.0 - posterior.probability(card, suggester)
+        out.append(left)
+    return (out[0], out[1], out[2])
+
+
+def accusation_advice(
+    posterior: Posterior,
+    *,
+    threshold: float = THRESHOLD,
+    rush: float = RUSH,
+    rivals: float = 0.0,
+) -> AccusationAdvice:
+    """The most likely envelope (ties in card order) and whether to accuse it now: when it is
+    certain, or when its probability reaches ``threshold - (threshold - rush) * rivals``,
+    ``rivals`` in [0, 1] being how close the nearest rival is to solving the case."""
+    if not 0.0 <= rivals <= 1.0:
+        raise AdviceError(f"rivals={rivals}: a progress between 0 and 1")
+    if not 0.0 <= rush <= threshold <= 1.0:
+        raise AdviceError(f"rush={rush}, threshold={threshold}: need 0 <= rush <= threshold <= 1")
+    counts = posterior.solution_counts()
+    triple, count = min(counts.items(), key=lambda item: (-item[1], item[0]))
+    s, w, r = triple
+    probability = count / posterior.total
+    names = f"{NAMES[s]}, {NAMES[w]}, {NAMES[r]}"
+    if count == posterior.total:
+        return AccusationAdvice(s, w, r, 1.0, True, f"certain: {names}")
+    bar = rush * rivals + threshold * (1 - rivals)
+    accuse = probability >= bar
+    verdict = "accuse" if accuse else "wait"
+    risk = f"a {1 - probability:.0%} risk of elimination"
+    return AccusationAdvice(
+        s, w, r, probability, accuse, f"{verdict}: {names} at {probability:.0%} ({risk})"
+    )
+
+
+def _check(posterior: Posterior, seat: int, players: int) -> None:
+    knowledge = posterior.knowledge
+    if knowledge.deck != CLASSIC:
+        raise AdviceError("advice needs the classic 21-card deck")
+    if knowledge.players != players:
+        raise AdviceError(f"{players} players, but the deduction has {knowledge.players} seats")
+    if not 0 <= seat < players:
+        raise AdviceError(f"no seat {seat} among {players}")
+
+
+def _check_samples(samples: Samples, seat: int, players: int) -> None:
+    if samples.players != players:
+        raise AdviceError(f"samples drawn for {samples.players} players, not {players}")
