@@ -19,7 +19,6 @@ from fastapi import APIRouter, Request, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
-from sleuth.core.events import thaw
 from sleuth.core.game import CHANCE
 from sleuth.core.registry import game_spec, game_specs
 from sleuth.web.live import LiveGame, new_log
@@ -184,7 +183,6 @@ def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
                 "by": "chance" if step.seat == CHANCE else roles[step.seat],
                 "action": step.action,
                 "events": [describe(game, e) for e in step.events],
-                "json": [thaw(e.to_json()) for e in step.events],
             }
             for step in live.steps
         ]

@@ -1,0 +1,41 @@
+"""A few helpers to write SVG as text: every attribute and text is escaped here."""
+
+from __future__ import annotations
+
+from html import escape
+
+Attr = str | int | float | None
+
+
+def _attrs(attrs: dict[str, Attr]) -> str:
+    parts = []
+    for name, value in attrs.items():
+        if value is None:
+            continue
+        text = f"{value:.1f}" if isinstance(value, float) else str(value)
+        parts.append(f' {name.rstrip("_").replace("_", "-")}="{escape(text)}"')
+    return "".join(parts)
+
+
+def tag(name: str, body: str = "", **attrs: Attr) -> str:
+    """``<name attrs>body</name>`` (``class_`` is ``class``, ``data_action`` is
+    ``data-action``); ``body`` is SVG already, not escaped again."""
+    return f"<{name}{_attrs(attrs)}>{body}</{name}>" if body else f"<{name}{_attrs(attrs)}/>"
+
+
+def text(x: float, y: float, words: object, **attrs: Attr) -> str:
+    """A text element at ``(x, y)`` holding ``words`` (escaped)."""
+    return tag("text", escape(str(words)), x=float(x), y=float(y), **attrs)
+
+
+def document(width: float, height: float, body: str, label: str) -> str:
+    """The whole picture, scaled to its container (``label`` names it for screen readers)."""
+    return tag(
+        "svg",
+        tag("title", escape(label)) + body,
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {width:.0f} {height:.0f}",
+        role="img",
+        font_family="system-ui, sans-serif",
+        font_size=12,
+    )
