@@ -66,7 +66,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
             classes.append("mrx")
             fill = "#1d2330"
         reaching = targets.get(station, [])
-        action = reaching[0] if len(reaching) == 1 else None
+        clicked = reaching[0] if len(reaching) == 1 else None
         if station in targets:
             classes.append("target")
         body.append(
@@ -91,7 +91,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
                 ),
                 class_=" ".join(classes),
                 data_station=station,
-                data_action=action,
+                data_action=clicked,
             )
         )
     for index, station in enumerate(detectives):
