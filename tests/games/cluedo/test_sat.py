@@ -10,6 +10,8 @@ import random
 from collections import Counter
 
 import pytest
+from pysat.examples.optux import OptUx
+from pysat.formula import WCNF
 
 from sleuth.core.errors import ContradictionError
 from sleuth.core.events import Event
@@ -122,6 +124,35 @@ def test_explanations_prove_their_fact_and_are_smallest() -> None:
     )
     with pytest.raises(ValueError, match="not certain"):
         sat.explain(0, events, uncertain)
+
+
+def _optux_size(kb: sat.SatKnowledge, fact: sat.Fact) -> int:
+    """The size of a smallest set of steps proving ``fact``, by PySAT's OptUx over every
+    step (the exact search, with no shortcut)."""
+    formula = WCNF()
+    for clause in [*kb.hard, *kb.guarded, [-kb.literal(fact)]]:
+        formula.append(clause)
+    for s in kb.selectors:
+        formula.append([s], weight=1)
+    with OptUx(formula) as optux:
+        return len(optux.compute())
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 8), (6, 9)])
+def test_shortcut_explanations_are_as_small_as_the_exact_search(players: int, seed: int) -> None:
+    """Every certain fact's explanation (no step, one step found by propagation, else the
+    search) proves it and is exactly as small as the exact search's over all steps."""
+    events = _views(players, seed)[1]
+    cut = [i for i, e in enumerate(events) if e.kind == "refuted"][12]
+    kb = sat.from_events(1, events[:cut])
+    facts = kb.certain()
+    sizes: Counter[int] = Counter()
+    for fact in facts:
+        labels = kb.explain(fact)
+        assert kb.proves(fact, labels)
+        assert len(labels) == _optux_size(kb, fact), fact
+        sizes[len(labels)] += 1
+    assert sizes[0] and sizes[1] and max(sizes) >= 2, sizes
 
 
 def test_explanation_by_hand() -> None:

@@ -14,8 +14,12 @@ as ``¬s`` to each of the step's clauses:
 A fact is certain when the knowledge with its negation is unsatisfiable.  Solving under the
 selectors as assumptions, the steps behind an unsatisfiable set are a subset of the selectors;
 :func:`explain` and :func:`conflict` return a *smallest* such set (a smallest unsatisfiable
-subset over the selectors, by PySAT's OptUx), named.  Probabilities come from counting
-(:mod:`.deduction.counting`), never from here.
+subset over the selectors, by PySAT's OptUx), named.  Most facts need no search: the rules
+alone prove them (no step), or one step does, found by unit propagation under that step's
+selector (sound: what propagates is implied; a single step that proves a fact without
+propagating it still gets the exact search, so every answer is a smallest set).  One solver,
+fed each step as it comes, answers every question (assumptions select the steps).
+Probabilities come from counting (:mod:`.deduction.counting`), never from here.
 """
 
 from __future__ import annotations
@@ -137,6 +141,8 @@ class SatKnowledge:
         for seat, size in enumerate(base.hand_sizes):
             row = [self.var(c, seat) for c in range(deck.size)]
             self._exactly(self.guarded, row, size, sizes)
+        self._solver: Solver | None = None
+        self._implied: dict[int, int] | None = None
 
     def var(self, card: int, owner: int) -> int:
         """The variable of ``owner`` (an index) holding ``card``."""
@@ -161,21 +167,39 @@ class SatKnowledge:
         """Append a step's facts under a new selector."""
         s = self._select(step.label)
         env = self.base.envelope
-        self.guarded.extend([self.var(c, o), -s] for c, o in step.has)
-        self.guarded.extend([-self.var(c, o), -s] for c, o in step.lacks)
-        self.guarded.extend(
-            [*(self.var(c, o) for c in members(cards)), -s] for o, cards in step.clauses
-        )
-        self.guarded.extend(
-            [*(-self.var(c, env) for c in members(cards)), -s] for cards in step.failed
-        )
+        clauses = [[self.var(c, o), -s] for c, o in step.has]
+        clauses += [[-self.var(c, o), -s] for c, o in step.lacks]
+        clauses += [[*(self.var(c, o) for c in members(cards)), -s] for o, cards in step.clauses]
+        clauses += [[*(-self.var(c, env) for c in members(cards)), -s] for cards in step.failed]
+        self.guarded.extend(clauses)
+        if self._solver is not None:
+            self._solver.append_formula(clauses)
+        self._implied = None
+
+    def solver(self) -> Solver:
+        """The one solver over the rules and every step so far (steps added later join it);
+        callers choose steps by assuming their selectors."""
+        if self._solver is None:
+            self._solver = Solver(name="g3", bootstrap_with=self.hard + self.guarded)
+        return self._solver
+
+    def implied(self) -> dict[int, int]:
+        """Each literal that one step alone implies by unit propagation (with the rules),
+        mapped to the first such step's index."""
+        if self._implied is None:
+            solver = self.solver()
+            self._implied = {}
+            for i, s in enumerate(self.selectors):
+                consistent, literals = solver.propagate(assumptions=[s])
+                for lit in literals if consistent else ():
+                    self._implied.setdefault(lit, i)
+        return self._implied
 
     def _smallest(self, extra: list[int]) -> list[str] | None:
         """A smallest set of steps that with ``extra`` (unit literals) is unsatisfiable, or
         None when all of them together are satisfiable."""
-        with Solver(name="g3", bootstrap_with=self.hard + self.guarded) as solver:
-            if solver.solve(assumptions=[*self.selectors, *extra]):
-                return None
+        if self.solver().solve(assumptions=[*self.selectors, *extra]):
+            return None
         formula = WCNF()
         for clause in self.hard + self.guarded:
             formula.append(clause)
@@ -183,7 +207,7 @@ class SatKnowledge:
             formula.append([lit])
         for s in self.selectors:
             formula.append([s], weight=1)
-        with OptUx(formula, nodisj=True) as optux:
+        with OptUx(formula) as optux:
             chosen = optux.compute()
         return [self.labels[i - 1] for i in sorted(chosen)]
 
@@ -191,24 +215,32 @@ class SatKnowledge:
         """Every fact true in every model of all the steps (has and lacks, by card then
         owner); raises ValueError when the steps contradict each other."""
         out: list[Fact] = []
-        with Solver(name="g3", bootstrap_with=self.hard + self.guarded) as solver:
-            if not solver.solve(assumptions=self.selectors):
-                raise ValueError("the knowledge is contradictory")
-            model = set(solver.get_model() or ())
-            for card in range(self.base.deck.size):
-                for o in range(self.owners):
-                    v = self.var(card, o)
-                    holds = v in model
-                    if not solver.solve(assumptions=[*self.selectors, -v if holds else v]):
-                        out.append((card, self.base.owner(o), holds))
+        solver = self.solver()
+        if not solver.solve(assumptions=self.selectors):
+            raise ValueError("the knowledge is contradictory")
+        model = set(solver.get_model() or ())
+        for card in range(self.base.deck.size):
+            for o in range(self.owners):
+                v = self.var(card, o)
+                holds = v in model
+                if not solver.solve(assumptions=[*self.selectors, -v if holds else v]):
+                    out.append((card, self.base.owner(o), holds))
         return out
 
     def explain(self, fact: Fact) -> list[str]:
         """A smallest set of steps that proves ``fact`` (empty when the rules alone do);
         raises ValueError when the fact is not certain."""
-        labels = self._smallest([-self.literal(fact)])
-        if labels is None:
+        lit = self.literal(fact)
+        solver = self.solver()
+        if solver.solve(assumptions=[*self.selectors, -lit]):
             raise ValueError(f"not certain: {fact}")
+        if not solver.solve(assumptions=[-lit]):
+            return []
+        step = self.implied().get(lit)
+        if step is not None:
+            return [self.labels[step]]
+        labels = self._smallest([-lit])
+        assert labels is not None
         return labels
 
     def proves(self, fact: Fact, labels: Sequence[str]) -> bool:
@@ -216,8 +248,7 @@ class SatKnowledge:
         chosen = [
             s for s, label in zip(self.selectors, self.labels, strict=True) if label in labels
         ]
-        with Solver(name="g3", bootstrap_with=self.hard + self.guarded) as solver:
-            return not solver.solve(assumptions=[*chosen, -self.literal(fact)])
+        return not self.solver().solve(assumptions=[*chosen, -self.literal(fact)])
 
     def conflict(self) -> list[str] | None:
         """A smallest set of steps that contradict each other, or None when they agree."""
