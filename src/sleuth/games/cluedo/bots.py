@@ -9,7 +9,8 @@ players therefore end at the turn limit (``max_turns``), with no winner.
 
 ``logic`` plays like ``random`` but keeps Sleuth's exact deduction, and accuses as soon as
 only one envelope is possible (heading for its room first under ``accuse_at=in_named_room``).
-``velma`` is the Velma program's method (:mod:`~sleuth.games.cluedo.velma`).
+``velma`` is the Velma program's method (:mod:`~sleuth.games.cluedo.velma`), ``sleuth``
+Sleuth's own player (:mod:`~sleuth.games.cluedo.sleuth_player`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from sleuth.games.cluedo.actions import (
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import InRoom, Transit, passage, reachable
 from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.sleuth_player import SLEUTH
 from sleuth.games.cluedo.velma import VELMA
 from sleuth.games.cluedo.view import token_positions
 
@@ -130,4 +132,5 @@ BOTS = (
         "random moves and suggestions with exact deduction; accuses when certain",
     ),
     VELMA,
+    SLEUTH,
 )

@@ -1,0 +1,266 @@
+"""``sleuth``: Sleuth's own Cluedo player, exact deduction and the advice of
+:mod:`~sleuth.games.cluedo.advice`.
+
+* **Belief**: :class:`~sleuth.games.cluedo.deduction.belief.CluedoBelief`, exact.
+* **Where to go**: each room is worth its best suggestion's gain (expected drop of the
+  envelope's entropy), per turn: ending this turn at a position P is worth the best, over
+  rooms R, of ``gain(R) / (1 + T(P, R))``, T the expected travel time (0 in R itself, where
+  the suggestion is made at once).  Rolling is worth the average over the dice of the best
+  place each roll reaches; the secret passage and staying (after a summons) the room they
+  leave it in; the highest wins (ties: passage, roll, stay).  After the roll it heads for
+  the best place the roll reaches.
+* **Suggestion**: the room's best suggestion (:func:`~.advice.best_suggestion`).
+* **Accusation**: as :func:`~.advice.accusation_advice` says, whenever the rules let it (in
+  the envelope's room under ``accuse_at=in_named_room``: it heads there first).  The rivals'
+  progress is, over the other seats still playing, the largest share of the cards they did
+  not hold or see face up at the deal that they have since been shown (one card per
+  refutation of their suggestions) or ruled out by an unrefuted suggestion (three cards).
+* **Refutation**: :func:`~.advice.card_to_show`, with the suggester's candidates left
+  estimated from its hand by our posterior and the cards we showed it.
+
+The suggestion scores of a posterior are computed once (one set of samples, every room) and
+kept until the posterior changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.events import Event, View
+from sleuth.core.options import OptionSpec, parse_float, parse_int
+from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, STAY, Accuse, Go, Show, Suggest
+from sleuth.games.cluedo.advice import (
+    RESCORE,
+    RUSH,
+    SAMPLES,
+    THRESHOLD,
+    AccusationAdvice,
+    SuggestionAdvice,
+    accusation_advice,
+    best_suggestion,
+    candidates_left,
+    card_to_show,
+    draw,
+)
+from sleuth.games.cluedo.cards import ROOMS
+from sleuth.games.cluedo.deduction.belief import CluedoBelief
+from sleuth.games.cluedo.deduction.counting import Posterior, warm_up
+from sleuth.games.cluedo.movement import (
+    InRoom,
+    Position,
+    passage,
+    reachable,
+    roll_distribution,
+    travel_time,
+)
+from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.view import token_positions
+
+
+class SleuthPlayer(Bot):
+    """The ``sleuth`` bot for one seat (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: CluedoGame,
+        seat: int,
+        seed: int,
+        samples: int = SAMPLES,
+        rescore: int = RESCORE,
+        threshold: float = THRESHOLD,
+        rush: float = RUSH,
+    ) -> None:
+        super().__init__(game, seat, seed)
+        if not 0 <= rush <= threshold <= 1:
+            raise ValueError(f"rush={rush}, threshold={threshold}: need rush <= threshold")
+        self.cluedo = game
+        self.samples, self.rescore = samples, rescore
+        self.threshold, self.rush = threshold, rush
+        self.belief = CluedoBelief(seat)
+        n = game.players
+        self.shown: dict[int, frozenset[int]] = {}
+        """The cards this seat has shown each other seat."""
+        self.suggester = seat
+        self.learned = [0] * n
+        """Cards each seat has been shown or ruled out by its suggestions' answers."""
+        self.unknown = [0] * n
+        """Cards each seat did not know at the deal (neither its own nor face up)."""
+        self.out = [False] * n
+        self._scored: tuple[Posterior, dict[int, SuggestionAdvice]] | None = None
+
+    # --- reading the view ---------------------------------------------------------------------
+
+    def observe(self, view: View) -> None:
+        for event in view.events[self.belief.events_read :]:
+            self._note(event)
+            if not self.belief.over:
+                self.belief.update(event)
+
+    def _note(self, event: Event) -> None:
+        kind, public = event.kind, event.public
+        if kind == "setup":
+            sizes = [int(h) for h in public["hand_sizes"]]
+            face_up = len(public["face_up"])
+            self.unknown = [18 - h - face_up for h in sizes]
+        elif kind == "suggested":
+            self.suggester = int(public["seat"])
+        elif kind == "refuted":
+            self.learned[self.suggester] += 1
+            if int(public["seat"]) == self.seat and event.private is not None:
+                card = int(event.private["card"])
+                before = self.shown.get(self.suggester, frozenset())
+                self.shown[self.suggester] = before | {card}
+        elif kind == "unrefuted":
+            self.learned[self.suggester] += 3
+        elif kind == "accused" and not public["correct"]:
+            self.out[int(public["seat"])] = True
+
+    def rivals(self) -> float:
+        """How close the nearest rival still playing is to solving the case, in [0, 1]."""
+        progress = [
+            min(1.0, self.learned[s] / max(self.unknown[s], 1))
+            for s in range(self.cluedo.players)
+            if s != self.seat and not self.out[s]
+        ]
+        return max(progress, default=0.0)
+
+    # --- acting -------------------------------------------------------------------------------
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        self.observe(view)
+        first = legal[0]
+        if isinstance(first, Show):
+            return self._refute([a.card for a in legal if isinstance(a, Show)])
+        here = token_positions(self.cluedo, view.events)[self.cluedo.suspects[self.seat]]
+        advice = self.accusation()
+        target = None
+        if advice is not None and advice.accuse:
+            accusation = Accuse(advice.suspect, advice.weapon, advice.room)
+            if accusation in legal:
+                return accusation
+            target = advice.room
+        if isinstance(first, Go):
+            roll = _last_roll(view)
+            goes = [a for a in legal if isinstance(a, Go)]
+            targets = reachable(here, roll, self.cluedo.allow_retarget)
+            worth = self._worth(target)
+            return max(goes, key=lambda go: (self._value(targets[go.room], worth), -go.room))
+        if ROLL in legal:
+            return self._move(here, legal, self._worth(target))
+        suggestions = [a for a in legal if isinstance(a, Suggest)]
+        if suggestions and target is None:
+            best = self._scores()[suggestions[0].room]
+            return Suggest(best.suspect, best.weapon, best.room)
+        return END
+
+    def accusation(self) -> AccusationAdvice | None:
+        """The accusation advice now (None once the case is closed or before the deal)."""
+        if self.belief.knowledge is None or self.belief.over or self.out[self.seat]:
+            return None
+        return accusation_advice(
+            self.belief.posterior, threshold=self.threshold, rush=self.rush, rivals=self.rivals()
+        )
+
+    def _refute(self, cards: list[int]) -> Show:
+        known = self.shown.get(self.suggester, frozenset())
+        left = None
+        if self.belief.knowledge is not None:
+            left = candidates_left(self.belief.posterior, self.suggester, known)
+        return Show(card_to_show(cards, self.suggester, self.shown, candidates_left=left).card)
+
+    def _move(self, here: Position, legal: Sequence[Hashable], worth: dict[int, float]) -> Hashable:
+        """Roll, passage or stay: the highest value (see the module docstring)."""
+        if PASSAGE not in legal and STAY not in legal:
+            return ROLL
+        retarget = self.cluedo.allow_retarget
+        rolling = sum(
+            p * max(self._value(pos, worth) for pos in reachable(here, t, retarget).values())
+            for t, p in roll_distribution(self.cluedo.dice)
+        )
+        assert isinstance(here, InRoom)
+        through = passage(here.room)
+        by_passage = self._value(InRoom(through), worth) if PASSAGE in legal and through else -1.0
+        staying = self._value(here, worth) if STAY in legal else -1.0
+        if by_passage >= rolling and by_passage >= staying:
+            return PASSAGE
+        return ROLL if rolling >= staying else STAY
+
+    def _value(self, position: Position, worth: dict[int, float]) -> float:
+        """The best gain per turn of ending this turn at ``position``."""
+        dice, retarget = self.cluedo.dice, self.cluedo.allow_retarget
+        return max(
+            gain
+            / (
+                1.0
+                + (0.0 if position == InRoom(room) else travel_time(position, room, dice, retarget))
+            )
+            for room, gain in worth.items()
+        )
+
+    def _worth(self, target: int | None) -> dict[int, float]:
+        """What reaching each room is worth: its best suggestion's gain, or, when heading for
+        an accusation in ``target``, 1 there and 0 elsewhere."""
+        if target is not None:
+            return {room: float(room == target) for room in ROOMS}
+        return {room: advice.gain for room, advice in self._scores().items()}
+
+    def _scores(self) -> dict[int, SuggestionAdvice]:
+        """The best suggestion of each room under the current posterior (cached)."""
+        posterior = self.belief.posterior
+        if self._scored is None or self._scored[0] is not posterior:
+            n = self.cluedo.players
+            samples = draw(posterior, self.seat, n, self.rng, self.samples)
+            scores = {
+                room: best_suggestion(
+                    posterior, self.seat, n, room, self.rng, samples=samples, rescore=self.rescore
+                )
+                for room in ROOMS
+            }
+            self._scored = (posterior, scores)
+        return self._scored[1]
+
+
+def _last_roll(view: View) -> int:
+    for event in reversed(view.events):
+        if event.kind == "rolled":
+            return int(event.public["roll"])
+    raise ValueError("no roll in the view")
+
+
+def _sleuth(game: CluedoGame, seat: int, seed: int, /, **options: Any) -> SleuthPlayer:
+    return SleuthPlayer(game, seat, seed, **options)
+
+
+SECONDS_PER_MOVE = 10.0
+"""The move budget: ten times the target of a second for a whole turn, room to spare on a
+loaded machine (measured times in ``docs/cluedo.md``)."""
+
+SLEUTH = BotSpec(
+    "sleuth",
+    ("player",),
+    _sleuth,
+    "Sleuth's player: exact deduction, the suggestion with the most expected information "
+    "per expected turn, accuses when certain (or nearly, when a rival is close)",
+    warm_up=warm_up,
+    options=(
+        OptionSpec("samples", SAMPLES, "exact deal samples to score suggestions", parse_int(1)),
+        OptionSpec(
+            "rescore", RESCORE, "best suggestions per room scored again exactly", parse_int(0)
+        ),
+        OptionSpec(
+            "threshold",
+            THRESHOLD,
+            "accuse when the top envelope is this likely (no rival close)",
+            parse_float(0, 1),
+        ),
+        OptionSpec(
+            "rush",
+            RUSH,
+            "... and when this likely with a rival about to solve it",
+            parse_float(0, 1),
+        ),
+    ),
+    move_budget=SECONDS_PER_MOVE,
+)
