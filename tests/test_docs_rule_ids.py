@@ -3,11 +3,12 @@
 A rule id is a capital letter and a number ("K21"); a range ("F1-F30", "K14–K19") cites every id
 in it.  Which letters are rule ids depends on the game: Fox in a Hole uses X, A and O, Fugitive
 F, D, E, T and M, Camel Up C, K, E, V and T, with its exact-odds O ids on a page of their own,
-Scotland Yard S, O and C, Cluedo C and M.  So the game of a file is read from its path (``fox``,
-``fugitive``, ``camel_up``/``camel-up``, ``scotland_yard``/``scotland-yard``, ``cluedo`` in it),
-and each of its ids is looked up on that game's page, where ids are defined by list items that
-start with the bold id (``- **K21** ...``).  A file whose path names no game must not cite an id
-with any of these letters (add it to ``PATH_GAMES`` instead), so no citation goes unchecked.
+Scotland Yard S, O and C, Cluedo C, M, K, E, O and U.  So the game of a file is read from its
+path (``fox``, ``fugitive``, ``camel_up``/``camel-up``, ``scotland_yard``/``scotland-yard``,
+``cluedo`` in it), and each of its ids is looked up on that game's page, where ids are defined
+by list items that start with the bold id (``- **K21** ...``).  A file whose path names no game
+must not cite an id with any of these letters (add it to ``PATH_GAMES`` instead), so no
+citation goes unchecked.
 Words that merely look like ids under another game's letters (a cycle "C4" in a Fox test, the
 graph "P5") are not rule ids of that game and are not checked.
 """
@@ -49,7 +50,7 @@ GAMES = (
         ("scotland_yard", "scotland-yard"),
         dict.fromkeys("SOC", "scotland-yard.md"),
     ),
-    Game("cluedo", ("cluedo",), dict.fromkeys("CM", "cluedo.md")),
+    Game("cluedo", ("cluedo",), dict.fromkeys("CMKEOU", "cluedo.md")),
 )
 PATH_GAMES = {"bench/_networkx_notes.py": "fugitive"}
 """Files that belong to one game although their path does not say which."""

@@ -2,14 +2,15 @@
 and the events behind a certain fact or a contradiction.
 
 One boolean ``x[c, o]`` per card and owner (seats, envelope, table).  The rules are hard
-clauses: every card has exactly one owner, the envelope exactly one card of each category,
-the table exactly the face-up cards.  Everything learned is guarded by the *selector* of the
-step it came from (an event, or the hand sizes of the setup), a fresh variable ``s`` added
-as ``¬s`` to each of the step's clauses:
+clauses: every card has exactly one owner (K1), the envelope exactly one card of each
+category (K2), the table exactly the face-up cards (K3).  Everything learned is guarded by the
+*selector* of the step it came from (an event, or the hand sizes of the setup), a fresh
+variable ``s`` added as ``¬s`` to each of the step's clauses:
 
-* the hand sizes: exactly ``k`` of a seat's variables (PySAT's sequential counter);
-* ``has`` / ``lacks``: unit clauses; ``clauses`` (a refutation not seen): one clause over the
-  three cards; ``failed`` (a wrong accusation): ``¬a ∨ ¬b ∨ ¬c`` on the envelope.
+* the hand sizes (K3): exactly ``k`` of a seat's variables (PySAT's sequential counter);
+* ``has`` / ``lacks`` (K4, K5, K7, K8, K10): unit clauses; ``clauses`` (a refutation not
+  seen, K6): one clause over the three cards; ``failed`` (a wrong accusation, K9):
+  ``¬a ∨ ¬b ∨ ¬c`` on the envelope.
 
 A fact is certain when the knowledge with its negation is unsatisfiable.  Solving under the
 selectors as assumptions, the steps behind an unsatisfiable set are a subset of the selectors;

@@ -4,16 +4,16 @@ A :class:`CluedoBelief` reads the events of one seat's view and keeps a
 :class:`~.constraints.Knowledge` with the facts they give and the exact
 :class:`~.counting.Posterior` of it:
 
-* ``setup``: the seats, hand sizes and face-up cards; ``hand``: the seat's own cards (the
-  private part of its own ``hand`` event; the others' say nothing);
-* ``suggested`` opens a suggestion; the seats after the suggester answer clockwise, each once,
-  in order: ``passed`` (lacks all three), then ``refuted`` (holds one of them, and the card itself
-  when the seat sees it: the suggester learns it, the refuter knew it) or ``unrefuted``
-  (every other seat lacks all three);
-* ``accused``: a wrong accusation (the envelope is not those three), a right one,
-  and for the accuser the envelope
-  itself; ``game_over``: the envelope shown to everyone;
-* ``rolled`` and ``moved`` say nothing about the cards.
+* ``setup`` (E1, E3): the seats, hand sizes and face-up cards (K1-K3); ``hand`` (E2): the
+  seat's own cards (K4: the private part of its own ``hand`` event; the others' say nothing);
+* ``suggested`` opens a suggestion (E4); the seats after the suggester answer clockwise, each
+  once, in order: ``passed`` (lacks all three, K5), then ``refuted`` (holds one of them, K6,
+  and the card itself when the seat sees it, K7: the suggester learns it, the refuter knew
+  it) or ``unrefuted`` (every other seat lacks all three, K8);
+* ``accused``: a wrong accusation (E5: the envelope is not those three, K9), a right one (E6,
+  K10), and for the accuser the envelope itself (K10); ``game_over``: the envelope shown to
+  everyone (K10);
+* ``rolled`` and ``moved`` (E7) say nothing about the cards.
 
 Invariants: sound (the true deal is always possible: :meth:`CluedoBelief.admits`) and exact
 (the posterior counts every consistent deal).  An event that no deal explains, or one out of

@@ -6,15 +6,18 @@ are the seats ``0 .. n - 1``, :data:`ENVELOPE` (one card of each category) and :
 (the face-up cards, known to everyone).  Internally an owner is an *index*: seats keep their
 number, the envelope is ``n`` and the table ``n + 1``.
 
-A :class:`Knowledge` records facts as they were learned and never decides anything itself:
+A :class:`Knowledge` records facts as they were learned and never decides anything itself
+(the constraints' ids are those of ``docs/cluedo.md``):
 
-* ``has[o]`` / ``lacks[o]``: cards owner ``o`` surely holds / surely does not hold;
-* ``clauses``: ``(o, cards)``, owner ``o`` holds at least one of ``cards``;
-* ``failed``: card sets the envelope does not hold all of (wrong accusations);
+* ``has[o]`` / ``lacks[o]``: cards owner ``o`` surely holds / surely does not hold (one's
+  hand K4, a pass K5, an unrefuted suggestion K8, a card seen shown K7, a known envelope K10);
+* ``clauses``: ``(o, cards)``, owner ``o`` holds at least one of ``cards`` (a refutation, K6);
+* ``failed``: card sets the envelope does not hold all of (wrong accusations, K9);
 * ``shown``: ``(seat, triple, card)``, a refutation the observer saw, kept for the
   ``responder=uniform`` weighting.
 
-Exact hand sizes and one envelope card per category are part of every problem.
+One owner per card (K1), one envelope card per category (K2), exact hand sizes and the
+face-up cards on the table (K3) are part of every problem.
 :func:`close` derives what simple rules imply (a :class:`Closure`: known owners, allowed cards,
 reduced clauses) and raises :class:`Infeasible` with a reason when those rules already find a
 contradiction; the exact consequences come from counting (:mod:`.counting`).
@@ -285,9 +288,10 @@ class Closure:
 
 
 def close(knowledge: Knowledge) -> Closure:
-    """Apply the simple rules until nothing changes; raises :class:`Infeasible` naming what
-    cannot be (a card with no possible owner, a hand too full or too empty, an envelope
-    category left empty, a clause or a wrong accusation that must fail)."""
+    """Apply the simple rules of K1-K3 to the facts until nothing changes; raises
+    :class:`Infeasible` naming what cannot be (a card with no possible owner, a hand too full
+    or too empty, an envelope category left empty, a clause or a wrong accusation that must
+    fail)."""
     k = knowledge
     deck = k.deck
     env = k.envelope
