@@ -1,0 +1,141 @@
+"""No response about a game in progress holds hidden information.
+
+For each game and role, random games are played through the API (the human picks uniformly
+among the listed legal actions, never a Cluedo accusation) and every response body is kept.
+Then the game's full record is rebuilt from the store, and for every event with a secret the
+human's seat may not see, the event's full description (what the page would show if the
+secret leaked) is searched for in every body received while the game was on; each game's
+picture is also checked for its own secrets (the fox's hole, Mr. X's station, the Fugitive's
+face-down values and hand, other players' overall bets).  The same descriptions do appear in
+the full log at the end, so the search can find them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from sleuth.web.app import COOKIE
+from sleuth.web.live import LiveGame
+from sleuth.web.render import describe
+
+CASES = [
+    ("fox", "hunter", {}, 2),
+    ("fox", "fox", {}, 2),
+    ("fox", "hunter", {"graph": "grid:3x3", "lazy": "true"}, 2),
+    ("fugitive", "marshal", {}, 2),
+    ("fugitive", "fugitive", {}, 2),
+    ("camel-up", "player", {}, 2),
+    ("scotland-yard", "detectives", {}, 2),
+    ("scotland-yard", "mrx", {}, 2),
+    ("cluedo", "player", {"players": "3"}, 1),
+]
+"""Game, the human's role, options, and how many games to play."""
+SEES_ALL = {("fox", "fox"), ("scotland-yard", "mrx")}
+"""Roles from which the rules hide nothing (the other side has no secret)."""
+
+
+def _play(
+    client: TestClient, game: str, role: str, options: dict[str, str], seed: int
+) -> tuple[str, list[str], dict[str, Any]]:
+    """Play one game with random bots and a random human; the id, the bodies received while
+    the game was on, and the last answer."""
+    rng = random.Random(seed)
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    bots = {}
+    started = client.post(
+        "/api/play", json={"game": game, "role": role, "options": options, "seed": seed, "bots": {}}
+    )
+    assert started.status_code == 201, started.text
+    answer = started.json()
+    for player in answer["players"]:
+        if player["player"] != "you":
+            bots[player["seat"]] = "random"
+    assert any(b["name"] == "random" for b in games[game]["bots"])
+    started = client.post(
+        "/api/play",
+        json={"game": game, "role": role, "options": options, "seed": seed, "bots": bots},
+    )
+    answer = started.json()
+    bodies = [started.text]
+    if not answer["over"]:
+        bodies.append(client.get(f"/api/play/{answer['id']}").text)  # a reload
+    while not answer["over"]:
+        choices = [a for a in answer["legal"] if not a.startswith("accuse")] or answer["legal"]
+        response = client.post(
+            f"/api/play/{answer['id']}/action", json={"action": rng.choice(choices)}
+        )
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        if not answer["over"]:
+            bodies.append(response.text)
+    return answer["id"], bodies, answer
+
+
+def _secrets(live: LiveGame) -> list[str]:
+    """The full descriptions of the events whose secrets the human's seat may not see."""
+    seat = live.seat
+    return [
+        describe(live.game, event)
+        for step in live.steps
+        for event in step.events
+        if event.private is not None and seat not in event.audience
+    ]
+
+
+@pytest.mark.parametrize(("game", "role", "options", "games"), CASES)
+def test_no_hidden_information_while_the_game_is_on(
+    app: FastAPI, client: TestClient, game: str, role: str, options: dict[str, str], games: int
+) -> None:
+    found_any = False
+    for seed in range(games):
+        record, bodies, last = _play(client, game, role, options, seed)
+        log = app.state.store.get(client.cookies[COOKIE], "game", record)
+        live = LiveGame(log)
+        assert live.is_over()
+        secrets = _secrets(live)
+        for body in bodies:
+            for secret in secrets:
+                assert secret not in body, (secret, body[:300])
+        _check_picture(live, bodies)
+        final = " ".join(line for step in last["log"] for line in step["events"])
+        found_any |= any(secret in final for secret in secrets)
+        if (game, role) in SEES_ALL:
+            assert not secrets
+    if (game, role) not in SEES_ALL:
+        assert found_any, "no secret was ever hidden: the test proves nothing"
+
+
+def _check_picture(live: LiveGame, bodies: list[str]) -> None:
+    """Each game's own secrets in its picture (bodies are JSON: quotes are escaped)."""
+    game, seat = live.game.name, live.seat
+    for body in bodies:
+        if game == "fox" and live.game.roles[seat] == "hunter":
+            assert not re.search(r'class=\\"hole[^"\\]*\bfox\b', body)
+        if game == "scotland-yard" and seat != 0:
+            assert not re.search(r'class=\\"station[^"\\]*\bmrx\b', body)
+        if game == "fugitive" and seat == 1:
+            for label in re.findall(
+                r'hideout face-down\\" data-position=\\"\d+\\">.*?>([^<]*)</text>', body
+            ):
+                assert label == "?"
+            hand = re.findall(r'hand-card\\">.*?>(\d+)</text>', body)
+            marshal_cards = {
+                int(e.private["card"])
+                for step in live.steps
+                for e in step.events
+                if e.kind == "drew" and e.public["seat"] == 1 and e.private is not None
+            }
+            assert {int(card) for card in hand} <= marshal_cards
+        if game == "camel-up":
+            for pile in re.findall(r"Overall \w+ pile: ([^<]*)<", body):
+                for owner, camel in re.findall(r"(p\d+|you): (\w+|\?)", pile):
+                    assert owner == "you" or camel == "?", pile
