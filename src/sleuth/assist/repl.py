@@ -16,6 +16,7 @@ adds the commands every tool has:
 ``undo [N]``                take back the last entry (or the last N)
 ``edit N NEW ENTRY``        replace entry N; the later entries are entered again
 ``delete N`` (``edit N``)   remove entry N; the later entries are entered again
+``insert N NEW ENTRY``      enter a missed entry before entry N; the later ones again
 ``save FILE``               write the view log (JSONL) to FILE
 ``load FILE``               replace the session by the one saved in FILE
 ``quit`` (or end of input)  leave (the session says what leaving means)
@@ -23,9 +24,10 @@ adds the commands every tool has:
 
 Every command is confirmed by one line (``ok: ...``, ``took back: ...``, ``saved ... to
 ...``), and every refusal by one ``error: ...`` line, after which the session is as before.
-``edit`` and ``delete`` replay the session: they take back entry N and every later one, then
-enter the new entry (if any) and the later ones again.  If one of them is no longer possible,
-the session is put back as it was and the error names that entry (its number and text).
+``edit``, ``delete`` and ``insert`` replay the session: they take back entry N and every later
+one, then enter the new entry (if any) and the later ones again (``insert`` keeps entry N and
+enters it after the new one).  If one of them is no longer possible, the session is put back
+as it was and the error names that entry (its number and text).
 Messages are printed as plain text: what the user typed is never read as Rich markup.
 """
 
@@ -45,6 +47,7 @@ help / show / history      these forms / the board or deduction again / the entr
 undo [N]                   take back the last entry (or the last N)
 edit N NEW ENTRY           replace entry N (the later ones are entered again)
 delete N                   remove entry N (the later ones are entered again)
+insert N NEW ENTRY         a missed entry, before entry N (the later ones again)
 save FILE / load FILE      write the view log to FILE / continue from a saved one
 quit                       leave (end of input too)"""
 
@@ -76,7 +79,7 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
         word, _, rest = line.partition(" ")
         word, rest = word.lower(), rest.strip()
         command = next(
-            (c for c in session.commands if " ".join(line.lower().split()) in c.names), None
+            (c for c in session.commands if c.matches(" ".join(line.lower().split()))), None
         )
         try:
             if word in _PLAIN and rest:
@@ -86,7 +89,7 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 say(session.leave() + note)
                 return
             if command is not None:
-                console.print(_plain(command.run()))
+                console.print(_plain(command.run(rest) if command.argument else command.run()))
             elif word == "help":
                 say(help_text(session))
                 continue
@@ -100,7 +103,7 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 for text in _undo(session, rest):
                     say(f"took back: {text}")
                 unsaved = True
-            elif word in ("edit", "delete"):
+            elif word in ("edit", "delete", "insert"):
                 say(_edit(session, word, rest))
                 unsaved = True
             elif word in ("save", "load"):
@@ -140,21 +143,29 @@ def _undo(session: TableSession, count_text: str) -> list[str]:
 
 
 def _edit(session: TableSession, word: str, rest: str) -> str:
-    """``edit N NEW ENTRY``, ``edit N`` or ``delete N``: replace or remove entry N by replaying
-    the session; all or nothing.  Returns the confirmation."""
+    """``edit N NEW ENTRY``, ``edit N``, ``delete N`` or ``insert N NEW ENTRY``: replace,
+    remove or insert entry N by replaying the session; all or nothing.  Returns the
+    confirmation."""
     number_text, _, new = rest.partition(" ")
     new = new.strip()
     usage = "'edit N NEW ENTRY' or 'delete N' (N an entry's number in 'history')"
+    if word == "insert":
+        usage = "'insert N NEW ENTRY' (N the number the new entry takes in 'history')"
     if not (number_text.isascii() and number_text.isdigit() and int(number_text) > 0):
         raise SleuthError(f"{' '.join([word, rest]).strip()!r}: write {usage}")
     if word == "delete" and new:
         raise SleuthError(f"'delete {number_text}' takes nothing after the number")
+    if word == "insert" and not new:
+        raise SleuthError(f"'insert {number_text}': write {usage}")
     number = int(number_text)
     entries = session.history()
-    if number > len(entries):
+    inserting = word == "insert"
+    if number > len(entries) + inserting:
         raise SleuthError(f"there is no entry {number}: there are {count_entries(len(entries))}")
+    if inserting and number == len(entries) + 1:
+        return f"ok: {session.enter(new)}"
     old = entries[number - 1]
-    later = list(enumerate(entries[number:], start=number + 1))
+    later = list(enumerate(entries[number - inserting :], start=number + 1))
     replay = ([(number, new)] if new else []) + later
     for _ in range(len(entries) - number + 1):
         session.undo()
@@ -174,6 +185,8 @@ def _edit(session: TableSession, word: str, rest: str) -> str:
         raise SleuthError(
             f"nothing changed: entry {failed} ({text}) would no longer be possible: {exc}"
         ) from None
+    if inserting:
+        return f"inserted entry {number}: {session.history()[number - 1]}"
     if new:
         return f"edited entry {number}: {old} -> {session.history()[number - 1]}"
     return f"deleted entry {number}: {old}"

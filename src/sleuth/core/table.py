@@ -28,15 +28,26 @@ COLUMN = 26
 @dataclass(frozen=True)
 class Command:
     """A session's own command: the whole line, lower-cased and with single spaces, is one of
-    ``names``; ``run`` returns the confirmation to print."""
+    ``names``; ``run`` returns the confirmation to print.  A command with an ``argument``
+    (its placeholder in the help, ``CARD``) is a name, a space and the argument instead, and
+    ``run`` gets the argument's text."""
 
     names: tuple[str, ...]
     help: str
-    run: Callable[[], RenderableType]
+    run: Callable[..., RenderableType]
+    argument: str = ""
 
     def usage(self) -> str:
         """The command's help line, in the loop's two-column layout."""
-        return f"{' / '.join(self.names[:1]):<{COLUMN}} {self.help}"
+        shown = " ".join([*self.names[:1], *([self.argument] if self.argument else [])])
+        return f"{shown:<{COLUMN}} {self.help}"
+
+    def matches(self, line: str) -> bool:
+        """Whether ``line`` (lower-cased, single spaces) calls this command."""
+        if not self.argument:
+            return line in self.names
+        word, _, rest = line.partition(" ")
+        return word in self.names and bool(rest)
 
 
 class TableSession(Protocol):

@@ -11,6 +11,7 @@ from typing import Any
 from sleuth.core.events import JSON
 from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameSpec, OptionSpec, parse_bool, parse_int
+from sleuth.games.cluedo.assistant import ASSIST
 from sleuth.games.cluedo.bots import BOTS
 from sleuth.games.cluedo.cards import EDITIONS, NAMES, Category, card_named
 from sleuth.games.cluedo.plugins import INFER
@@ -108,4 +109,5 @@ SPEC = GameSpec(
     build=_build,
     seats_option="players",
     infer=INFER,
+    assist=ASSIST,
 )

@@ -1,0 +1,247 @@
+"""What the notepad shows after every entry (``sleuth assist cluedo``): Rich renderables built
+from a :class:`~.notepad.Notepad`.
+
+* before the setup is complete: the seats and cards entered so far, and the next question;
+* then: the seats and hand sizes, the number of deals that fit and the envelope's entropy;
+  what the table waits for (a suggestion's next answer) and, when I hold one of its cards,
+  which to show and why (:func:`~.advice.card_to_show`); the notepad matrix (a card by owner:
+  ✓ has, ✗ lacks, else the exact probability); a bar chart of the envelope per category; the
+  most likely envelopes; the entropy after each entry; the best suggestion for each room
+  (:func:`room_advice`: gain per expected turn from my token's place when it is entered, else
+  every room ranked by gain alone); and whether to accuse (:func:`~.advice.accusation_advice`).
+
+Advice draws samples with a random stream seeded by the number of events, so the same entries
+always show the same advice.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from sleuth.games.cluedo.advice import (
+    SuggestionAdvice,
+    accusation_advice,
+    best_suggestion,
+    candidates_left,
+    card_to_show,
+    draw,
+)
+from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, Category
+from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
+from sleuth.games.cluedo.movement import InRoom, travel_time
+from sleuth.games.cluedo.notepad import Notepad
+
+TOP = 5
+"""Envelopes listed, most likely first."""
+BAR = 20
+"""Width of a full bar (probability 1) in characters."""
+SPARKS = "▁▂▃▄▅▆▇█"
+HISTORY = 40
+"""Entries the entropy line shows at most (the latest)."""
+MAX_ENTROPY = math.log(SOLUTIONS)
+RESCORE = 1
+"""Suggestions per room scored with exact entropies (the advice's default, 3, takes up to a
+second with 6 players; 1 keeps every answer well under half a second)."""
+
+
+def render(pad: Notepad) -> RenderableType:
+    """Everything the notepad shows now (see the module docstring)."""
+    if not pad.started:
+        return _setup(pad)
+    parts: list[RenderableType] = [Text(_status(pad))]
+    waiting = _waiting(pad)
+    if waiting:
+        parts.append(Text(waiting, style="bold"))
+    parts += [matrix(pad), Columns([bars(pad, kind) for kind in Category]), top(pad)]
+    parts.append(Text(entropy_line(pad)))
+    if not pad.over and pad.me not in pad.eliminated:
+        parts.append(suggestions(pad))
+        parts.append(accusation(pad))
+    return Group(*parts)
+
+
+def accusation(pad: Notepad) -> Text:
+    """Whether to accuse now, the most likely envelope and the risk."""
+    advice = accusation_advice(pad.posterior)
+    cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
+    if advice.probability == 1.0:
+        return Text(f"Accuse now: {cards} is certain.", style="bold green")
+    verb = "Accuse now" if advice.accuse else "Do not accuse yet"
+    risk = f"a {1 - advice.probability:.0%} risk of elimination"
+    return Text(f"{verb}: the likeliest envelope, {cards}, has {advice.probability:.1%} ({risk}).")
+
+
+def _names(pad: Notepad, text: str) -> str:
+    """``text`` with the short card names of the advice in the edition's names."""
+    for card in range(CARD_COUNT):
+        if NAMES[card] != pad.card_name(card):
+            text = text.replace(f"the {NAMES[card]}", f"the {pad.card_name(card)}")
+    return text
+
+
+def _setup(pad: Notepad) -> RenderableType:
+    lines = ["Setup (type the answer, or the whole entry):"]
+    if pad.names:
+        lines.append(f"  seats clockwise: {', '.join(pad.names)}")
+    if pad.me is not None:
+        lines.append(f"  you: {pad.names[pad.me]}")
+    if pad.names:
+        sizes = ", ".join(f"{n} {s}" for n, s in zip(pad.names, pad.hand_sizes, strict=True))
+        lines.append(f"  dealer: {pad.names[pad.dealer_seat]}; hand sizes: {sizes}")
+    if pad.face_up:
+        lines.append(f"  face up: {pad.cards_text(pad.face_up)}")
+    lines.append(pad.setup_prompt()[0].upper() + pad.setup_prompt()[1:])
+    return Text("\n".join(lines))
+
+
+def _status(pad: Notepad) -> str:
+    post = pad.posterior
+    seats = ", ".join(
+        f"{name}{' (you)' if seat == pad.me else ''}{' (out)' if seat in pad.eliminated else ''}"
+        f" {size}"
+        for seat, (name, size) in enumerate(zip(pad.names, pad.hand_sizes, strict=True))
+    )
+    end = ""
+    if pad.over:
+        end = (
+            f" Game over: {pad.names[pad.winner]} solved it."
+            if pad.winner is not None
+            else " Game over: every accusation was wrong."
+        )
+    return (
+        f"Seats and hand sizes: {seats}. {post.deals:,} deals fit what you know; the "
+        f"envelope's entropy is {post.entropy():.2f} nats (of {MAX_ENTROPY:.2f}).{end}"
+    )
+
+
+def _waiting(pad: Notepad) -> str:
+    """What the table waits for, and which card to show if I may be asked."""
+    asking = pad.asking
+    if asking is None:
+        return ""
+    line = (
+        f"{pad.who(asking.suggester)} asked about {pad.cards_text(list(asking.cards))}: "
+        f"{pad.names[asking.waiting[0]]} answers next."
+    )
+    me = pad.me
+    assert me is not None and pad.hand is not None
+    mine = [c for c in asking.cards if c in pad.hand]
+    if me in asking.waiting and mine:
+        seen = pad.shown.get(asking.suggester, frozenset())
+        left = candidates_left(pad.posterior, asking.suggester, seen)
+        advice = card_to_show(mine, asking.suggester, pad.shown, candidates_left=left,
+                              who=pad.names[asking.suggester])  # fmt: skip
+        line += f" When asked, show {pad.card_name(advice.card)}: {_names(pad, advice.reason)}."
+    elif me in asking.waiting:
+        line += " You hold none of them: you pass."
+    return line
+
+
+def _owners(pad: Notepad) -> list[Owner]:
+    k = pad.posterior.knowledge
+    return [*range(pad.players), ENVELOPE, *([TABLE] if k.table else [])]
+
+
+def matrix(pad: Notepad) -> Table:
+    """The notepad: a row per card, a column per owner; ✓ has, ✗ lacks, else the exact
+    probability."""
+    post = pad.posterior
+    owners = _owners(pad)
+    heads = [pad.names[o] + ("*" if o == pad.me else "") if isinstance(o, int) else o
+             for o in owners]  # fmt: skip
+    grid = Table("card", *heads, title="Notepad (✓ has, ✗ lacks; * you)", box=None)
+    for card in range(CARD_COUNT):
+        cells: list[Text] = []
+        for o in owners:
+            n = post.count(card, o)
+            if n == post.total:
+                cells.append(Text("✓", style="bold green"))
+            elif n == 0:
+                cells.append(Text("✗", style="dim"))
+            else:
+                cells.append(Text(percent(n / post.total)))
+        grid.add_row(pad.card_name(card), *cells,
+                     end_section=card + 1 in (6, 12))  # fmt: skip
+    return grid
+
+
+def percent(p: float) -> str:
+    """A probability strictly between 0 and 1, never printed as 0% or 100%."""
+    return "<1%" if p < 0.005 else ">99%" if p > 0.995 else f"{p:.0%}"
+
+
+def bars(pad: Notepad, kind: Category) -> Table:
+    """The chance that each card of ``kind`` is in the envelope, as bars."""
+    post = pad.posterior
+    grid = Table(title=f"Envelope: {kind.word}", box=None, show_header=False)
+    for card in kind.cards:
+        p = post.probability(card, ENVELOPE)
+        full = round(p * BAR)
+        bar = "█" * full + "·" * (BAR - full)
+        grid.add_row(pad.card_name(card), Text(bar, style="cyan"), f"{p:.0%}")
+    return grid
+
+
+def top(pad: Notepad) -> Table:
+    grid = Table("suspect", "weapon", "room", "probability", title="Most likely envelopes",
+                 box=None)  # fmt: skip
+    for (s, w, r), p in pad.posterior.top(TOP):
+        grid.add_row(pad.card_name(s), pad.card_name(w), pad.card_name(r), f"{p:.1%}")
+    return grid
+
+
+def entropy_line(pad: Notepad) -> str:
+    """The envelope's entropy after each entry since the setup, as a spark line."""
+    values = [h for _, h in pad.entropy[-HISTORY:]]
+    sparks = "".join(SPARKS[min(len(SPARKS) - 1, int(h / MAX_ENTROPY * len(SPARKS)))]
+                     for h in values)  # fmt: skip
+    first, last = pad.entropy[max(0, len(pad.entropy) - HISTORY)], pad.entropy[-1]
+    return (
+        f"Entropy by entry (nats): {sparks}  {first[1]:.2f} at entry {first[0]} -> "
+        f"{last[1]:.2f} at entry {last[0]}"
+    )
+
+
+def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
+    """The best suggestion for each room (:func:`~.advice.best_suggestion`, the best
+    :data:`RESCORE` of each room scored exactly), cached on the notepad.  From my token's place
+    when it is entered: best gain per expected turn, the turns being the travel time (M9; 0
+    for the room I am in, where I may suggest when I have just entered it); else by gain."""
+    cached = pad.cache.get("rooms")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    post, me, position = pad.posterior, pad.me, pad.position
+    assert me is not None
+    rng = random.Random(len(pad.events))
+    samples = draw(post, me, pad.players, rng)
+    out = []
+    for room in ROOMS:
+        turns = 0.0
+        if position is not None and position != InRoom(room):
+            turns = travel_time(position, room, pad.game.dice, pad.game.allow_retarget)
+        out.append(best_suggestion(post, me, pad.players, room, rng, samples=samples,
+                                   turns=turns, rescore=RESCORE))  # fmt: skip
+    out.sort(key=lambda a: (-a.rate, a.room))
+    pad.cache["rooms"] = out
+    return out
+
+
+def suggestions(pad: Notepad) -> Table:
+    advice = room_advice(pad)
+    moving = pad.position is not None
+    heads = ["room", "suggest", "gain (nats)", *(["turns", "per turn"] if moving else [])]
+    where = f" from {pad.position}" if moving else " (enter 'I am in ROOM' for travel times)"
+    grid = Table(*heads, title=f"Best suggestion by room{where}", box=None)
+    for a in advice:
+        row = [pad.card_name(a.room), f"{pad.card_name(a.suspect)}, {pad.card_name(a.weapon)}",
+               f"{a.gain:.2f}"]  # fmt: skip
+        if moving:
+            row += [f"{a.turns:.1f}", f"{a.rate:.2f}"]
+        grid.add_row(*row)
+    return grid
