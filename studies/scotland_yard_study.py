@@ -96,13 +96,20 @@ def experiments(map_folder: str | None) -> list[tuple[str, str, str, str]]:
 
 
 def run(
-    db: Path, games: int, workers: int | None, map_folder: str | None, only: str | None
+    db: Path,
+    games: int,
+    workers: int | None,
+    map_folder: str | None,
+    only: str | None,
+    map_only: bool = False,
 ) -> None:
     db.parent.mkdir(parents=True, exist_ok=True)
     store.prepare(db)
     done = _done(db)
     for board, edition, mrx, detectives in experiments(map_folder):
         if only and f"{mrx} v {detectives}" not in only.split(","):
+            continue
+        if map_only and board == BUILTIN:
             continue
         key = (board, edition, _canonical(mrx), _canonical(detectives))
         played = len(done.get(key, ()))
@@ -207,10 +214,13 @@ def main() -> None:
     parser.add_argument("--workers", type=positive, default=None, help="default: every core")
     parser.add_argument("--map", default=None, help="a second board folder (the classic map)")
     parser.add_argument("--only", default=None, help="only these pairings: 'X v D,X v D'")
+    parser.add_argument(
+        "--map-only", action="store_true", help="run: play on the --map board only, not ours"
+    )
     args = parser.parse_args()
     db, _ = output_paths(args, NAME)
     if args.command == "run":
-        run(db, args.games, args.workers, args.map, args.only)
+        run(db, args.games, args.workers, args.map, args.only, args.map_only)
     else:
         report(db, args.map)
 
