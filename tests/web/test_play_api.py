@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,9 @@ pytest.importorskip("fastapi")
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.events import View
+from sleuth.core.registry import GameSpec
 from sleuth.web.app import COOKIE, create_app
 
 
@@ -58,6 +62,7 @@ def test_bad_requests_are_4xx_with_a_message(client: TestClient) -> None:
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"game": "fox", "options": {"k": "0"}}, "option k"),
         ({"game": "fox", "options": {"graph": "/etc/passwd"}}, "graph"),
+        ({"game": "scotland-yard", "options": {"map": "/tmp"}}, "reads no files"),
         ({"game": "fox", "role": "dragon"}, "no role 'dragon'"),
         ({"game": "fox", "seat": 7}, "seat 7"),
         ({"game": "fox", "bots": {"1": "solver"}}, "cannot play the fox"),
@@ -106,3 +111,21 @@ def test_a_game_survives_a_server_restart(store: Path) -> None:
             ).status_code
             == 200
         )
+
+
+class _Crasher(Bot):
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        raise RuntimeError("boom")
+
+
+def test_a_crashing_bot_forfeits(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    crasher = BotSpec("crasher", ("fox",), _Crasher, "raises")
+    monkeypatch.setattr(GameSpec, "bot", lambda self, name: crasher)
+    game = client.post("/api/play", json={"game": "fox", "role": "hunter", "seed": 1}).json()
+    assert game["over"] and game["result"]["termination"] == "forfeit"  # the fox hides first
+    assert game["forfeits"] == [
+        {"seat": 1, "bot": "crasher", "reason": "raised RuntimeError: boom"}
+    ]
+    assert game["result"]["winners"] == ["hunter"] and game["legal"] == []
+    late = client.post(f"/api/play/{game['id']}/action", json={"action": "inspect 0"})
+    assert late.status_code == 400 and late.json() == {"error": "the game is over"}

@@ -35,6 +35,9 @@ from sleuth.core.rng import derive_seed
 
 MAX_OPTION_TEXT = 500
 """The longest option or bot text the web app accepts."""
+FILE_OPTIONS = {"scotland-yard": "map"}
+"""Options that name a folder on the server: a web request may only leave them at the default
+(the built-in board, or the one the server's environment names)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,9 @@ def new_log(
     for key, text in [*options.items(), *((str(s), b) for s, b in bots.items())]:
         if len(key) > MAX_OPTION_TEXT or len(str(text)) > MAX_OPTION_TEXT:
             raise OptionError(f"option {key!r}: longer than {MAX_OPTION_TEXT} characters")
+    folder = FILE_OPTIONS.get(name)
+    if folder is not None and options.get(folder, "") not in ("", "builtin"):
+        raise OptionError(f"option {folder}: the web app reads no files (leave it at builtin)")
     game = spec.make(options, canonical=True)
     roles = game.roles
     if seat is None:

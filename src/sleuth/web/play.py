@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -98,15 +99,17 @@ def _templates(request: Request) -> Jinja2Templates:
     return templates
 
 
+@cache
 def games_info() -> list[dict[str, Any]]:
-    """What the new-game form offers: each game's roles, options and bots."""
+    """What the new-game form offers: each game's roles (those of its default options),
+    options and bots."""
     out = []
     for spec in game_specs():
         out.append(
             {
                 "name": spec.name,
                 "description": spec.description,
-                "roles": list(dict.fromkeys(spec.roles)),
+                "roles": list(dict.fromkeys(spec.make({}).roles)),
                 "options": [
                     {"name": o.name, "default": _text(o.default), "help": o.help}
                     for o in spec.options
