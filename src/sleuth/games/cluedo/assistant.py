@@ -240,7 +240,14 @@ def entry_texts(
         elif kind == "accused":
             cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
             verdict = "right" if public["correct"] else "wrong"
-            yield index, f"{_who(pad, public['seat'])} accuses {cards} {verdict}"
+            seen = (
+                ""
+                if private is None
+                else ", envelope " + ", ".join(NAMES[int(c)] for c in private["envelope"])
+            )
+            yield index, f"{_who(pad, public['seat'])} accuses {cards} {verdict}{seen}"
+        elif kind == "game_over" and public["winner"] is None:
+            yield index, "envelope " + ", ".join(NAMES[int(c)] for c in public["envelope"])
         elif kind == "moved" and int(public["seat"]) == seat and pad.started:
             position = parse_position(str(public["position"]))
             if isinstance(position, InRoom):

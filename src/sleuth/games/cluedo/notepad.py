@@ -60,6 +60,8 @@ Dan shows me Rope             ... to you: the card you saw
 I show Knife                  you showed a card (to the suggester)
 nobody                        nobody could show a card
 Bob accuses Plum Knife Hall wrong    an accusation and its verdict (wrong or right)
+I accuse Plum Knife Hall wrong, envelope Green Rope Study   ... yours, and what you saw
+envelope Green Rope Study     the game ended unsolved and the envelope was opened
 I am in Hall                  where your token is ('I am at start'): the advice uses it"""
 
 SETUP_WORDS = ("players", "me", "dealer", "sizes", "face", "hand")
@@ -412,6 +414,8 @@ class Notepad:
     # --- what happens -----------------------------------------------------------------------
 
     def _event_entry(self, words: list[str], text: str) -> str:
+        if words[0] == "envelope":
+            return self._envelope(words[1:])
         if words[0] in NOBODY:
             return self._nobody(words[1:], text)
         verb = next((i for i, w in enumerate(words) if w in VERBS and i > 0), None)
@@ -504,8 +508,9 @@ class Notepad:
         passing = asking.waiting[: at + (0 if shows else 1)]
         mine = [c for c in triple if c in self.hand]
         if me in passing and mine:
-            first = "" if seat == me else f" before {self.names[seat]}"
-            raise SleuthError(f"you hold {self.cards_text(mine)}, so you answer{first}: "
+            first = "" if seat == me or nobody else f" before {self.names[seat]}"
+            held = _and([self.card_name(c) for c in mine])
+            raise SleuthError(f"you hold {held}, so you answer{first}: "
                               f"'I show {self.card_name(mine[0])}'")  # fmt: skip
         events = [Event("passed", {"seat": p}) for p in passing]
         if not shows:
@@ -554,12 +559,26 @@ class Notepad:
         self._open()
         if seat in self.eliminated:
             raise SleuthError(f"{self.names[seat]} accused wrongly already")
+        seen: tuple[int, int, int] | None = None
+        if "envelope" in rest:
+            at = rest.index("envelope")
+            if seat != self.me:
+                raise SleuthError("only the accuser sees the envelope: leave it out")
+            seen, rest = self._triple(rest[at + 1 :]), rest[:at]
+        rest = [w for w in rest if w != ","]
         if not rest or rest[-1] not in WRONG | RIGHT:
             raise SleuthError("say how it ended: '... accuses Plum Knife Hall wrong' (or right)")
         correct = rest[-1] in RIGHT
         s, w, r = self._triple(rest[:-1])
+        if seen is not None and (seen == (s, w, r)) != correct:
+            raise SleuthError(f"the envelope you saw, {self.cards_text(list(seen))}, does not "
+                              f"match the verdict")  # fmt: skip
         public = {"seat": seat, "suspect": s, "weapon": w, "room": r, "correct": correct}
-        events = [Event("accused", public)]
+        events = [
+            Event("accused", public)
+            if seen is None
+            else Event("accused", public, {"envelope": seen}, frozenset((seat,)))
+        ]
         if correct:
             events.append(Event("game_over", {"winner": seat, "envelope": (s, w, r)}))
         self._record(events)
@@ -567,11 +586,18 @@ class Notepad:
             self.winner, self.over = seat, True
         else:
             self.eliminated.add(seat)
-            if len(self.eliminated) == self.players:
-                self.over = True
         verb = "accuse" if seat == self.me else "accuses"
         verdict = "right" if correct else "wrong"
-        return f"{self.who(seat)} {verb} {self.cards_text([s, w, r])} {verdict}"
+        end = "" if seen is None else f", envelope {self.cards_text(list(seen))}"
+        return f"{self.who(seat)} {verb} {self.cards_text([s, w, r])} {verdict}{end}"
+
+    def _envelope(self, words: list[str]) -> str:
+        """The game ended without a right accusation and the envelope was opened."""
+        self._open()
+        triple = self._triple(words)
+        self._record([Event("game_over", {"winner": None, "envelope": triple})])
+        self.over = True
+        return f"envelope {self.cards_text(list(triple))}"
 
     def _position(self, seat: int, rest: list[str]) -> str:
         if seat != self.me:

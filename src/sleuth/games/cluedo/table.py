@@ -32,7 +32,7 @@ from sleuth.games.cluedo.advice import (
     card_to_show,
     draw,
 )
-from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, Category
+from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, SUSPECTS, Category
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
 from sleuth.games.cluedo.movement import InRoom, travel_time
 from sleuth.games.cluedo.notepad import Notepad
@@ -56,6 +56,8 @@ def render(pad: Notepad) -> RenderableType:
         return _setup(pad)
     parts: list[RenderableType] = [Text(_status(pad))]
     waiting = _waiting(pad)
+    if not pad.over and len(pad.eliminated) == pad.players:
+        waiting = "Everyone has accused wrongly: enter the envelope when it is opened."
     if waiting:
         parts.append(Text(waiting, style="bold"))
     parts += [matrix(pad), Columns([bars(pad, kind) for kind in Category]), top(pad)]
@@ -78,10 +80,13 @@ def accusation(pad: Notepad) -> Text:
 
 
 def _names(pad: Notepad, text: str) -> str:
-    """``text`` with the short card names of the advice in the edition's names."""
+    """``text`` (the advice's sentence, short names) with the edition's names: ``the Plum``
+    becomes ``Professor Plum``, ``the Knife`` ``the Dagger`` in the UK edition."""
     for card in range(CARD_COUNT):
-        if NAMES[card] != pad.card_name(card):
-            text = text.replace(f"the {NAMES[card]}", f"the {pad.card_name(card)}")
+        shown = pad.card_name(card)
+        if NAMES[card] != shown:
+            short = f"the {NAMES[card]}"
+            text = text.replace(short, shown if card in SUSPECTS else f"the {shown}")
     return text
 
 
@@ -112,7 +117,7 @@ def _status(pad: Notepad) -> str:
         end = (
             f" Game over: {pad.names[pad.winner]} solved it."
             if pad.winner is not None
-            else " Game over: every accusation was wrong."
+            else " Game over: nobody solved it."
         )
     return (
         f"Seats and hand sizes: {seats}. {post.deals:,} deals fit what you know; the "

@@ -1,0 +1,431 @@
+"""``sleuth assist cluedo``: the notepad fed every seat's view of random engine games (its
+deduction equals the engine view's belief), typo-tolerant names, refused entries leaving the
+session unchanged, contradictions naming their entries, the advice shown, ``why``, undo, edit,
+delete, insert, save and load through the shared loop, and a scripted game to its right
+accusation."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import Event
+from sleuth.core.game import CHANCE
+from sleuth.core.viewlog import read_view_log
+from sleuth.games.cluedo.actions import Accuse
+from sleuth.games.cluedo.advice import card_to_show
+from sleuth.games.cluedo.assistant import NotepadSession, replay_view, setup_texts
+from sleuth.games.cluedo.cards import NAMES, card_named
+from sleuth.games.cluedo.deduction.belief import CluedoBelief
+from sleuth.games.cluedo.fuzzy import Ambiguous, Unknown
+from sleuth.games.cluedo.notepad import CARDS, Notepad
+from sleuth.games.cluedo.rules import CluedoGame, CluedoState
+from sleuth.games.cluedo.sat import from_events
+from tests.cli_helpers import check_error, entry, flat
+
+SETUP = ["players Ann, Bob, Cy, Dan", "me Ann", "hand plum knife hall lounge study"]
+"""Four seats; Ann (me, seat 0) holds five cards (Dan deals: Ann and Bob get the extras)."""
+
+
+def session(*texts: str) -> NotepadSession:
+    s = NotepadSession(CluedoGame(players=4), SETUP)
+    for text in texts:
+        s.enter(text)
+    return s
+
+
+def shown(s: NotepadSession) -> str:
+    console = Console(file=io.StringIO(), width=140)
+    console.print(s.render())
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+    return out
+
+
+def random_game(players: int, seed: int, **options: object) -> tuple[CluedoGame, list[Event],
+                                                                      CluedoState]:  # fmt: skip
+    """A random engine game (random moves and suggestions, accusations now and then)."""
+    game = CluedoGame(players=players, **options)  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    events: list[Event] = []
+    action = state.sample_chance(rng)
+    while True:
+        events += state.apply(action)
+        if state.is_terminal() or len(events) > 250:
+            return game, events, state
+        if state.current_player() == CHANCE:
+            action = state.sample_chance(rng)
+            continue
+        legal = list(state.legal_actions())
+        calm = [a for a in legal if not isinstance(a, Accuse)]
+        action = rng.choice(legal if not calm or rng.random() < 0.02 else calm)
+
+
+# --- the notepad's deduction is the engine view's --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [(3, 1, {}), (4, 2, {}), (5, 3, {"dealer": 1}), (6, 4, {}), (4, 5, {"leftover": "face_up"})],
+)
+def test_random_games_replay_to_the_engine_views_deduction(
+    players: int, seed: int, options: dict[str, object]
+) -> None:
+    game, events, state = random_game(players, seed, **options)
+    seat = seed % players
+    view = [e.seen_by(seat) for e in events]
+    belief = CluedoBelief(seat)
+    for event in view:
+        belief.update(event)
+    s = replay_view(game, seat, view)
+    pad = s.pad
+    assert pad.posterior.deals == belief.posterior.deals
+    assert (pad.posterior.matrix() == belief.posterior.matrix()).all()
+    assert pad.belief is not None and pad.belief.admits(state)
+    assert pad.over == state.is_terminal()
+    # every entry is in the form the notepad writes: entering the history again rebuilds it
+    again = NotepadSession(game, s.history())
+    assert again.pad.events == pad.events and again.history() == s.history()
+    assert "Notepad" in shown(s)
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("plum", "Plum"),
+        ("Prof. Plum", "Plum"),
+        ("col mustard", "Mustard"),
+        ("dagger", "Knife"),
+        ("spanner", "Wrench"),
+        ("pea", "Peacock"),
+        ("pipe", "Lead Pipe"),
+        ("billi", "Billiard Room"),
+        ("libary", "Library"),
+        ("candlestik", "Candlestick"),
+        ("kitchn", "Kitchen"),
+        ("ball room", "Ballroom"),
+    ],
+)
+def test_card_names_forgive_aliases_prefixes_and_typos(text: str, card: str) -> None:
+    assert CARDS.one(text) == card_named(card)
+
+
+def test_ambiguous_and_unknown_names_list_the_candidates() -> None:
+    with pytest.raises(Ambiguous, match="'p' could be Peacock, Plum or Lead Pipe: type more"):
+        CARDS.one("p")
+    with pytest.raises(Ambiguous) as b:
+        CARDS.one("b")
+    assert "Ballroom" in str(b.value) and "Billiard Room" in str(b.value)
+    with pytest.raises(Unknown, match="no card is called 'zebra'"):
+        CARDS.one("zebra")
+    s = session()
+    # in a suggestion the other cards settle an ambiguous piece by its category
+    assert s.enter("Bob suggests green l kitchen") == "Bob suggests Mr. Green, Lead Pipe, Kitchen"
+    s.enter("nobody")
+    with pytest.raises(Ambiguous, match=r"'l' could be Lounge or Library"):
+        s.enter("Bob suggests plum knife l")
+    # players: case, prefixes and typos too
+    assert s.enter("bobb suggests scarlett, the rope, in the dining room").startswith(
+        "Bob suggests Miss Scarlet, Rope, Dining Room"
+    )
+    assert s.enter("c passes") == "Cy passes"
+    with pytest.raises(SleuthError, match="no player is called 'xavier'"):
+        s.enter("xavier passes")
+
+
+# --- entries the notepad refuses -------------------------------------------------------------
+
+
+BAD = [
+    ("Bob suggests plum knife", "name a suspect, a weapon and a room"),
+    ("Bob suggests plum knife rope", "name one suspect, one weapon and one room"),
+    ("Bob suggests plum knife zzz", "no card is called 'zzz'"),
+    ("Cy passes", "no suggestion waits for an answer"),
+    ("Bob hums", "no verb found"),
+    ("Bob accuses plum knife hall", "say how it ended"),
+    ("hand rope wrench", "the setup was complete at entry 3"),
+    ("Bob is in Hall", "only your own token's place"),
+]
+"""(entry, part of the message) right after the setup."""
+BAD_DURING = [
+    ("Bob passes", "Bob made the suggestion: Cy answers next"),
+    ("Dan shows me Rope", "Bob made the suggestion"),
+    ("Dan shows Rope", "only Bob sees the card Dan shows"),
+    ("Ann passes", "you hold Professor Plum, so you answer"),
+    ("nobody", "you hold Professor Plum"),
+    ("Bob suggests green rope hall", "Bob's suggestion waits for its answers"),
+    ("I show rope", "you do not hold Rope"),
+    ("I show knife", "Knife was not suggested"),
+]
+"""... while Bob's suggestion of Plum, Rope, Library waits for answers (I hold Plum)."""
+
+
+def test_bad_entries_change_nothing() -> None:
+    s = session()
+    for text, message in BAD:
+        before = (s.history(), s.pad)
+        with pytest.raises(SleuthError, match=message):
+            s.enter(text)
+        assert (s.history(), s.pad) == before, text
+    s.enter("Bob suggests plum rope library")
+    for text, message in BAD_DURING:
+        before = (s.history(), s.pad, list(s.pad.events))
+        with pytest.raises(SleuthError, match=message):
+            s.enter(text)
+        assert (s.history(), s.pad, list(s.pad.events)) == before, text
+    # the answers go clockwise, and an answer implies the passes before it
+    assert s.enter("Dan passes") == "Dan passes"
+    assert [e.kind for e in s.pad.events[-2:]] == ["passed", "passed"]  # Cy, then Dan
+    with pytest.raises(SleuthError, match="Cy answered already: Ann answers next"):
+        s.enter("Cy shows")
+    assert s.enter("I show plum") == "I show Professor Plum to Bob"
+    assert s.pad.shown == {1: frozenset({card_named("Plum")})}
+
+
+def test_my_suggestion_needs_the_card_i_saw() -> None:
+    s = session("I suggest green rope kitchen")
+    with pytest.raises(SleuthError, match="which card did Bob show you"):
+        s.enter("Bob shows")
+    assert s.enter("bob shows me the rope") == "Bob shows me Rope"
+    assert s.pad.posterior.owners(card_named("Rope")) == {1: 1.0}
+
+
+def test_contradictions_name_the_entries_behind_them() -> None:
+    s = session(
+        "I suggest green rope kitchen", "Bob shows me Rope", "Dan suggests white rope kitchen"
+    )
+    history, pad = s.history(), s.pad
+    with pytest.raises(SleuthError) as bad:
+        s.enter("Bob passes")  # I pass first (I hold none of them); Bob holds the Rope
+    assert str(bad.value) == "impossible: no deal fits this entry together with entry 5"
+    assert (s.history(), s.pad) == (history, pad)
+    # Cy showed a card none of the three of which may be Cy's: my hand and Bob's answers
+    s = session("Bob suggests plum rope kitchen", "Cy shows", "I suggest white knife hall")
+    s.enter("Bob passes")
+    with pytest.raises(SleuthError) as bad:
+        s.enter("Cy shows me plum")
+    assert "Professor Plum was not suggested" in str(bad.value)
+    s.enter("Cy passes")
+    s.enter("Dan passes")  # White is the envelope's, the Knife and the Hall mine
+    s.enter("Dan suggests white knife library")
+    with pytest.raises(SleuthError) as bad:
+        s.enter("nobody")
+    assert str(bad.value) == "you hold Knife, so you answer: 'I show Knife'"
+
+
+# --- what the notepad shows -------------------------------------------------------------------
+
+
+def test_the_setup_asks_for_what_is_missing() -> None:
+    s = NotepadSession(CluedoGame())
+    assert "Name the seats clockwise" in shown(s)
+    assert s.enter("Ann, Bob, Cy") == "players Ann, Bob, Cy"
+    assert "Which seat is yours? 'me NAME' (Ann, Bob, Cy)" in shown(s)
+    with pytest.raises(SleuthError, match="which seat is yours"):
+        s.enter("Bob suggests plum knife hall")
+    assert s.enter("cy") == "me Cy"
+    assert "Which 6 cards are in your hand" in shown(s)
+    with pytest.raises(SleuthError, match="3 cards named: your hand holds 6"):
+        s.enter("plum knife hall")
+    assert s.enter("plum, knife, hall, rope, study, green").startswith("hand Mr. Green, Profess")
+    assert s.pad.started and s.pad.me == 2
+    # face-up cards: asked for when the rule leaves some
+    f = NotepadSession(CluedoGame(players=4, leftover="face_up"), ["players 4", "me Mustard"])
+    assert "Which 2 cards lie face up" in shown(f)
+    f.enter("rope, study")
+    assert f.enter("plum knife hall lounge") == "hand Professor Plum, Knife, Hall, Lounge"
+    assert f.pad.posterior.owners(card_named("Rope")) == {"table": 1.0}
+    # hand sizes and the dealer
+    d = NotepadSession(CluedoGame(), ["players Ann, Bob, Cy, Dan", "dealer Ann", "me Bob"])
+    assert d.pad.hand_sizes == (4, 5, 5, 4)
+    d.enter("sizes 5,5,4,4")
+    assert d.pad.hand_sizes == (5, 5, 4, 4)
+    with pytest.raises(SleuthError, match="4 hand sizes, clockwise from Ann"):
+        d.enter("sizes 6,6,6")
+
+
+def test_the_notepad_shows_the_deduction_and_the_advice() -> None:
+    s = session("Bob suggests plum rope library", "Cy passes")
+    out = flat(shown(s))
+    assert "Ann (you) 5, Bob 5, Cy 4, Dan 4" in out
+    assert "Bob asked about Professor Plum, Rope, Library: Dan answers next." in out
+    advice = card_to_show([card_named("Plum")], 1, {})
+    reason = advice.reason.replace("the Plum", "Professor Plum")
+    assert f"When asked, show Professor Plum: {reason}" in out
+    assert "Best suggestion by room (enter 'I am in ROOM' for travel times)" in out
+    assert "Do not accuse yet" in out and "Entropy by entry (nats)" in out
+    s.enter("Dan passes")
+    s.enter("I show plum")
+    s.enter("I am in the kitchn")
+    out = flat(shown(s))
+    assert "Best suggestion by room from Kitchen" in out and "per turn" in out
+    rooms = s.pad.cache["rooms"]
+    assert isinstance(rooms, list) and len(rooms) == 9
+    assert rooms[0].rate == max(r.rate for r in rooms)
+    kitchen = next(r for r in rooms if r.room == card_named("Kitchen"))
+    assert kitchen.turns == 0 and kitchen.rate == kitchen.gain
+
+
+def test_why_gives_the_entries_that_prove_a_fact() -> None:
+    s = session("I suggest green rope kitchen", "Bob shows me Rope")
+    assert s.why("rope") == "Rope: Bob holds it, because of entry 5 (Bob shows me Rope)"
+    assert s.why("study").startswith("Study: you hold it, because of entry 3 (hand ")
+    lines = s.why("green").splitlines()
+    assert lines[0].startswith("Mr. Green: not certain yet (")
+    assert lines[1:] == [
+        "  not you: because of entry 3 (hand Professor Plum, Knife, Hall, Lounge, Study)"
+    ]
+    with pytest.raises(Unknown):
+        s.why("zebra")
+    # each proof holds, and no entry of it can be left out
+    kb = from_events(0, s.pad.events)
+    rope = (card_named("Rope"), 1, True)
+    assert kb.proves(rope, ["event 7 (refuted)"]) and not kb.proves(rope, [])
+
+
+# --- a whole game, and the loop -----------------------------------------------------------
+
+
+SCRIPT = [
+    "Bob suggests scarlet wrench kitchen",
+    "Cy shows",
+    "I suggest green candlestick ballroom",
+    "Bob passes",
+    "Cy shows me candlestick",
+    "Cy suggests mustard revolver dining",
+    "Dan shows",
+    "I suggest white lead pipe conservatory",
+    "nobody",
+]
+"""Ann holds Plum, Knife, Hall, Lounge, Study: after her second suggestion nobody refutes
+and she holds none of White, Lead Pipe, Conservatory, so they are the envelope."""
+
+
+def test_a_scripted_game_ends_with_the_right_accusation() -> None:
+    s = session(*SCRIPT)
+    out = flat(shown(s))
+    assert "Accuse now: Mrs. White, Lead Pipe, Conservatory is certain." in out
+    assert s.why("conservatory").startswith(
+        "Conservatory: in the envelope, because of entry 3 (hand"
+    )
+    assert s.enter("I accuse white pipe conservatory right") == (
+        "I accuse Mrs. White, Lead Pipe, Conservatory right"
+    )
+    assert s.finished and "Game over: Ann solved it." in flat(shown(s))
+
+
+def test_undo_edit_delete_insert_save_and_load_through_the_loop(cwd: Path) -> None:
+    script = [
+        *SCRIPT[:5],
+        "insert 5 Dan suggests plum rope hall",  # a missed suggestion, before 'I suggest ...'
+        "nobody",  # refused: I hold Plum and Hall
+        "delete 5",
+        "edit 4 Bob suggests scarlet wrench kitchn",
+        "why candlestick",
+        "undo",
+        "history",
+        "save table.jsonl",
+        "quit",
+    ]
+    args = ["--players", "Ann,Bob,Cy,Dan", "--me", "ann", "--hand", "plum knife hall lounge study"]
+    done = entry("assist", "cluedo", *args, cwd=cwd, stdin="\n".join(script) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "error: nothing changed: new entry 5 (Dan suggests plum rope hall)" in out
+    assert "deleted entry 5" not in out
+    assert "edited entry 4: Bob suggests Miss Scarlet, Wrench, Kitchen -> Bob suggests" in out
+    assert "took back: Cy shows me Candlestick" in out
+    assert "why candlestick" not in out and "Candlestick: Cy holds it, because of entry 8" in out
+    final = [*SETUP_CANONICAL, *CANONICAL[:4]]
+    assert "\n".join(f"{n:3}  {t}" for n, t in enumerate(final, 1)) in out
+    assert "saved 7 entries to table.jsonl" in out
+    # the saved view loads back, and it is what `sleuth infer cluedo` reads
+    view = read_view_log(cwd / "table.jsonl", "player", "cluedo")
+    again = replay_view(view.game, view.seat, view.events)  # type: ignore[arg-type]
+    assert again.history() == final
+    assert again.pad.events == session(*SCRIPT[:4]).pad.events
+    loaded = entry("assist", "cluedo", "--load", "table.jsonl", cwd=cwd,
+                   stdin="Cy shows me candlestick\nhistory\n")  # fmt: skip
+    assert loaded.returncode == 0, loaded.stderr
+    assert "  8  Cy shows me Candlestick" in loaded.stdout
+    both = entry("assist", "cluedo", "--load", "table.jsonl", "--me", "Bob", cwd=cwd)
+    check_error(both, "leave out --me")
+    inferred = entry("infer", "cluedo", "--log", "table.jsonl", cwd=cwd)
+    assert inferred.returncode == 0, inferred.stderr
+    assert f"{session(*SCRIPT[:4]).pad.posterior.deals:,} consistent deals" in inferred.stdout
+
+
+SETUP_CANONICAL = [
+    "players Ann, Bob, Cy, Dan",
+    "me Ann",
+    "hand Professor Plum, Knife, Hall, Lounge, Study",
+]
+CANONICAL = [
+    "Bob suggests Miss Scarlet, Wrench, Kitchen",
+    "Cy shows a card",
+    "I suggest Mr. Green, Candlestick, Ballroom",
+    "Bob passes",
+    "Cy shows me Candlestick",
+]
+
+
+def test_insert_through_the_loop(cwd: Path) -> None:
+    script = ["Bob suggests green rope study", "Dan shows", "insert 5 Cy passes", "history"]
+    done = entry("assist", "cluedo", "--players", "Ann,Bob,Cy,Dan", "--me", "Ann", "--hand",
+                 "plum knife hall lounge dining", cwd=cwd, stdin="\n".join(script))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # 'Dan shows' implied Cy's pass: entering it first changes no fact
+    assert "inserted entry 5: Cy passes" in done.stdout
+    assert "  5  Cy passes\n  6  Dan shows a card" in done.stdout
+    script = ["Bob suggests green rope study", "Cy passes", "insert 4 Dan suggests plum rope hall",
+              "I show plum", "history"]  # fmt: skip
+    done = entry("assist", "cluedo", "--players", "Ann,Bob,Cy,Dan", "--me", "Ann", "--hand",
+                 "plum knife hall lounge dining", cwd=cwd, stdin="\n".join(script))  # fmt: skip
+    assert "error: nothing changed: entry 5 (Bob suggests" in done.stdout  # Dan's waits
+
+
+def test_bad_setup_options_and_files(cwd: Path) -> None:
+    bad = entry("assist", "cluedo", "--players", "Ann,Bob", cwd=cwd)
+    check_error(bad, "2 seats: Cluedo is for 3 to 6 players")
+    bad = entry("assist", "cluedo", "--players", "Ann,Bob,Cy", "--me", "Zed", cwd=cwd)
+    check_error(bad, "no player is called 'zed'")
+    done = entry("assist", "cluedo", cwd=cwd, stdin="save a.jsonl\nload none.jsonl\n")
+    assert "error: nothing to save before the setup is complete" in done.stdout
+    assert "error: none.jsonl: cannot read" in flat(done.stdout)
+    assert setup_texts({"players": "A,B,C", "face_up": None, "hand": "x"}) == [
+        "players A,B,C",
+        "hand x",
+    ]
+
+
+def test_a_full_game_log_loads_as_the_first_seats_notepad(cwd: Path) -> None:
+    done = entry("play", "cluedo", "--bots", "random,random,random", "-n", "1", "--seed", "3",
+                 "-o", "max_turns=30", "--no-db", "--logs", "logs", cwd=cwd)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    log = next((cwd / "logs").glob("*.jsonl"))
+    loaded = entry("assist", "cluedo", "--load", log, cwd=cwd)
+    assert loaded.returncode == 0, loaded.stderr
+    # the turn limit ends the game and opens the envelope: the notepad shows the end
+    assert "Game over: nobody solved it." in flat(loaded.stdout)
+    view = read_view_log(log, "player", "cluedo")
+    texts = replay_view(view.game, 0, view.events).history()  # type: ignore[arg-type]
+    assert texts[:2] == ["players Scarlet, Mustard, White", "me Scarlet"]
+    assert texts[2].startswith("hand ") and texts[-1].startswith("envelope ")
+
+
+def test_notepad_copies_are_independent() -> None:
+    pad = session().pad
+    twin = pad.copy()
+    twin.play("Bob suggests plum rope library")
+    assert pad.asking is None and len(pad.events) < len(twin.events)
+    assert isinstance(Notepad(CluedoGame()).awaiting(), str)
+    assert NAMES[card_named("dagger")] == "Knife"
