@@ -23,6 +23,7 @@ from sleuth.games.cluedo.assistant import NotepadSession, replay_view, setup_tex
 from sleuth.games.cluedo.cards import NAMES, card_named
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.fuzzy import Ambiguous, Unknown
+from sleuth.games.cluedo.movement import InRoom, reachable
 from sleuth.games.cluedo.notepad import CARDS, Notepad
 from sleuth.games.cluedo.rules import CluedoGame, CluedoState
 from sleuth.games.cluedo.sat import from_events
@@ -273,6 +274,16 @@ def test_the_notepad_shows_the_deduction_and_the_advice() -> None:
     assert rooms[0].rate == max(r.rate for r in rooms)
     kitchen = next(r for r in rooms if r.room == card_named("Kitchen"))
     assert kitchen.turns == 0 and kitchen.rate == kitchen.gain
+    s.enter("I rolled 4")
+    assert "from Kitchen with a roll of 4" in flat(shown(s))
+    reach = reachable(InRoom(card_named("Kitchen")), 4)
+    for a in s.pad.cache["rooms"]:  # type: ignore[attr-defined]
+        assert (a.turns == 0) == (reach.get(a.room) == InRoom(a.room)), a
+    with pytest.raises(SleuthError, match="a roll is a number from 1 to 6"):
+        s.enter("I rolled 9")
+    assert session("Bob suggests plum rope library", "Cy shows").pad.events[-1].kind == "refuted"
+    marks = flat(shown(session("Bob suggests plum rope library", "Cy shows")))
+    assert "One of (a shown card): Cy: Rope / Library" in marks
 
 
 def test_why_gives_the_entries_that_prove_a_fact() -> None:

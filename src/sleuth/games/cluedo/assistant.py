@@ -248,6 +248,8 @@ def entry_texts(
             yield index, f"{_who(pad, public['seat'])} accuses {cards} {verdict}{seen}"
         elif kind == "game_over" and public["winner"] is None:
             yield index, "envelope " + ", ".join(NAMES[int(c)] for c in public["envelope"])
+        elif kind == "rolled" and int(public["seat"]) == seat and pad.position is not None:
+            yield index, f"I rolled {int(public['roll'])}"
         elif kind == "moved" and int(public["seat"]) == seat and pad.started:
             position = parse_position(str(public["position"]))
             if isinstance(position, InRoom):

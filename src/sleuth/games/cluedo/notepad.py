@@ -62,7 +62,8 @@ nobody                        nobody could show a card
 Bob accuses Plum Knife Hall wrong    an accusation and its verdict (wrong or right)
 I accuse Plum Knife Hall wrong, envelope Green Rope Study   ... yours, and what you saw
 envelope Green Rope Study     the game ended unsolved and the envelope was opened
-I am in Hall                  where your token is ('I am at start'): the advice uses it"""
+I am in Hall                  where your token is ('I am at start'): the advice uses it
+I rolled 7                    your roll: the advice marks the rooms it reaches"""
 
 SETUP_WORDS = ("players", "me", "dealer", "sizes", "face", "hand")
 SUGGEST = frozenset(("suggest", "suggests", "suggested", "ask", "asks", "asked"))
@@ -70,7 +71,8 @@ PASS = frozenset(("pass", "passes", "passed"))
 SHOW = frozenset(("show", "shows", "showed", "shown", "refute", "refutes", "refuted"))
 ACCUSE = frozenset(("accuse", "accuses", "accused"))
 BE = frozenset(("am", "is"))
-VERBS = SUGGEST | PASS | SHOW | ACCUSE | BE
+ROLL = frozenset(("roll", "rolls", "rolled", "throw", "threw"))
+VERBS = SUGGEST | PASS | SHOW | ACCUSE | BE | ROLL
 NOBODY = frozenset(("nobody", "none", "noone"))
 MYSELF = frozenset(("i", "me", "myself", "you"))
 WRONG = frozenset(("wrong", "incorrect", "false", "no", "fails", "failed"))
@@ -126,6 +128,8 @@ class Notepad:
         self.shown: dict[int, frozenset[int]] = {}
         """Seat -> the cards I have shown that seat."""
         self.position: Position | None = None
+        self.roll: int | None = None
+        """My roll since my token's place was last entered."""
         self.entropy: list[tuple[int, float]] = []
         """(entry number, the envelope's entropy after it) for each entry since the setup."""
         self.winner: int | None = None
@@ -434,7 +438,21 @@ class Notepad:
             return self._show(seat, rest)
         if word in ACCUSE:
             return self._accuse(seat, rest)
+        if word in ROLL:
+            return self._roll(seat, rest)
         return self._position(seat, rest)
+
+    def _roll(self, seat: int, rest: list[str]) -> str:
+        if seat != self.me:
+            raise SleuthError("only your own roll is entered: 'I rolled 7'")
+        if self.position is None:
+            raise SleuthError("first say where your token is: 'I am in Hall' or 'I am at start'")
+        top = 6 * self.game.dice
+        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= top:
+            raise SleuthError(f"a roll is a number from 1 to {top}: 'I rolled 7'")
+        self.roll = int(rest[0])
+        self._record([Event("rolled", {"seat": seat, "roll": self.roll})])
+        return f"I rolled {self.roll}"
 
     def _open(self) -> None:
         """Refuse a new suggestion or accusation while one waits for answers."""
@@ -612,7 +630,7 @@ class Notepad:
                 raise SleuthError("name one room: 'I am in Hall'")
             position = InRoom(room[0])
             where = f"in {self.card_name(room[0])}"
-        self.position = position
+        self.position, self.roll = position, None
         public = {"seat": seat, "roll": None, "position": str(position)}
         self._record([Event("moved", public)])
         return f"I am {where}"

@@ -24,6 +24,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from sleuth.core.bitsets import members
 from sleuth.games.cluedo.advice import (
     SuggestionAdvice,
     accusation_advice,
@@ -34,7 +35,7 @@ from sleuth.games.cluedo.advice import (
 )
 from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, SUSPECTS, Category
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
-from sleuth.games.cluedo.movement import InRoom, travel_time
+from sleuth.games.cluedo.movement import InRoom, reachable, travel_time
 from sleuth.games.cluedo.notepad import Notepad
 
 TOP = 5
@@ -60,7 +61,11 @@ def render(pad: Notepad) -> RenderableType:
         waiting = "Everyone has accused wrongly: enter the envelope when it is opened."
     if waiting:
         parts.append(Text(waiting, style="bold"))
-    parts += [matrix(pad), Columns([bars(pad, kind) for kind in Category]), top(pad)]
+    parts.append(matrix(pad))
+    clauses = one_of(pad)
+    if clauses:
+        parts.append(Text(clauses))
+    parts += [Columns([bars(pad, kind) for kind in Category]), top(pad)]
     parts.append(Text(entropy_line(pad)))
     if not pad.over and pad.me not in pad.eliminated:
         parts.append(suggestions(pad))
@@ -176,6 +181,21 @@ def matrix(pad: Notepad) -> Table:
     return grid
 
 
+def one_of(pad: Notepad) -> str:
+    """The "one of" marks still open: an owner shown to hold one of several cards, none of
+    them known to be that owner's yet."""
+    post = pad.posterior
+    k = post.knowledge
+    marks = []
+    for o, cards in dict.fromkeys(k.clauses):
+        owner = k.owner(o)
+        possible = [c for c in members(cards) if post.count(c, owner)]
+        if len(possible) > 1 and all(post.count(c, owner) < post.total for c in possible):
+            marks.append(f"{pad.names[o] if isinstance(owner, int) else owner}: "
+                         f"{' / '.join(pad.card_name(c) for c in possible)}")  # fmt: skip
+    return "One of (a shown card): " + "; ".join(marks) if marks else ""
+
+
 def percent(p: float) -> str:
     """A probability strictly between 0 and 1, never printed as 0% or 100%."""
     return "<1%" if p < 0.005 else ">99%" if p > 0.995 else f"{p:.0%}"
@@ -217,7 +237,9 @@ def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
     """The best suggestion for each room (:func:`~.advice.best_suggestion`, the best
     :data:`RESCORE` of each room scored exactly), cached on the notepad.  From my token's place
     when it is entered: best gain per expected turn, the turns being the travel time (M9; 0
-    for the room I am in, where I may suggest when I have just entered it); else by gain."""
+    for the room I am in, where I may suggest when I have just entered it); after my roll, 0
+    for each room it reaches and the travel time from where it leaves me for the others (M3,
+    M4); else by gain."""
     cached = pad.cache.get("rooms")
     if cached is not None:
         return cached  # type: ignore[return-value]
@@ -225,11 +247,19 @@ def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
     assert me is not None
     rng = random.Random(len(pad.events))
     samples = draw(post, me, pad.players, rng)
+    retarget = pad.game.allow_retarget
+    after = {} if position is None or pad.roll is None else reachable(position, pad.roll, retarget)
     out = []
     for room in ROOMS:
         turns = 0.0
-        if position is not None and position != InRoom(room):
-            turns = travel_time(position, room, pad.game.dice, pad.game.allow_retarget)
+        if room in after:
+            moved = after[room]
+            turns = 0.0 if moved == InRoom(room) else travel_time(moved, room, pad.game.dice)
+        elif after:  # the room I am in, which the roll makes me leave: out and back
+            dice = pad.game.dice
+            turns = 1 + min(travel_time(InRoom(o), room, dice) for o in ROOMS if o != room)
+        elif position is not None and position != InRoom(room):
+            turns = travel_time(position, room, pad.game.dice, retarget)
         out.append(best_suggestion(post, me, pad.players, room, rng, samples=samples,
                                    turns=turns, rescore=RESCORE))  # fmt: skip
     out.sort(key=lambda a: (-a.rate, a.room))
@@ -242,6 +272,8 @@ def suggestions(pad: Notepad) -> Table:
     moving = pad.position is not None
     heads = ["room", "suggest", "gain (nats)", *(["turns", "per turn"] if moving else [])]
     where = f" from {pad.position}" if moving else " (enter 'I am in ROOM' for travel times)"
+    if pad.roll is not None:
+        where += f" with a roll of {pad.roll} (0 turns: you can enter it now)"
     grid = Table(*heads, title=f"Best suggestion by room{where}", box=None)
     for a in advice:
         row = [pad.card_name(a.room), f"{pad.card_name(a.suspect)}, {pad.card_name(a.weapon)}",
