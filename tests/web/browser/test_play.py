@@ -1,0 +1,138 @@
+"""Games against the bots in a real browser: every game and role played to its end by
+clicking legal actions (buttons and the board), with a page reload on the way; typed actions;
+another session's game; a server restart in the middle of a game."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.web.browser.conftest import Server, artifact
+from tests.web.browser.pages import over, play_once, play_through, settle, start_game, texts
+
+pytestmark = pytest.mark.browser
+
+CASES = [
+    ("fox", "hunter", {}),
+    ("fox", "fox", {}),
+    ("fugitive", "marshal", {}),
+    ("fugitive", "fugitive", {}),
+    ("camel-up", "player", {}),
+    ("scotland-yard", "detectives", {}),
+    ("scotland-yard", "mrx", {}),
+    ("cluedo", "player", {"players": "3"}),
+]
+"""Game, the human's role and options; the other seats get the form's default bots."""
+
+
+@pytest.mark.parametrize(("game", "role", "options"), CASES)
+def test_a_whole_game_is_played_by_clicking(
+    page: Page, game: str, role: str, options: dict[str, str]
+) -> None:
+    start_game(page, game, role, options=options, seed=7)
+    assert page.locator("#board svg").count() == 1
+    moves = play_through(page, seed=7)
+    assert moves >= 1
+    result = page.locator("#result").inner_text()
+    assert result.startswith("Result")
+    assert page.locator("#full-log").is_visible()
+    assert page.locator("#log li").count() >= moves
+    assert page.locator("#action-form").is_hidden()
+    page.screenshot(path=artifact(f"play-{game}-{role}"), full_page=True)
+
+
+def test_the_forms_bots_and_options_are_used(page: Page) -> None:
+    game = start_game(
+        page, "fox", "hunter", bots="1=quantum", options={"graph": "cycle:5", "days": "3"}
+    )
+    players = page.request.get(f"/api/play/{game}").json()["players"]
+    assert [p["player"] for p in players] == ["you", "quantum"]
+    assert page.locator("#board svg circle, #board svg [data-action]").count() >= 5
+    play_through(page, seed=1)
+    assert over(page)
+
+
+def test_a_bad_form_names_the_problem_and_starts_nothing(page: Page) -> None:
+    page.goto("/play/new?game=fox")
+    page.fill("#bots", "1=no-such-bot")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert "no-such-bot" in page.locator("#error").inner_text()
+    assert page.url.endswith("/play/new?game=fox")
+    page.goto("/")
+    assert page.locator("#my-games").count() == 0
+
+
+def test_a_typed_action_is_checked_by_the_server(page: Page) -> None:
+    start_game(page, "fugitive", "marshal", seed=3)
+    events = texts(page, "#events li")
+    page.fill("#action-text", "no such action")
+    page.click("#action-form button[type=submit]")
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert "no such action" in page.locator("#error").inner_text()
+    assert texts(page, "#events li") == events
+    action = page.locator("#actions button").first.get_attribute("data-action") or ""
+    page.fill("#action-text", action)
+    page.click("#action-form button[type=submit]")
+    page.wait_for_function("document.getElementById('action-text').value === ''")
+    settle(page)
+    assert page.locator("#error").inner_text() == ""
+    assert texts(page, "#events li") != events
+
+
+def test_the_home_page_lists_the_games_and_this_sessions_games(page: Page) -> None:
+    page.goto("/")
+    names = texts(page, ".card h2")
+    assert sorted(names) == ["camel-up", "cluedo", "fox", "fugitive", "scotland-yard"]
+    game = start_game(page, "camel-up", "player")
+    page.goto("/")
+    assert page.locator(f'#my-games a[href="/play/{game}"]').count() == 1
+
+
+def test_another_session_cannot_open_a_game(page: Page, browser: Browser, server: Server) -> None:
+    game = start_game(page, "scotland-yard", "detectives")
+    stranger = browser.new_context(base_url=server.url)
+    try:
+        other = stranger.new_page()
+        response = other.goto(f"/play/{game}")
+        assert response is not None and response.status == 404
+        api = other.request.post(f"/api/play/{game}/action", data={"action": "x"})
+        assert api.status == 404
+    finally:
+        stranger.close()
+    settle(page)
+    page.reload()
+    settle(page)
+    assert page.locator("#error").inner_text() == ""
+
+
+def test_a_game_goes_on_after_a_server_restart(browser: Browser, tmp_path: Path) -> None:
+    server = Server(tmp_path / "web.sqlite3")
+    server.start()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/play/new?game=fugitive")
+        page.select_option("#role", "marshal")
+        page.fill('input[name="seed"]', "5")
+        page.click("#new-game button[type=submit]")
+        page.wait_for_url(re.compile(r"/play/(?!new)[A-Za-z0-9_-]+$"))
+        settle(page)
+        game = page.url.rsplit("/", 1)[1]
+        rng = random.Random(5)
+        for _ in range(3):
+            play_once(page, rng)
+        events = texts(page, "#events li")
+        server.stop()
+        server.start()  # a new port: the browser keeps its cookie (cookies ignore ports)
+        page.goto(f"{server.url}/play/{game}")
+        settle(page)
+        assert texts(page, "#events li") == events
+        play_once(page, rng)
+    finally:
+        context.close()
+        server.stop()
