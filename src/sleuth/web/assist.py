@@ -1,9 +1,421 @@
-"""The table-side assistants in the browser (``/assist``): every ``sleuth assist GAME``
-session with an entry box, a history with undo, edit, delete and insert, save and load of the
-view log, the assistant's rendering and the game's own visuals.  (To be filled in.)"""
+"""The table-side assistants in the browser (``/assist``) and their JSON API (``/api/assist``).
+
+Every ``sleuth assist GAME`` session (and the fox puzzle of ``sleuth fox play``) as a notepad
+owned by one browser session: an entry box, the history with undo, edit, delete and insert,
+the session's own commands (``why CARD``, the fox's ``hint`` and ``give up``), save (download
+the view log) and load (upload one), the assistant's text rendered as HTML and the game's own
+picture (:mod:`sleuth.web.assist_visuals`).  The store keeps each notepad as its record
+(:mod:`sleuth.web.assist_session`); every answer is :func:`notepad_payload`.  A refused
+request (a bad entry, an entry number out of range, a bad log) is a 4xx with the assistant's
+own message, and the stored record is as before.
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from io import StringIO
+from typing import Any
 
-router = APIRouter(prefix="/assist")
+from fastapi import APIRouter, Request, Response
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ConfigDict, Field
+from rich.console import Console
+from rich.text import Text
+
+from sleuth.core.errors import SleuthError
+from sleuth.core.registry import game_spec
+from sleuth.core.table import TableSession, count_entries
+from sleuth.web import assist_session as notes
+from sleuth.web.assist_visuals import visual
+from sleuth.web.store import Store
+
+router = APIRouter()
+CACHE_SIZE = 32
+"""Live notepads kept in memory (others are rebuilt from their records when asked for)."""
+WIDTH = 100
+"""Columns of the assistant's text rendering."""
+
+
+class NewNotepad(BaseModel):
+    """A person's choices for a new notepad: the game, its options, the assistant's settings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str = Field(max_length=100)
+    options: dict[str, str] = Field(default_factory=dict, max_length=50)
+    params: dict[str, str] = Field(default_factory=dict, max_length=50)
+
+
+class Entry(BaseModel):
+    """One entry's text, as the CLI assistant takes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(min_length=1, max_length=notes.MAX_ENTRY_TEXT)
+
+
+class Undo(BaseModel):
+    """How many of the last entries to take back."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    count: int = Field(default=1, ge=1, le=notes.MAX_ENTRIES)
+
+
+class Run(BaseModel):
+    """One of the session's own commands (``why plum``, ``hint``, ``give up``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    command: str = Field(min_length=1, max_length=notes.MAX_ENTRY_TEXT)
+
+
+class Upload(BaseModel):
+    """A saved view log's text (what ``save`` downloads, or a CLI ``save FILE``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    log: str = Field(min_length=1, max_length=notes.MAX_LOG_TEXT)
+
+
+class _Live:
+    """Live sessions by notepad id (a small LRU) with the record each was built from, and one
+    lock per notepad id."""
+
+    def __init__(self) -> None:
+        self.sessions: OrderedDict[str, tuple[str, TableSession]] = OrderedDict()
+        self.locks: dict[str, threading.Lock] = {}
+        self.guard = threading.Lock()
+
+    @contextmanager
+    def hold(self, record_id: str) -> Iterator[None]:
+        """Hold the notepad's lock (one change at a time per notepad)."""
+        with self.guard:
+            lock = self.locks.setdefault(record_id, threading.Lock())
+        with lock:
+            yield
+
+    def session(self, record_id: str, record: dict[str, Any]) -> TableSession:
+        """The live session of ``record`` (rebuilt unless cached for this very record)."""
+        key = json.dumps(record, sort_keys=True)
+        with self.guard:
+            cached = self.sessions.get(record_id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        session = notes.rebuild(record)
+        self.keep(record_id, record, session)
+        return session
+
+    def keep(self, record_id: str, record: dict[str, Any], session: TableSession) -> None:
+        with self.guard:
+            self.sessions[record_id] = (json.dumps(record, sort_keys=True), session)
+            self.sessions.move_to_end(record_id)
+            while len(self.sessions) > CACHE_SIZE:
+                self.sessions.popitem(last=False)
+
+
+def _store(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def _live(request: Request) -> _Live:
+    live: _Live | None = getattr(request.app.state, "assist_live", None)
+    if live is None:
+        live = request.app.state.assist_live = _Live()
+    return live
+
+
+def _templates() -> Jinja2Templates:
+    from sleuth.web.app import templates
+
+    return templates
+
+
+def rendered_html(session: TableSession) -> str:
+    """The session's rendering as HTML (Rich's export, styles inline, in a ``pre``)."""
+    console = Console(
+        file=StringIO(), record=True, width=WIDTH, color_system="truecolor", highlight=False
+    )
+    shown = session.render()
+    console.print(Text(shown) if isinstance(shown, str) else shown)  # a str is plain text
+    return console.export_html(
+        inline_styles=True, code_format='<pre class="rich"><code>{code}</code></pre>'
+    )
+
+
+def assistants_info() -> list[dict[str, Any]]:
+    """What the new-notepad form offers: each assistant, its game's options and its settings."""
+    out = []
+    for name, helper in notes.assistants().items():
+        spec = game_spec(name)
+        out.append(
+            {
+                "game": name,
+                "help": helper.help,
+                "options": [
+                    {"name": o.name, "default": _text(o.default), "help": o.help}
+                    for o in spec.options
+                ],
+                "params": [
+                    {
+                        "name": p.name,
+                        "default": "" if p.default is None else _text(p.default),
+                        "help": p.help,
+                        "choices": list(p.choices),
+                    }
+                    for p in helper.params
+                ],
+            }
+        )
+    return out
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def notepad_payload(
+    record_id: str, record: dict[str, Any], session: TableSession, message: str = ""
+) -> dict[str, Any]:
+    """Everything the page shows about a notepad."""
+    name = record["game"]
+    return {
+        "id": record_id,
+        "game": name,
+        "options": record["options"],
+        "params": record["params"],
+        "title": session.title,
+        "entry_help": session.entry_help,
+        "commands": [
+            {"usage": c.usage(), "names": list(c.names), "argument": c.argument, "help": c.help}
+            for c in notes.commands(name, session)
+        ],
+        "entries": session.history(),
+        "finished": session.finished,
+        "ended_by": record["ended_by"],
+        "html": rendered_html(session),
+        "svg": visual(name, session),
+        "message": message,
+    }
+
+
+def _change(
+    request: Request,
+    record_id: str,
+    change: Callable[[dict[str, Any], TableSession], tuple[dict[str, Any], TableSession, str]],
+) -> dict[str, Any]:
+    """Apply ``change`` to the notepad (it returns the new record, its live session and a
+    message, or raises a SleuthError); store the new record only when it succeeds."""
+    store = _store(request)
+    live = _live(request)
+    with live.hold(record_id):
+        record = store.get(request.state.session, "notepad", record_id)
+        session = live.session(record_id, record)
+        new, session, message = change(record, session)
+        store.put(request.state.session, "notepad", record_id, new)
+        live.keep(record_id, new, session)
+        return notepad_payload(record_id, new, session, message)
+
+
+def _with_entries(
+    record: dict[str, Any], entries: list[str]
+) -> tuple[dict[str, Any], TableSession]:
+    """The record with ``entries`` (replayed on a fresh session; all or nothing)."""
+    if len(entries) > notes.MAX_ENTRIES:
+        raise SleuthError(f"a notepad holds at most {notes.MAX_ENTRIES} entries")
+    try:
+        session = notes.replay(record, entries)
+    except SleuthError as exc:
+        raise SleuthError(f"nothing changed: {exc}") from None
+    return {**record, "entries": session.history(), "ended_by": None}, session
+
+
+@router.get("/api/assist")
+def api_assistants() -> list[dict[str, Any]]:
+    """Every assistant with its game's options and its own settings."""
+    return assistants_info()
+
+
+@router.post("/api/assist", status_code=201)
+def api_new(choice: NewNotepad, request: Request) -> dict[str, Any]:
+    """Open a notepad for a game at a real table."""
+    record = notes.new_record(choice.game, choice.options, choice.params)
+    session = notes.rebuild(record)
+    record_id = _store(request).create(request.state.session, "notepad", record)
+    _live(request).keep(record_id, record, session)
+    return notepad_payload(record_id, record, session)
+
+
+@router.get("/api/assist/{record_id}")
+def api_notepad(record_id: str, request: Request) -> dict[str, Any]:
+    """The notepad: its entries, the assistant's rendering and the game's picture."""
+    record = _store(request).get(request.state.session, "notepad", record_id)
+    with _live(request).hold(record_id):
+        session = _live(request).session(record_id, record)
+        return notepad_payload(record_id, record, session)
+
+
+@router.post("/api/assist/{record_id}/entries")
+def api_enter(record_id: str, entry: Entry, request: Request) -> dict[str, Any]:
+    """Enter what just happened at the table (refused, changing nothing, when the assistant
+    cannot read it or it is impossible)."""
+
+    def change(
+        record: dict[str, Any], session: TableSession
+    ) -> tuple[dict[str, Any], TableSession, str]:
+        if session.finished:
+            raise SleuthError("the game is over: undo, edit or delete an entry to go on")
+        if len(record["entries"]) >= notes.MAX_ENTRIES:
+            raise SleuthError(f"a notepad holds at most {notes.MAX_ENTRIES} entries")
+        answer = session.enter(entry.text)
+        return {**record, "entries": session.history()}, session, f"ok: {answer}"
+
+    return _change(request, record_id, change)
+
+
+@router.post("/api/assist/{record_id}/entries/{number}")
+def api_insert(record_id: str, number: int, entry: Entry, request: Request) -> dict[str, Any]:
+    """Insert a missed entry before entry ``number`` (counted from 1); the later ones are
+    entered again."""
+    return _edit(request, record_id, "insert", number, entry.text)
+
+
+@router.put("/api/assist/{record_id}/entries/{number}")
+def api_edit(record_id: str, number: int, entry: Entry, request: Request) -> dict[str, Any]:
+    """Replace entry ``number``; the later ones are entered again (all or nothing)."""
+    return _edit(request, record_id, "edit", number, entry.text)
+
+
+@router.delete("/api/assist/{record_id}/entries/{number}")
+def api_delete_entry(record_id: str, number: int, request: Request) -> dict[str, Any]:
+    """Remove entry ``number``; the later ones are entered again (all or nothing)."""
+    return _edit(request, record_id, "delete", number, "")
+
+
+def _edit(request: Request, record_id: str, word: str, number: int, text: str) -> dict[str, Any]:
+    def change(
+        record: dict[str, Any], session: TableSession
+    ) -> tuple[dict[str, Any], TableSession, str]:
+        old = record["entries"]
+        new, fresh = _with_entries(record, notes.edited(old, word, number, text))
+        if word == "delete":
+            message = f"deleted entry {number}: {old[number - 1]}"
+        elif word == "edit":
+            message = f"edited entry {number}: {old[number - 1]} -> {new['entries'][number - 1]}"
+        else:
+            message = f"inserted entry {number}: {new['entries'][number - 1]}"
+        return new, fresh, message
+
+    return _change(request, record_id, change)
+
+
+@router.post("/api/assist/{record_id}/undo")
+def api_undo(record_id: str, request: Request, undo: Undo | None = None) -> dict[str, Any]:
+    """Take back the last entry (or the last ``count``)."""
+    count = 1 if undo is None else undo.count
+
+    def change(
+        record: dict[str, Any], session: TableSession
+    ) -> tuple[dict[str, Any], TableSession, str]:
+        entries = record["entries"]
+        if not entries:
+            raise SleuthError("nothing to undo")
+        if count > len(entries):
+            raise SleuthError(f"'undo {count}': there are only {count_entries(len(entries))}")
+        new, fresh = _with_entries(record, entries[: len(entries) - count])
+        taken = "; ".join(reversed(entries[len(entries) - count :]))
+        return new, fresh, f"took back: {taken}"
+
+    return _change(request, record_id, change)
+
+
+@router.post("/api/assist/{record_id}/command")
+def api_command(record_id: str, run: Run, request: Request) -> dict[str, Any]:
+    """Run one of the session's own commands; one that ends the session (``give up``) is
+    kept until the entries change."""
+
+    def change(
+        record: dict[str, Any], session: TableSession
+    ) -> tuple[dict[str, Any], TableSession, str]:
+        was = session.finished
+        answer = notes.run_command(record["game"], session, run.command)
+        ended = record["ended_by"]
+        if session.finished and not was:
+            ended = " ".join(run.command.lower().split())
+        return {**record, "ended_by": ended}, session, answer
+
+    return _change(request, record_id, change)
+
+
+@router.get("/api/assist/{record_id}/save")
+def api_save(record_id: str, request: Request) -> Response:
+    """The notepad's view log (JSON lines), as ``save FILE`` writes it, to download."""
+    import tempfile
+    from pathlib import Path
+
+    record = _store(request).get(request.state.session, "notepad", record_id)
+    with _live(request).hold(record_id):
+        session = _live(request).session(record_id, record)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "log.jsonl"
+            session.save(path)
+            text = path.read_text(encoding="utf-8")
+    name = f"sleuth-{record['game']}-notepad.jsonl"
+    return Response(
+        text,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.post("/api/assist/{record_id}/load")
+def api_load(record_id: str, upload: Upload, request: Request) -> dict[str, Any]:
+    """Replace the notepad by a saved view log (its game options and settings come with it);
+    a bad log changes nothing."""
+
+    def change(
+        record: dict[str, Any], session: TableSession
+    ) -> tuple[dict[str, Any], TableSession, str]:
+        base = {**record, "base": upload.log, "entries": [], "ended_by": None}
+        fresh = notes.rebuild({**base, "base": None})
+        notes.load_text(fresh, upload.log)
+        entries = fresh.history()
+        options = getattr(fresh, "game", None)
+        new = {**base, "entries": entries}
+        if options is not None:
+            new["options"] = options.options()
+        notes.replay(new, entries)  # the stored record rebuilds this very session
+        return new, fresh, f"loaded {count_entries(len(entries))}"
+
+    return _change(request, record_id, change)
+
+
+@router.delete("/api/assist/{record_id}", status_code=204)
+def api_forget(record_id: str, request: Request) -> Response:
+    """Forget a notepad of this session."""
+    _store(request).delete(request.state.session, "notepad", record_id)
+    return Response(status_code=204)
+
+
+@router.get("/assist", include_in_schema=False)
+def assist_home(request: Request) -> Response:
+    mine = [
+        {"id": rid, "game": rec["game"], "entries": len(rec["entries"])}
+        for rid, rec in _store(request).list(request.state.session, "notepad")
+    ]
+    context = {"assistants": assistants_info(), "mine": mine}
+    return _templates().TemplateResponse(request, "assist_home.html", context)
+
+
+@router.get("/assist/{record_id}", include_in_schema=False)
+def assist_page(record_id: str, request: Request) -> Response:
+    record = _store(request).get(request.state.session, "notepad", record_id)
+    context = {"id": record_id, "game": record["game"]}
+    return _templates().TemplateResponse(request, "assist.html", context)

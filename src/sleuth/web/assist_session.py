@@ -1,0 +1,259 @@
+"""A table-side assistant's notepad in the web app, rebuilt from its record.
+
+The record (what the store keeps as a ``notepad``) is a JSON object: ``game``, its canonical
+``options``, the assistant's ``params`` (canonical JSON values), ``base`` (the text of an
+uploaded view log, or None), ``entries`` (the texts of the session's history) and ``ended_by``
+(the command that ended the session, such as the fox's ``give up``, or None).
+
+:func:`rebuild` turns a record into a live :class:`~sleuth.core.table.TableSession`: a fresh
+session on the game and params (after loading ``base`` when there is one) with its history
+taken back to empty, then every entry entered again in order, then ``ended_by`` run.  The
+table protocol's invariant (re-entering the history into a fresh session rebuilds the same
+session) makes this the session the record describes, after a reload or a restart.
+
+Every change is made on a rebuilt copy and stored only when it succeeds, so a refused entry,
+edit or load changes nothing.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
+from sleuth.core.game import Game
+from sleuth.core.plugins import Param, ParamValue
+from sleuth.core.registry import game_spec, game_specs
+from sleuth.core.table import Command, TableSession, count_entries
+from sleuth.web.live import FILE_OPTIONS, MAX_OPTION_TEXT
+
+MAX_ENTRIES = 2000
+"""The most entries a notepad holds."""
+MAX_ENTRY_TEXT = 500
+"""The longest entry or command text accepted."""
+MAX_LOG_TEXT = 2_000_000
+"""The largest view log an upload may hold (characters)."""
+PARAM_CAPS = {"rollouts": 200_000}
+"""Upper bounds the web app puts on numeric params (the server's time is shared)."""
+HIDDEN_COMMANDS = {"fox": ("marks",)}
+"""Session commands the page offers in its own way (the fox's marks: a switch on the board)."""
+
+
+@dataclass(frozen=True)
+class Assistant:
+    """One game's assistant as the web app offers it."""
+
+    game: str
+    help: str
+    params: tuple[Param, ...]
+    make: Callable[[Game[Any], Mapping[str, Any]], TableSession]
+    prepare: Callable[[Game[Any]], None] | None = None
+
+
+def _fox_session(game: Game[Any], params: Mapping[str, Any]) -> TableSession:
+    from sleuth.games.fox.hunt import FoxSession
+    from sleuth.games.fox.rules import FoxGame
+
+    assert isinstance(game, FoxGame)
+    return FoxSession(game, marks=True)
+
+
+FOX_HELP = (
+    "The fox puzzle: hunt a fox that moves every night and is never where you look while "
+    "it can be elsewhere.  Click holes (or type them) to inspect; see the holes it may be "
+    "in, give up to see a path that dodged you, or ask the solver."
+)
+
+
+def assistants() -> dict[str, Assistant]:
+    """Every assistant by game name: each game's ``sleuth assist`` plug-in, and the fox
+    puzzle of ``sleuth fox play``."""
+    out = {}
+    for spec in game_specs():
+        if spec.assist is not None:
+            plugin = spec.assist
+            out[spec.name] = Assistant(
+                spec.name, plugin.help, plugin.params, plugin.session, plugin.prepare
+            )
+        elif spec.name == "fox":
+            out["fox"] = Assistant("fox", FOX_HELP, (), _fox_session)
+    return out
+
+
+def assistant(name: str) -> Assistant:
+    """The assistant of game ``name`` (a SleuthError naming the choices otherwise)."""
+    found = assistants()
+    if name not in found:
+        raise UnknownNameError(
+            f"no assistant for {name[:MAX_OPTION_TEXT]!r}; assistants: {', '.join(found)}"
+        )
+    return found[name]
+
+
+def param_value(param: Param, text: str) -> ParamValue:
+    """The value of ``param`` typed as ``text`` (empty: its default); a SleuthError naming
+    the param otherwise.  Params naming a file are refused: a web request reads no files."""
+    text = text.strip()
+    where = f"setting {param.name}"
+    if len(text) > MAX_OPTION_TEXT:
+        raise OptionError(f"{where}: longer than {MAX_OPTION_TEXT} characters")
+    if not text:
+        return param.default
+    if param.kind is Path:
+        raise OptionError(f"{where}: the web app reads no files")
+    if param.choices:
+        if text not in param.choices:
+            raise OptionError(f"{where}: {text!r} is not one of {', '.join(param.choices)}")
+        return text
+    if param.kind is bool:
+        if text.lower() not in ("true", "false", "yes", "no", "1", "0"):
+            raise OptionError(f"{where}: write true or false, not {text!r}")
+        return int(text.lower() in ("true", "yes", "1"))
+    if param.kind in (int, float):
+        try:
+            number: int | float = param.kind(text)
+        except ValueError:
+            raise OptionError(f"{where}: {text!r} is not a number") from None
+        if param.minimum is not None and number < param.minimum:
+            raise OptionError(f"{where}: {text} is below the least value {param.minimum}")
+        cap = PARAM_CAPS.get(param.name)
+        if cap is not None and number > cap:
+            raise OptionError(f"{where}: {text} is above the web app's limit {cap}")
+        return number
+    return text
+
+
+def new_record(name: str, options: Mapping[str, str], params: Mapping[str, str]) -> dict[str, Any]:
+    """The record of a new notepad from a person's choices; bad choices raise a SleuthError.
+
+    Game options are read as canonical values, so a web request never makes the server read
+    a file (a board file option may only stay at its default)."""
+    helper = assistant(name)
+    spec = game_spec(name)
+    for key, text in options.items():
+        if len(key) > MAX_OPTION_TEXT or len(text) > MAX_OPTION_TEXT:
+            raise OptionError(f"option {key[:40]!r}: longer than {MAX_OPTION_TEXT} characters")
+    folder = FILE_OPTIONS.get(name)
+    if folder is not None and options.get(folder, "") not in ("", "builtin"):
+        raise OptionError(f"option {folder}: the web app reads no files (leave it at builtin)")
+    game = spec.make(dict(options), canonical=True)
+    known = {p.name: p for p in helper.params}
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise OptionError(
+            f"{name} assistant has no setting {unknown[0][:40]!r}; settings: "
+            + (", ".join(known) or "none")
+        )
+    values = {p.name: param_value(p, params.get(p.name, "")) for p in helper.params}
+    if helper.prepare is not None:
+        helper.prepare(game)
+    first = helper.make(game, values).history()  # settings may be entries (a Cluedo hand)
+    return {
+        "game": name,
+        "options": game.options(),
+        "params": values,
+        "base": None,
+        "entries": first,
+        "ended_by": None,
+    }
+
+
+def _fresh(record: Mapping[str, Any]) -> TableSession:
+    """The record's session with its history taken back to empty."""
+    helper = assistant(record["game"])
+    game = game_spec(record["game"]).make(record["options"], canonical=True)
+    if helper.prepare is not None:
+        helper.prepare(game)
+    session = helper.make(game, record["params"])
+    if record["base"] is not None:
+        load_text(session, record["base"])
+    for _ in session.history():
+        session.undo()
+    return session
+
+
+def load_text(session: TableSession, text: str) -> None:
+    """``session.load`` from a view log given as text (unchanged if the log is bad)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.jsonl"
+        path.write_text(text, encoding="utf-8")
+        try:
+            session.load(path)
+        except SleuthError as exc:
+            raise SleuthError(str(exc).replace(str(path), "the uploaded log")) from None
+
+
+def replay(record: Mapping[str, Any], entries: Sequence[str]) -> TableSession:
+    """A fresh session of ``record`` with ``entries`` entered; if one is refused, a
+    SleuthError naming it (its number and text) and the reason."""
+    session = _fresh(record)
+    for number, text in enumerate(entries, start=1):
+        try:
+            session.enter(text)
+        except SleuthError as exc:
+            raise SleuthError(f"entry {number} ({text}): {exc}") from None
+    return session
+
+
+def rebuild(record: Mapping[str, Any]) -> TableSession:
+    """The live session the record describes (see the module's docstring)."""
+    session = replay(record, record["entries"])
+    if record["ended_by"] is not None:
+        run_command(record["game"], session, record["ended_by"])
+    return session
+
+
+def commands(name: str, session: TableSession) -> list[Command]:
+    """The session's own commands that the page lists (not those it offers otherwise)."""
+    hidden = HIDDEN_COMMANDS.get(name, ())
+    return [c for c in session.commands if not set(c.names) & set(hidden)]
+
+
+def run_command(name: str, session: TableSession, line: str) -> str:
+    """Run one of the session's commands (``why plum``, ``give up``); its answer as text."""
+    line = " ".join(line.lower().split())
+    found = next((c for c in commands(name, session) if c.matches(line)), None)
+    if found is None:
+        forms = ", ".join(c.usage().split("  ")[0] for c in commands(name, session))
+        raise SleuthError(
+            f"no command {line[:60]!r} here; commands: {forms or 'none for this assistant'}"
+        )
+    answer = found.run(line.partition(" ")[2]) if found.argument else found.run()
+    return answer if isinstance(answer, str) else _plain_text(answer)
+
+
+def _plain_text(renderable: Any) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    console = Console(file=StringIO(), width=100, color_system=None)
+    console.print(renderable)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    return str(text).rstrip()
+
+
+def edited(entries: Sequence[str], word: str, number: int, text: str = "") -> list[str]:
+    """The entries after ``edit`` (replace entry ``number`` by ``text``), ``delete`` or
+    ``insert`` (``text`` before entry ``number``; one past the last appends).  Entries are
+    counted from 1; a number out of range is a SleuthError."""
+    count = len(entries)
+    top = count + (word == "insert")
+    if not 1 <= number <= top:
+        raise SleuthError(
+            f"there is no entry {number}: there are {count_entries(count)}"
+            + (f" (insert takes 1 to {top})" if word == "insert" else "")
+        )
+    if word != "delete" and not text.strip():
+        raise SleuthError(f"{word} {number}: the new entry is empty")
+    out = list(entries)
+    if word == "edit":
+        out[number - 1] = text
+    elif word == "delete":
+        del out[number - 1]
+    else:
+        out.insert(number - 1, text)
+    return out

@@ -1,0 +1,312 @@
+"""Each assistant's picture, drawn as SVG from its session's own deduction.
+
+An assistant shows what its user knows, so a picture may draw anything the session holds:
+
+- fox: the board with the holes the fox may be in (the hunter's view, drawn by
+  :mod:`sleuth.web.render.fox`); a hole alone is one click's inspection when ``k`` is 1;
+  after the end, the fox's walk (caught, escaped, or given up: one that dodged every look);
+- fugitive: a heat map of each position's possible values (rows: positions; columns: 1-41),
+  darker for likelier, face-up hideouts solid;
+- camel-up: bars of each camel's odds (leg first and second, race winner and loser);
+- scotland-yard: the map (:mod:`sleuth.web.render.scotland_yard` from the detectives' view)
+  with a ring around each of Mr. X's possible stations, stronger for likelier ones, and the
+  likeliest labelled with their probability;
+- cluedo: the notepad matrix and room map (:mod:`sleuth.web.render.cluedo` from the user's
+  own view) and the envelope's entropy after each entry as a line.
+
+Invariant: :func:`visual` never raises for a session in any state (an empty string when there
+is nothing to draw yet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sleuth.core.events import Event, View, freeze
+from sleuth.core.game import Game
+from sleuth.core.table import TableSession
+from sleuth.web.render.svg import document, tag, text
+
+HEAT = "#c0392b"
+"""The colour of certainty in the heat maps and bars (lighter: less likely)."""
+CAMEL_COLOURS = {
+    "blue": "#2f6fd0",
+    "green": "#2e9c5a",
+    "orange": "#e67e22",
+    "yellow": "#e0b100",
+    "white": "#d8d8d8",
+    "red": "#c0392b",
+    "purple": "#7b3fb3",
+    "pink": "#e377c2",
+    "black": "#1d2330",
+}
+
+
+def visual(name: str, session: TableSession) -> str:
+    """The picture of ``session`` (an assistant of game ``name``), or ``""``."""
+    draw = DRAWERS.get(name)
+    return "" if draw is None else draw(session)
+
+
+def _view(game: Game[Any], seat: int, events: Sequence[Event]) -> View:
+    return View(seat, game.roles[seat], freeze(game.public_info()), list(events))
+
+
+# --- fox ---------------------------------------------------------------------------------------
+
+
+def fox(session: Any) -> str:
+    """The board with the possible holes; clickable holes while the hunt goes on."""
+    from sleuth.games.fox.rules import HUNTER
+    from sleuth.web.render import fox as board
+
+    game = session.game
+    legal = []
+    if not session.finished and game.k == 1:
+        legal = [f"inspect {hole}" for hole in range(game.graph.n)]
+    picture: str = board.svg(game, _view(game, HUNTER, session.events), legal)
+    if session.finished and session.entries:
+        walk = " → ".join(map(str, session._walk()))
+        picture = _caption(picture, f"the fox's walk: {walk}")
+    return picture
+
+
+def _caption(picture: str, words: str) -> str:
+    """``picture`` with a caption line added at its top."""
+    line = text(8, 14, words, fill="#b3261e", font_weight=700, class_="walk")
+    return picture.replace("</svg>", line + "</svg>")
+
+
+# --- fugitive ----------------------------------------------------------------------------------
+
+
+def fugitive(session: Any) -> str:
+    """Each position's possible values as a heat map."""
+    deduction = session.table.deduction
+    slots = deduction.belief.timeline.slots
+    if not slots:
+        return ""
+    probabilities = deduction.counts.probabilities()
+    low, high = 1, 41
+    cell, left, top = 14, 34, 24
+    width = left + cell * (high - low + 1) + 8
+    height = top + cell * len(slots) + 24
+    body = []
+    for value in range(low, high + 1, 5):
+        x = left + cell * (value - low) + cell / 2
+        body.append(text(x, top - 8, value, text_anchor="middle", font_size=10))
+    for row, slot in enumerate(slots):
+        y = top + cell * row
+        body.append(text(left - 6, y + cell - 3, slot.position, text_anchor="end", font_size=10))
+        chances = {} if slot.value is not None else probabilities.get(slot.position, {})
+        top_p = max(chances.values(), default=0)
+        for value in range(low, high + 1):
+            x = left + cell * (value - low)
+            if slot.value == value:
+                shade, label = 1.0, f"position {slot.position}: {value} face up"
+            elif value in chances:
+                p = float(chances[value])
+                shade = 0.12 + 0.88 * p / float(top_p)
+                label = f"position {slot.position}: {value} ({p:.1%})"
+            else:
+                shade, label = 0.0, ""
+            body.append(
+                tag(
+                    "rect",
+                    tag("title", label) if label else "",
+                    x=float(x),
+                    y=float(y),
+                    width=cell - 1,
+                    height=cell - 1,
+                    fill=HEAT if shade else "#f0f2f5",
+                    fill_opacity=round(shade, 3) if shade else None,
+                    class_="value" if shade else None,
+                    data_position=slot.position,
+                    data_value=value if shade else None,
+                )
+            )
+    body.append(
+        text(
+            left,
+            height - 6,
+            "possible hideout values by position (darker: likelier; solid: face up)",
+            fill="#5b6475",
+        )
+    )
+    return document(width, height, "".join(body), "Fugitive: possible values by position")
+
+
+# --- camel up ----------------------------------------------------------------------------------
+
+
+def camel_up(session: Any) -> str:
+    """Each camel's odds as bars: leg first, leg second, race winner, race loser."""
+    from sleuth.games.camel_up.advice import advise
+
+    state = session.state
+    if state.order is None or state.is_terminal():
+        return ""
+    odds = advise(state, rollouts=session.rollouts, seed=len(session.entries), all_tiles=True).odds
+    game = state.game
+    columns = [
+        ("leg 1st", odds.leg.first),
+        ("leg 2nd", odds.leg.second),
+        ("wins race", odds.win),
+        ("last", odds.last),
+    ]
+    row, label_w, bar_w, gap = 20, 70, 70, 12
+    width = label_w + len(columns) * (bar_w + gap) + 10
+    height = 30 + row * 5 + 10
+    body = [
+        text(label_w + i * (bar_w + gap), 16, title, font_weight=700)
+        for i, (title, _) in enumerate(columns)
+    ]
+    for camel in range(5):
+        name = game.camel_name(camel)
+        y = 26 + row * camel
+        body.append(text(4, y + 13, name))
+        colour = CAMEL_COLOURS.get(name.lower(), "#5b6475")
+        for i, (title, values) in enumerate(columns):
+            p = float(values[camel])
+            x = label_w + i * (bar_w + gap)
+            body.append(
+                tag("rect", x=float(x), y=float(y + 2), width=bar_w, height=row - 5, fill="#f0f2f5")
+            )
+            body.append(
+                tag(
+                    "rect",
+                    tag("title", f"{name} {title}: {p:.1%}"),
+                    x=float(x),
+                    y=float(y + 2),
+                    width=round(bar_w * p, 2),
+                    height=row - 5,
+                    fill=colour,
+                    stroke="#1d2330",
+                    stroke_width=0.5,
+                    class_="odds",
+                    data_camel=name,
+                    data_p=f"{p:.4f}",
+                )
+            )
+            body.append(text(x + 3, y + 14, f"{p:.0%}", font_size=10))
+    return document(width, height, "".join(body), "Camel Up odds")
+
+
+# --- scotland yard -----------------------------------------------------------------------------
+
+LABELLED = 8
+"""How many of Mr. X's likeliest stations get their probability written beside them."""
+
+
+def scotland_yard(session: Any) -> str:
+    """The map, Mr. X's possible stations shaded by probability, the likeliest labelled."""
+    from sleuth.web.render import scotland_yard as board
+
+    table = session.table
+    game = session.game
+    picture: str = board.svg(game, _view(game, game.roles.index("detectives"), table.events), [])
+    if table.tracker is None or table.over == "caught":
+        return picture
+    probabilities = table.tracker.probabilities()
+    if not probabilities:
+        return picture
+    points = board._points(game.board.coordinates)
+    most = max(probabilities.values())
+    shades = []
+    ranked = sorted(probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
+    for rank, (station, p) in enumerate(ranked):
+        if station not in points or p <= 0:
+            continue
+        x, y = points[station]
+        shades.append(
+            tag(
+                "circle",
+                tag("title", f"station {station}: {p:.1%}"),
+                cx=x,
+                cy=y,
+                r=board.RADIUS + 5,
+                fill="none",
+                stroke=HEAT,
+                stroke_width=9,
+                stroke_opacity=round(0.2 + 0.8 * p / most, 3),
+                class_="chance",
+                data_station=station,
+                data_p=f"{p:.4f}",
+                pointer_events="none",
+            )
+        )
+        if rank < LABELLED:
+            shades.append(
+                text(
+                    x + board.RADIUS + 4,
+                    y - board.RADIUS,
+                    f"{p:.0%}",
+                    font_size=18,
+                    font_weight=700,
+                    fill=HEAT,
+                    pointer_events="none",
+                )
+            )
+    return picture.replace("</svg>", "".join(shades) + "</svg>")
+
+
+# --- cluedo ------------------------------------------------------------------------------------
+
+
+def cluedo(session: Any) -> str:
+    """The notepad matrix and room map from the user's own view, then the entropy line."""
+    from sleuth.web.render import cluedo as notepad
+
+    pad = session.pad
+    if not pad.started or pad.me is None:
+        return ""
+    picture: str = notepad.svg(pad.game, _view(pad.game, pad.me, pad.events), [])
+    return picture + _entropy(pad.entropy)
+
+
+def _entropy(points: Sequence[tuple[int, float]]) -> str:
+    """The envelope's entropy (nats) after each entry, as a line chart."""
+    if not points:
+        return ""
+    width, height, left, bottom = 360, 150, 36, 26
+    last = max(max(n for n, _ in points), 1)
+    first = min(n for n, _ in points)
+    top_bits = max(max(h for _, h in points), 1.0)
+
+    def at(n: int, h: float) -> tuple[float, float]:
+        span = max(last - first, 1)
+        x = left + (width - left - 10) * (n - first) / span
+        y = 10 + (height - bottom - 10) * (1 - h / top_bits)
+        return x, y
+
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in (at(n, h) for n, h in points))
+    body = [
+        tag("line", x1=left, y1=height - bottom, x2=width - 10, y2=height - bottom, stroke="#888"),
+        tag("line", x1=left, y1=10, x2=left, y2=height - bottom, stroke="#888"),
+        text(4, 16, f"{top_bits:.1f}", font_size=10),
+        text(4, height - bottom, "0", font_size=10),
+        tag("polyline", points=corners, fill="none", stroke=HEAT, stroke_width=2, class_="entropy"),
+        text(
+            left,
+            height - 6,
+            f"envelope entropy (nats) by entry; now {points[-1][1]:.2f}",
+            fill="#5b6475",
+        ),
+    ]
+    for n, h in points:
+        x, y = at(n, h)
+        body.append(
+            tag("circle", tag("title", f"entry {n}: {h:.2f} nats"), cx=x, cy=y, r=3, fill=HEAT)
+        )
+    return document(width, height, "".join(body), "Cluedo: the envelope's entropy over time")
+
+
+DRAWERS: dict[str, Callable[[Any], str]] = {
+    "fox": fox,
+    "fugitive": fugitive,
+    "camel-up": camel_up,
+    "scotland-yard": scotland_yard,
+    "cluedo": cluedo,
+}
+"""Each game's picture by game name."""

@@ -1,0 +1,131 @@
+// A notepad page: shows /api/assist/ID and sends entries, edits, undo, commands and logs.
+import { request, element } from "./api.js";
+
+const root = document.getElementById("notepad");
+const id = root.dataset.id;
+const api = `/api/assist/${id}`;
+const error = document.getElementById("error");
+const message = document.getElementById("message");
+const entryText = document.getElementById("entry-text");
+const board = document.getElementById("board");
+let busy = false;
+let current = null;
+
+function show(notepad) {
+  current = notepad;
+  document.getElementById("title").textContent = notepad.title;
+  document.getElementById("status").textContent = notepad.finished
+    ? "over: undo, edit or delete to go on" : `${notepad.entries.length} entries`;
+  document.getElementById("entry-help").textContent = notepad.entry_help;
+  document.getElementById("rendering").innerHTML = notepad.html;
+  board.innerHTML = notepad.svg;
+  board.hidden = !notepad.svg;
+  message.textContent = notepad.message;
+  document.getElementById("entry-form").hidden = notepad.finished;
+  const section = document.getElementById("commands-section");
+  section.hidden = notepad.commands.length === 0;
+  document.getElementById("commands").replaceChildren(...notepad.commands.map((command) => {
+    const button = element("button", { type: "button", title: command.help }, command.names[0]);
+    button.addEventListener("click", () => {
+      if (command.argument) {
+        const text = document.getElementById("command-text");
+        text.value = `${command.names[0]} `;
+        text.placeholder = `${command.names[0]} ${command.argument}`;
+        text.focus();
+      } else {
+        send("POST", `${api}/command`, { command: command.names[0] });
+      }
+    });
+    return button;
+  }));
+  document.getElementById("history").replaceChildren(...notepad.entries.map(historyItem));
+  document.getElementById("save").href = `${api}/save`;
+  for (const node of board.querySelectorAll("[data-action]")) {
+    node.addEventListener("click", () => send("POST", `${api}/entries`, { text: node.dataset.action }));
+  }
+  if (root.dataset.game === "fox" && !notepad.finished) {
+    for (const node of board.querySelectorAll("[data-hole]:not([data-action])")) {
+      node.addEventListener("click", () => {  // k > 1: collect the day's holes in the box
+        const holes = entryText.value.split(/[ ,]+/).filter(Boolean);
+        if (!holes.includes(node.dataset.hole)) holes.push(node.dataset.hole);
+        entryText.value = holes.join(",");
+        entryText.focus();
+      });
+    }
+  }
+}
+
+function historyItem(text, index) {
+  const number = index + 1;
+  const item = element("li", { "data-entry": String(number) });
+  const words = element("span", { class: "entry" }, text);
+  const edit = element("button", { type: "button", class: "small", title: "change this entry" }, "edit");
+  const insert = element("button", { type: "button", class: "small", title: "a missed entry before this one" }, "insert");
+  const remove = element("button", { type: "button", class: "small", title: "remove this entry" }, "delete");
+  edit.addEventListener("click", () => inline(item, text, (value) =>
+    send("PUT", `${api}/entries/${number}`, { text: value })));
+  insert.addEventListener("click", () => inline(item, "", (value) =>
+    send("POST", `${api}/entries/${number}`, { text: value })));
+  remove.addEventListener("click", () => send("DELETE", `${api}/entries/${number}`));
+  item.append(words, " ", edit, insert, remove);
+  return item;
+}
+
+function inline(item, text, done) {
+  const form = element("form", { class: "line-form" });
+  const input = element("input", { value: text, "aria-label": "entry text" });
+  const cancel = element("button", { type: "button" }, "cancel");
+  form.append(input, element("button", { type: "submit" }, "ok"), cancel);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (input.value.trim()) done(input.value.trim());
+  });
+  cancel.addEventListener("click", () => show(current));
+  item.append(form);
+  input.focus();
+}
+
+async function send(method, url, body) {
+  if (busy) return false;
+  busy = true;
+  error.textContent = "";
+  root.classList.add("busy");
+  try {
+    show(await request(method, url, body));
+    return true;
+  } catch (problem) {
+    error.textContent = problem.message;
+    return false;
+  } finally {
+    busy = false;
+    root.classList.remove("busy");
+  }
+}
+
+document.getElementById("entry-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = entryText.value.trim();
+  if (text && await send("POST", `${api}/entries`, { text })) entryText.value = "";
+});
+
+document.getElementById("command-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = document.getElementById("command-text");
+  const command = input.value.trim();
+  if (command && await send("POST", `${api}/command`, { command })) input.value = "";
+});
+
+document.getElementById("undo").addEventListener("click", () => send("POST", `${api}/undo`, { count: 1 }));
+
+document.getElementById("load-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (file) await send("POST", `${api}/load`, { log: await file.text() });
+  event.target.value = "";
+});
+
+const possible = document.getElementById("show-possible");
+if (possible) {
+  possible.addEventListener("change", () => board.classList.toggle("hide-possible", !possible.checked));
+}
+
+request("GET", api).then(show, (problem) => { error.textContent = problem.message; });

@@ -1,0 +1,22 @@
+// The new-notepad forms of /assist: send the game's options and the assistant's settings.
+import { request } from "./api.js";
+
+for (const form of document.querySelectorAll("form.new-notepad")) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = form.querySelector(".error");
+    error.textContent = "";
+    const choice = { game: form.dataset.game, options: {}, params: {} };
+    for (const [name, value] of new FormData(form).entries()) {
+      const text = String(value).trim();
+      if (name.startsWith("option:")) choice.options[name.slice(7)] = text;
+      if (name.startsWith("param:") && text) choice.params[name.slice(6)] = text;
+    }
+    try {
+      const notepad = await request("POST", "/api/assist", choice);
+      window.location.href = `/assist/${notepad.id}`;
+    } catch (problem) {
+      error.textContent = problem.message;
+    }
+  });
+}
