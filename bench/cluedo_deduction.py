@@ -16,6 +16,19 @@ suggestion): the update (the exact count) *and* the outputs the notepad shows (e
     forward and backward for the marginals, no binomials, no kernels); it is not asked for the
     envelope's distribution, a favour to it.
 
+Against Velma's method (:mod:`sleuth.games.cluedo.velma_hypotheses` and
+:mod:`~sleuth.games.cluedo.velma`, 100,000 hypotheses, its sampler compiled by Numba when
+installed), in the same process on the same views:
+
+* first posterior: seat 0's exact posterior with the notepad's outputs against Velma's first
+  pool of hypotheses, both after the deal and seat 0's hand;
+* each knowledge-changing event: the exact update with the outputs against Velma's (deleting
+  the hypotheses the event rules out, refilling the pool, its envelope counts);
+* a turn's decisions: at each of seat 0's turns, the ``sleuth`` player's decisions (move,
+  the room to head for after a roll, suggestion, accusation) against ``velma``'s at the same
+  points of the same game, each bot having read the view untimed first (so the update is
+  not counted twice); the game itself is played by the random suggesters above.
+
 The first posterior is seat 0's after the deal and its own hand (no other information).
 Sleuth's methods keep each event's fastest of ``--rounds`` passes; the baseline runs once (it
 takes seconds where Sleuth takes milliseconds).  The check column confirms that all three
@@ -24,6 +37,7 @@ is the baseline's time over the method's (median over events; above 1: faster). 
 load of the compiled kernels (once per process) is reported apart.
 
     .venv/bin/python bench/cluedo_deduction.py [--quick] [--games N] [--players P] [--rounds R]
+        [--hypotheses H]
 """
 
 from __future__ import annotations
@@ -39,34 +53,52 @@ from typing import TypeVar
 
 from _plain_cluedo import plain_marginals
 from _report import print_table
+from sleuth.core.bots import Bot
 from sleuth.core.compiled import COMPILED
-from sleuth.core.events import Event
-from sleuth.games.cluedo.actions import Accuse, Suggest
+from sleuth.core.events import Event, View
+from sleuth.games.cluedo import velma_hypotheses
+from sleuth.games.cluedo.actions import Accuse, Show, Suggest
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import Knowledge
 from sleuth.games.cluedo.deduction.counting import Posterior, warm_up
 from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.sleuth_player import SleuthPlayer
+from sleuth.games.cluedo.velma import VelmaPlayer
 
 T = TypeVar("T")
 ANSWERS = frozenset(("passed", "refuted", "unrefuted"))
 
 
-def seat0_view(players: int, turns: int, seed: int) -> list[Event]:
-    """Seat 0's view of a random game in which everyone suggests whenever allowed."""
+Decision = tuple[int, int, tuple[object, ...]]
+"""Seat 0 to act (not refuting): (its turn number, the events of its view so far, the legal
+actions)."""
+
+
+def seat0_game(players: int, turns: int, seed: int) -> tuple[list[Event], list[Decision]]:
+    """Seat 0's view of a random game in which everyone suggests whenever allowed, and the
+    points where seat 0 chose an action (refutations aside)."""
     game = CluedoGame(players=players, max_turns=turns)
     rng = random.Random(seed)
     state = game.new_initial_state()
     view: list[Event] = []
+    decisions: list[Decision] = []
     while not state.is_terminal():
         if state.current_player() < 0:
             action = state.sample_chance(rng)
         else:
             legal = state.legal_actions()
+            if state.current_player() == 0 and not isinstance(legal[0], Show):
+                decisions.append((state.turn, len(view), tuple(legal)))
             suggest = [a for a in legal if isinstance(a, Suggest)]
             other = [a for a in legal if not isinstance(a, Accuse | Suggest)]
             action = rng.choice(suggest or other)
         view += [event.seen_by(0) for event in state.apply(action)]
-    return view
+    return view, decisions
+
+
+def seat0_view(players: int, turns: int, seed: int) -> list[Event]:
+    """Seat 0's view of a random game in which everyone suggests whenever allowed."""
+    return seat0_game(players, turns, seed)[0]
 
 
 def outputs(posterior: Posterior) -> float:
@@ -131,6 +163,60 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
 
+def velma_first(view: list[Event], hypotheses: int, rounds: int) -> float:
+    """Velma's first pool: the fastest of ``rounds`` reads of the deal and seat 0's hand."""
+    game = CluedoGame(players=view[0].public["players"])
+    deal = [e for e in view if e.kind in ("setup", "hand")]
+    best = float("inf")
+    for round_ in range(rounds):
+        player = VelmaPlayer(game, 0, round_, hypotheses=hypotheses)
+        started = time.perf_counter()
+        player.observe(View(0, "player", {}, deal))
+        assert player.belief is not None
+        player.belief.solution_counts()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def velma_events(view: list[Event], hypotheses: int) -> list[float]:
+    """Velma's update (and envelope counts) at each event that changes seat 0's exact
+    knowledge (the events :func:`replay` times)."""
+    game = CluedoGame(players=view[0].public["players"])
+    player = VelmaPlayer(game, 0, 0, hypotheses=hypotheses)
+    exact = CluedoBelief(0)
+    times = []
+    for i, event in enumerate(view):
+        before = exact.knowledge
+        exact.update(event)
+        started = time.perf_counter()
+        player.observe(View(0, "player", {}, view[: i + 1]))
+        if player.belief is not None and not player.out:
+            player.belief.solution_counts()
+        spent = time.perf_counter() - started
+        if event.kind in ANSWERS and exact.knowledge is not before:
+            times.append(spent)
+    return times
+
+
+def turn_decisions(bot: Bot, view: list[Event], decisions: list[Decision]) -> list[float]:
+    """The time of each of seat 0's turns' decisions by ``bot`` (fresh), which reads the view
+    untimed before each decision."""
+    turns: dict[int, float] = {}
+    for turn, seen, legal in decisions:
+        at = View(0, "player", {}, view[:seen])
+        bot.observe(at)
+        started = time.perf_counter()
+        bot.act(at, legal)
+        turns[turn] = turns.get(turn, 0.0) + time.perf_counter() - started
+    return list(turns.values())
+
+
+def summary(times: list[float]) -> tuple[float, float, float]:
+    """Median, 95th percentile and maximum."""
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[int(0.95 * (len(ordered) - 1))], ordered[-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one short 3-player game")
@@ -139,15 +225,19 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=60, help="turns per game")
     parser.add_argument("--rounds", type=int, default=3, help="passes of Sleuth's methods")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hypotheses", type=int, default=100_000, help="Velma's pool")
     args = parser.parse_args()
     games, players, turns, rounds = args.games, args.players, args.turns, args.rounds
+    hypotheses = args.hypotheses
     if args.quick:
-        games, players, turns, rounds = 1, 3, 12, 1
+        games, players, turns, rounds, hypotheses = 1, 3, 12, 1, 2_000
 
     started = time.perf_counter()
     warm_up()
+    velma_hypotheses.warm_up()
     load = time.perf_counter() - started
-    views = [seat0_view(players, turns, args.seed + g) for g in range(games)]
+    played = [seat0_game(players, turns, args.seed + g) for g in range(games)]
+    views = [view for view, _ in played]
     gc.collect()
     gc.freeze()
 
@@ -214,6 +304,36 @@ def main() -> None:
         )
     header = ["method", "first ms", "event ms (median)", "p95", "max", "check"]
     print_table([*header, "vs baseline", "first vs baseline"], rows)
+
+    game = CluedoGame(players=players, max_turns=turns)
+    velma_first_time = velma_first(views[0], hypotheses, rounds)
+    velma_times = [t for view in views for t in velma_events(view, hypotheses)]
+    makers: dict[str, Callable[[int], Bot]] = {
+        "sleuth": lambda seed: SleuthPlayer(game, 0, seed),
+        "velma": lambda seed: VelmaPlayer(game, 0, seed, hypotheses=hypotheses),
+    }
+    decided: dict[str, list[float]] = {name: [] for name in makers}
+    for name, make in makers.items():
+        for g, (view, decisions) in enumerate(played):
+            decided[name] += turn_decisions(make(g), view, decisions)
+    print()
+    print(
+        f"Against Velma's method ({hypotheses:,} hypotheses), same games and process: "
+        f"{len(velma_times)} events, {len(decided['sleuth'])} turns of seat 0"
+    )
+    sleuth_first = first_times["sleuth"]
+    sleuth_event, velma_event = summary(best), summary(velma_times)
+    sleuth_turn, velma_turn = summary(decided["sleuth"]), summary(decided["velma"])
+    rows = [
+        ["first posterior", ms(sleuth_first), "-", "-", ms(velma_first_time), "-", "-",
+         f"{velma_first_time / sleuth_first:.1f}x"],
+        ["event update", *map(ms, sleuth_event), *map(ms, velma_event),
+         f"{velma_event[0] / sleuth_event[0]:.1f}x"],
+        ["turn decision", *map(ms, sleuth_turn), *map(ms, velma_turn),
+         f"{velma_turn[0] / sleuth_turn[0]:.1f}x"],
+    ]  # fmt: skip
+    header = ["what", "sleuth ms (median)", "p95", "max", "velma ms (median)", "p95", "max"]
+    print_table([*header, "velma / sleuth"], rows)
 
 
 if __name__ == "__main__":
