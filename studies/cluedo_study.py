@@ -19,7 +19,8 @@ seat's view; a seat's count is the number of its own moves made when only one en
 remained possible for it, read before any correct accusation or the end of the game reveals
 the envelope (seats that never got there, or accused wrongly first, are counted apart).  It
 measures how much each player's play taught it, whatever its own belief made of it.  The
-replays are kept in the database's ``certainty`` table, so each game is replayed once.
+replays (on every core, ``--workers``) are kept in the database's ``certainty`` table, so each
+game is replayed once.
 Both commands write to ``--out DIR`` (default ``study-output/``; the database is
 ``DIR/cluedo-study.duckdb`` unless ``--db`` names another file).
 """
@@ -31,6 +32,7 @@ import json
 import os
 import uuid
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -53,6 +55,10 @@ NAME = "cluedo-study"
 PLAYERS = (3, 4, 5, 6)
 PAIRINGS = (("sleuth", "velma"), ("sleuth", "logic"), ("velma", "logic"))
 """(the single seat, the other seats)."""
+
+REPLAYS = 200
+"""Games replayed between two writes of the ``certainty`` table (an interrupted report keeps
+what it replayed)."""
 
 Setting = tuple[int, str, str]
 """(players, the single seat's bot, the others' bot), bots canonical."""
@@ -160,8 +166,16 @@ def turns_to_certainty(options: dict[str, Any], actions: list[str]) -> list[int 
     return out
 
 
-def _certainty(db: Path, stored: dict[Setting, list[Row]]) -> dict[tuple[str, int], list[Any]]:
-    """Turns to certainty by (run id, game index), replaying the games not replayed yet."""
+def _replay(job: tuple[str, int, dict[str, Any], list[str]]) -> tuple[str, int, list[Any]]:
+    run_id, index, options, actions = job
+    return run_id, index, turns_to_certainty(options, actions)
+
+
+def _certainty(
+    db: Path, stored: dict[Setting, list[Row]], workers: int | None
+) -> dict[tuple[str, int], list[Any]]:
+    """Turns to certainty by (run id, game index), replaying (on ``workers`` processes) the
+    games not replayed yet."""
     with duckdb.connect(str(db)) as con:
         con.execute(
             "create table if not exists certainty "
@@ -171,23 +185,25 @@ def _certainty(db: Path, stored: dict[Setting, list[Row]]) -> dict[tuple[str, in
             (run_id, index): list(turns)
             for run_id, index, turns in con.execute("select * from certainty").fetchall()
         }
-        for rows in stored.values():
-            new = []
-            for run_id, index, _, _, actions, options in rows:
-                if (run_id, index) not in known:
-                    turns = turns_to_certainty(options, actions)
-                    known[run_id, index] = turns
-                    new.append((run_id, index, turns))
-            if new:
-                con.executemany("insert into certainty values (?, ?, ?)", new)
+        jobs = [
+            (run_id, index, options, actions)
+            for rows in stored.values()
+            for run_id, index, _, _, actions, options in rows
+            if (run_id, index) not in known
+        ]
+        with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
+            for start in range(0, len(jobs), REPLAYS):
+                done = list(pool.map(_replay, jobs[start : start + REPLAYS], chunksize=8))
+                con.executemany("insert into certainty values (?, ?, ?)", done)
+                known.update({(run_id, index): turns for run_id, index, turns in done})
     return known
 
 
-def report(db: Path) -> None:
+def report(db: Path, workers: int | None) -> None:
     if not db.exists():
         raise SystemExit(f"error: {db} does not exist: play the study first (run --db {db})")
     stored = _stored(db)
-    certainty = _certainty(db, stored)
+    certainty = _certainty(db, stored, workers)
     print("### The single seat's win rate\n")
     print("| players | single seat v others | games | single seat wins (95% interval) | fair share "
           "| no winner |")  # fmt: skip
@@ -242,7 +258,7 @@ def main() -> None:
     if args.command == "run":
         run(db, args.games, args.workers, args.only)
     else:
-        report(db)
+        report(db, args.workers)
 
 
 if __name__ == "__main__":

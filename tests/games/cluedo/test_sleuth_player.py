@@ -4,13 +4,15 @@ moves and suggestions by gain per turn, and its choice of card to show."""
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
 from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, STAY, Accuse, Go, Show, Suggest
-from sleuth.games.cluedo.advice import SuggestionAdvice
+from sleuth.games.cluedo.advice import best_suggestion
 from sleuth.games.cluedo.bots import BOTS
 from sleuth.games.cluedo.cards import NAMES, ROOMS
 from sleuth.games.cluedo.rules import ACCUSATIONS, CluedoGame
@@ -117,7 +119,8 @@ def test_in_a_room_it_makes_the_best_suggestion_and_ends_after() -> None:
     suggestions = tuple(Suggest(s, w, kitchen) for s in range(6) for w in range(6, 12))
     choice = player.act(view(events), (*suggestions, *ACCUSATIONS, END))
     assert isinstance(choice, Suggest) and choice.room == kitchen
-    best = player._scores()[kitchen]
+    samples = player._scores()[0]
+    best = best_suggestion(player.belief.posterior, 0, 3, kitchen, Random(0), samples=samples)
     assert (choice.suspect, choice.weapon) == (best.suspect, best.weapon)
     # early on, its own suspect and weapon with the room is the most informative question:
     # the answer places the Kitchen for certain (in the envelope when nobody refutes)
@@ -127,11 +130,9 @@ def test_in_a_room_it_makes_the_best_suggestion_and_ends_after() -> None:
 
 def scored(player: SleuthPlayer, gains: dict[str, float]) -> None:
     """Make the player's room scores these gains (every other room: nothing)."""
-    posterior = player.belief.posterior
-    player._scored = (
-        posterior,
-        {r: SuggestionAdvice(r, 0, 6, gains.get(NAMES[r], 0.0), 0, 0) for r in ROOMS},
-    )
+    samples = player._scores()[0]
+    worth = {r: gains.get(NAMES[r], 0.0) for r in ROOMS}
+    player._scored = (player.belief.posterior, samples, worth)
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,17 @@
 :mod:`~sleuth.games.cluedo.advice`.
 
 * **Belief**: :class:`~sleuth.games.cluedo.deduction.belief.CluedoBelief`, exact.
-* **Where to go**: each room is worth its best suggestion's gain (expected drop of the
-  envelope's entropy), per turn: ending this turn at a position P is worth the best, over
-  rooms R, of ``gain(R) / (1 + T(P, R))``, T the expected travel time (0 in R itself, where
-  the suggestion is made at once).  Rolling is worth the average over the dice of the best
+* **Where to go**: each room is worth its best suggestion's gain as the screen of
+  :func:`~.advice.room_gains` estimates it (the expected drop of the categories' entropies,
+  from the samples alone: exact rescoring of every room would take too long), per turn:
+  ending this turn at a position P is worth the best, over rooms R, of
+  ``gain(R) / (1 + T(P, R))``, T the expected travel time (0 in R itself, where the
+  suggestion is made at once).  Rolling is worth the average over the dice of the best
   place each roll reaches; the secret passage and staying (after a summons) the room they
   leave it in; the highest wins (ties: passage, roll, stay).  After the roll it heads for
   the best place the roll reaches.
-* **Suggestion**: the room's best suggestion (:func:`~.advice.best_suggestion`).
+* **Suggestion**: the room's best suggestion (:func:`~.advice.best_suggestion`: the
+  ``rescore`` best of the screen scored again with exact entropies).
 * **Accusation**: as :func:`~.advice.accusation_advice` says, whenever the rules let it (in
   the envelope's room under ``accuse_at=in_named_room``: it heads there first).  The rivals'
   progress is, over the other seats still playing, the largest share of the cards they did
@@ -18,8 +21,8 @@
 * **Refutation**: :func:`~.advice.card_to_show`, with the suggester's candidates left
   estimated from its hand by our posterior and the cards we showed it.
 
-The suggestion scores of a posterior are computed once (one set of samples, every room) and
-kept until the posterior changes.
+The samples and screened room scores of a posterior are computed once and kept until the
+posterior changes.
 """
 
 from __future__ import annotations
@@ -37,12 +40,13 @@ from sleuth.games.cluedo.advice import (
     SAMPLES,
     THRESHOLD,
     AccusationAdvice,
-    SuggestionAdvice,
+    Samples,
     accusation_advice,
     best_suggestion,
     candidates_left,
     card_to_show,
     draw,
+    room_gains,
 )
 from sleuth.games.cluedo.cards import ROOMS
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
@@ -88,7 +92,7 @@ class SleuthPlayer(Bot):
         self.unknown = [0] * n
         """Cards each seat did not know at the deal (neither its own nor face up)."""
         self.out = [False] * n
-        self._scored: tuple[Posterior, dict[int, SuggestionAdvice]] | None = None
+        self._scored: tuple[Posterior, Samples, dict[int, float]] | None = None
 
     # --- reading the view ---------------------------------------------------------------------
 
@@ -151,8 +155,7 @@ class SleuthPlayer(Bot):
             return self._move(here, legal, self._worth(target))
         suggestions = [a for a in legal if isinstance(a, Suggest)]
         if suggestions and target is None:
-            best = self._scores()[suggestions[0].room]
-            return Suggest(best.suspect, best.weapon, best.room)
+            return self._suggest(suggestions[0].room)
         return END
 
     def accusation(self) -> AccusationAdvice | None:
@@ -200,26 +203,31 @@ class SleuthPlayer(Bot):
         )
 
     def _worth(self, target: int | None) -> dict[int, float]:
-        """What reaching each room is worth: its best suggestion's gain, or, when heading for
-        an accusation in ``target``, 1 there and 0 elsewhere."""
+        """What reaching each room is worth: its best suggestion's screened gain
+        (:func:`~.advice.room_gains`), or, when heading for an accusation in ``target``, 1
+        there and 0 elsewhere."""
         if target is not None:
             return {room: float(room == target) for room in ROOMS}
-        return {room: advice.gain for room, advice in self._scores().items()}
+        return self._scores()[1]
 
-    def _scores(self) -> dict[int, SuggestionAdvice]:
-        """The best suggestion of each room under the current posterior (cached)."""
+    def _suggest(self, room: int) -> Suggest:
+        posterior = self.belief.posterior
+        samples = self._scores()[0]
+        best = best_suggestion(
+            posterior, self.seat, self.cluedo.players, room, self.rng, samples=samples,
+            rescore=self.rescore,
+        )  # fmt: skip
+        return Suggest(best.suspect, best.weapon, best.room)
+
+    def _scores(self) -> tuple[Samples, dict[int, float]]:
+        """Samples of the current posterior and each room's best screened gain (cached until
+        the posterior changes)."""
         posterior = self.belief.posterior
         if self._scored is None or self._scored[0] is not posterior:
-            n = self.cluedo.players
-            samples = draw(posterior, self.seat, n, self.rng, self.samples)
-            scores = {
-                room: best_suggestion(
-                    posterior, self.seat, n, room, self.rng, samples=samples, rescore=self.rescore
-                )
-                for room in ROOMS
-            }
-            self._scored = (posterior, scores)
-        return self._scored[1]
+            samples = draw(posterior, self.seat, self.cluedo.players, self.rng, self.samples)
+            worth = {room: max(0.0, float(room_gains(samples, room).max())) for room in ROOMS}
+            self._scored = (posterior, samples, worth)
+        return self._scored[1], self._scored[2]
 
 
 def _last_roll(view: View) -> int:
