@@ -556,3 +556,40 @@ def test_the_truth_stays_possible_along_random_games(
     seed: int, players: int, leftover: str
 ) -> None:
     play(seed, players, leftover)
+
+
+@pytest.mark.parametrize("responder", ["any", "uniform"])
+def test_a_posterior_that_reuses_the_last_tables_equals_a_fresh_count(
+    responder: Responder,
+) -> None:
+    """The belief counts again only when the simple rules change the counting problem; when it
+    reuses the last tables, the answers equal a fresh count in plain Python ints."""
+    from sleuth.games.cluedo.actions import Accuse, Suggest
+
+    game = CluedoGame(players=4, max_turns=50)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    belief = CluedoBelief(0, responder)
+    reused = counted = 0
+    while not state.is_terminal():
+        if state.current_player() < 0:
+            action = state.sample_chance(rng)
+        else:
+            legal = list(state.legal_actions())
+            suggest = [a for a in legal if isinstance(a, Suggest)]
+            action = rng.choice(suggest or [a for a in legal if not isinstance(a, Accuse)])
+        for event in state.apply(action):
+            last = belief._posterior
+            belief.update(event.seen_by(0))
+            posterior = belief._posterior
+            if posterior is None or posterior is last or last is None:
+                continue
+            fresh = Posterior(posterior.knowledge, responder, compiled=False)
+            assert (posterior.total, posterior.deals) == (fresh.total, fresh.deals)
+            assert (posterior.matrix() == fresh.matrix()).all()
+            assert posterior.solution_counts() == fresh.solution_counts()
+            if posterior._tables is last._tables:
+                reused += 1
+            else:
+                counted += 1
+    assert reused >= 3 and counted >= 3, (reused, counted)

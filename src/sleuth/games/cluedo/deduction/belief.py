@@ -56,11 +56,16 @@ KINDS = SILENT | {
 class CluedoBelief:
     """The exact deduction of seat ``seat`` (``knowledge`` and ``posterior`` are None before
     ``setup``).  ``responder`` weighs the deals by how refuters choose their card (see
-    :data:`~.counting.Responder`)."""
+    :data:`~.counting.Responder`); ``compiled`` as for :class:`~.counting.Posterior`."""
 
-    def __init__(self, seat: int, responder: Responder = "any") -> None:
+    def __init__(
+        self, seat: int, responder: Responder = "any", compiled: bool | None = None
+    ) -> None:
         self.seat = seat
         self.responder: Responder = responder
+        self.compiled = compiled
+        """The counting's implementation (None: compiled when it can, see
+        :class:`~.counting.Posterior`)."""
         self.knowledge: Knowledge | None = None
         self._posterior: Posterior | None = None
         self.read = 0
@@ -136,9 +141,11 @@ class CluedoBelief:
         self._learn(knowledge)
 
     def _learn(self, knowledge: Knowledge) -> None:
-        """Take the new knowledge if some deal satisfies it (else Infeasible propagates)."""
+        """Take the new knowledge if some deal satisfies it (else Infeasible propagates); the
+        last posterior's tables serve again when the counting problem has not changed."""
         if knowledge != self.knowledge:
-            self._posterior = Posterior(knowledge, self.responder)
+            last = self._posterior
+            self._posterior = Posterior(knowledge, self.responder, self.compiled, last)
             self.knowledge = knowledge
 
     def _setup(self, public: Mapping[str, JSON]) -> None:

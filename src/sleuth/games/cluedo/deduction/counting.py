@@ -79,25 +79,59 @@ class Posterior:
     forward pass runs at construction; marginals and samples run the backward pass once, on
     first use.  ``compiled`` chooses the DP's implementation (None: the compiled one when it
     can, see :func:`~.dp.tables`).
+
+    ``reuse``, an earlier posterior (of the same game), lends its tables when the simple rules
+    leave the counting problem as it was: a fact they already implied (a pass on cards known
+    to lie elsewhere, say) changes the knowledge but not a single count, so nothing is
+    counted again.
     """
 
     def __init__(
-        self, knowledge: Knowledge, responder: Responder = "any", compiled: bool | None = None
+        self,
+        knowledge: Knowledge,
+        responder: Responder = "any",
+        compiled: bool | None = None,
+        reuse: Posterior | None = None,
     ) -> None:
         self.knowledge = knowledge
         self.responder = responder
         self.closure = close(knowledge)
         self._weighted = responder == "uniform" and bool(knowledge.shown)
         self._compiled = compiled
-        self._problem = Problem(self.closure, self._weighted)
-        self._tables: Tables = tables(self._problem, self._weighted, compiled)
+        self._problem: Problem
+        self._tables: Tables
+        self._deals: int | None
+        self._draws: dict[tuple[int, int], tuple[list[int], list[int]]]
+        self._units: list[list[int]] | None
+        if reuse is not None and reuse._signature() == self._signature():
+            self._problem, self._tables = reuse._problem, reuse._tables
+            self._deals, self._draws, self._units = reuse._deals, reuse._draws, reuse._units
+        else:
+            self._problem = Problem(self.closure, self._weighted)
+            self._tables = tables(self._problem, self._weighted, compiled)
+            self._deals = None if self._weighted else self._tables.total
+            self._draws, self._units = {}, None
         self.total = self._tables.total
         """The weighted total (the deal count when unweighted): ``weight * scale``."""
         if not self.total:
             raise Infeasible("no deal satisfies every fact")
-        self._deals: int | None = None if self._weighted else self.total
-        self._draws: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-        self._units: list[list[int]] | None = None
+
+    def _signature(self) -> tuple[object, ...]:
+        """What the counting problem depends on: equal signatures, equal tables."""
+        c = self.closure
+        shown = c.knowledge.shown if self._weighted else ()
+        return (
+            c.knowledge.deck,
+            c.knowledge.hand_sizes,
+            c.knowledge.table,
+            c.known,
+            c.allowed,
+            c.clauses,
+            c.failed,
+            shown,
+            self._weighted,
+            self._compiled,
+        )
 
     # --- counts ---------------------------------------------------------------------------
 
