@@ -207,9 +207,39 @@ def rebuild(record: Mapping[str, Any]) -> TableSession:
 
 
 def commands(name: str, session: TableSession) -> list[Command]:
-    """The session's own commands that the page lists (not those it offers otherwise)."""
+    """The session's own commands that the page lists (not those it offers otherwise), then
+    the page's own (the fox's ``solve``); none of the page's own changes the session."""
     hidden = HIDDEN_COMMANDS.get(name, ())
-    return [c for c in session.commands if not set(c.names) & set(hidden)]
+    own = [c for c in session.commands if not set(c.names) & set(hidden)]
+    return own + (_fox_commands(session) if name == "fox" else [])
+
+
+def _fox_commands(session: Any) -> list[Command]:
+    return [
+        Command(
+            ("solve",),
+            "the solver's optimal inspections from the first day",
+            lambda: fox_solution(session.game),
+        )
+    ]
+
+
+def fox_solution(game: Any) -> str:
+    """The solver's shortest sure inspection sequence for ``game``'s board from the first
+    day, or why there is none."""
+    from sleuth.games.fox.solver import solve
+
+    try:
+        solution = solve(game.graph, k=game.k, lazy=game.lazy, max_seconds=5.0)
+    except SleuthError as exc:
+        return f"no solution: {exc}"
+    if not solution.winnable or not solution.strategy:
+        return "no inspection sequence is sure to catch this fox"
+    days = "; ".join(
+        f"day {day}: {','.join(map(str, holes))}"
+        for day, holes in enumerate(solution.strategy, start=1)
+    )
+    return f"the fox is sure to be caught within {solution.days} days: {days}"
 
 
 def run_command(name: str, session: TableSession, line: str) -> str:

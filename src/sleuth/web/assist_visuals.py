@@ -299,7 +299,8 @@ def _entropy(points: Sequence[tuple[int, float]]) -> str:
         body.append(
             tag("circle", tag("title", f"entry {n}: {h:.2f} nats"), cx=x, cy=y, r=3, fill=HEAT)
         )
-    return document(width, height, "".join(body), "Cluedo: the envelope's entropy over time")
+    chart = document(width, height, "".join(body), "Cluedo: the envelope's entropy over time")
+    return chart.replace("<svg ", '<svg class="chart" ', 1)
 
 
 DRAWERS: dict[str, Callable[[Any], str]] = {
