@@ -11,14 +11,17 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
+from sleuth.assist.repl import _edit
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.game import CHANCE
 from sleuth.core.viewlog import read_view_log
 from sleuth.games.cluedo.actions import Accuse
-from sleuth.games.cluedo.advice import card_to_show
+from sleuth.games.cluedo.advice import card_to_show, outcome_probabilities
 from sleuth.games.cluedo.assistant import NotepadSession, replay_view, setup_texts
 from sleuth.games.cluedo.cards import NAMES, card_named
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
@@ -274,6 +277,10 @@ def test_the_notepad_shows_the_deduction_and_the_advice() -> None:
     assert rooms[0].rate == max(r.rate for r in rooms)
     kitchen = next(r for r in rooms if r.room == card_named("Kitchen"))
     assert kitchen.turns == 0 and kitchen.rate == kitchen.gain
+    best = rooms[0]
+    odds = outcome_probabilities(s.pad.cache["samples"], (best.suspect, best.weapon, best.room))  # type: ignore[arg-type]
+    assert "Who would show a card for " in out and f"nobody {odds[0]:.0%}, Bob " in out
+    assert odds.sum() == pytest.approx(1.0)
     s.enter("I rolled 4")
     assert "from Kitchen with a roll of 4" in flat(shown(s))
     reach = reachable(InRoom(card_named("Kitchen")), 4)
@@ -440,3 +447,35 @@ def test_notepad_copies_are_independent() -> None:
     assert pad.asking is None and len(pad.events) < len(twin.events)
     assert isinstance(Notepad(CluedoGame()).awaiting(), str)
     assert NAMES[card_named("dagger")] == "Knife"
+
+
+def test_the_uk_edition_shows_its_names() -> None:
+    s = NotepadSession(CluedoGame(edition="uk"), ["players 3", "me scarlet",
+                       "hand dagger spanner piping green orchid hall"])  # fmt: skip
+    assert s.history()[-1] == "hand Mrs. White, Reverend Green, Dagger, Lead Piping, Spanner, Hall"
+    assert s.enter("Mustard suggests plum knife study") == (
+        "Mustard suggests Professor Plum, Dagger, Study"
+    )
+    out = flat(shown(s))
+    assert "When asked, show the Dagger:" in out or "When asked, show Dagger:" in out
+    assert "Reverend Green" in out and "Lead Piping" in out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), data=st.data())
+def test_edits_are_replays(seed: int, data: st.DataObject) -> None:
+    """Whatever ``edit``, ``delete`` or ``insert`` does to a session, it is the session that
+    its new entries make (and a refused one changes nothing)."""
+    game, events, _ = random_game(3, seed)
+    seat = seed % 3
+    texts = replay_view(game, seat, [e.seen_by(seat) for e in events]).history()[:40]
+    s = NotepadSession(game, texts)
+    number = data.draw(st.integers(1, len(texts)), label="entry")
+    word = data.draw(st.sampled_from(["edit", "delete", "insert"]), label="command")
+    new = data.draw(st.sampled_from(texts), label="new entry") if word != "delete" else ""
+    try:
+        _edit(s, word, f"{number} {new}".strip())
+    except SleuthError:
+        assert s.history() == texts
+    fresh = NotepadSession(game, s.history())
+    assert fresh.pad.events == s.pad.events and fresh.history() == s.history()

@@ -26,12 +26,14 @@ from rich.text import Text
 
 from sleuth.core.bitsets import members
 from sleuth.games.cluedo.advice import (
+    Samples,
     SuggestionAdvice,
     accusation_advice,
     best_suggestion,
     candidates_left,
     card_to_show,
     draw,
+    outcome_probabilities,
 )
 from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, SUSPECTS, Category
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
@@ -263,11 +265,25 @@ def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
         out.append(best_suggestion(post, me, pad.players, room, rng, samples=samples,
                                    turns=turns, rescore=RESCORE))  # fmt: skip
     out.sort(key=lambda a: (-a.rate, a.room))
-    pad.cache["rooms"] = out
+    pad.cache["rooms"], pad.cache["samples"] = out, samples
     return out
 
 
-def suggestions(pad: Notepad) -> Table:
+def answers(pad: Notepad, advice: SuggestionAdvice) -> str:
+    """The chance of each answer to a suggestion of mine (nobody, or the first seat clockwise
+    holding one of its cards), estimated on the advice's samples."""
+    samples = pad.cache["samples"]
+    assert isinstance(samples, Samples) and pad.me is not None
+    odds = outcome_probabilities(samples, (advice.suspect, advice.weapon, advice.room))
+    parts = [f"nobody {odds[0]:.0%}"]
+    for step in range(1, pad.players):
+        seat = (pad.me + step) % pad.players
+        parts.append(f"{pad.names[seat]} {sum(odds[1 + 3 * (step - 1) : 4 + 3 * (step - 1)]):.0%}")
+    cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
+    return f"Who would show a card for {cards}: {', '.join(parts)}."
+
+
+def suggestions(pad: Notepad) -> Group:
     advice = room_advice(pad)
     moving = pad.position is not None
     heads = ["room", "suggest", "gain (nats)", *(["turns", "per turn"] if moving else [])]
@@ -281,4 +297,4 @@ def suggestions(pad: Notepad) -> Table:
         if moving:
             row += [f"{a.turns:.1f}", f"{a.rate:.2f}"]
         grid.add_row(*row)
-    return grid
+    return Group(grid, Text(answers(pad, advice[0])))
