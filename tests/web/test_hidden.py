@@ -36,7 +36,7 @@ CASES = [
     ("camel-up", "player", {}, 2),
     ("scotland-yard", "detectives", {}, 2),
     ("scotland-yard", "mrx", {}, 2),
-    ("cluedo", "player", {"players": "3"}, 1),
+    ("cluedo", "player", {"players": "3", "max_turns": "90"}, 2),
 ]
 """Game, the human's role, options, and how many games to play."""
 SEES_ALL = {("fox", "fox"), ("scotland-yard", "mrx")}
@@ -81,13 +81,18 @@ def _play(
 
 
 def _secrets(live: LiveGame) -> list[str]:
-    """The full descriptions of the events whose secrets the human's seat may not see."""
+    """The full descriptions of the events whose secrets the human's seat may not see (but
+    not one that reads the same as an event the seat did see: Cluedo's "p2 shows Plum" to
+    another player after p2 showed Plum to the human)."""
     seat = live.seat
+    events = [event for step in live.steps for event in step.events]
+    seen = {describe(live.game, event.seen_by(seat)) for event in events}
     return [
         describe(live.game, event)
-        for step in live.steps
-        for event in step.events
-        if event.private is not None and seat not in event.audience
+        for event in events
+        if event.private is not None
+        and seat not in event.audience
+        and describe(live.game, event) not in seen
     ]
 
 

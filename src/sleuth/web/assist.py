@@ -83,11 +83,12 @@ class Upload(BaseModel):
 
 
 class _Live:
-    """Live sessions by notepad id (a small LRU) with the record each was built from, and one
-    lock per notepad id."""
+    """Live sessions by notepad id (a small LRU) with the record each was built from, their
+    last drawn rendering and picture, and one lock per notepad id."""
 
     def __init__(self) -> None:
         self.sessions: OrderedDict[str, tuple[str, TableSession]] = OrderedDict()
+        self.drawn: dict[str, tuple[str, str, str]] = {}
         self.locks: dict[str, threading.Lock] = {}
         self.guard = threading.Lock()
 
@@ -109,6 +110,22 @@ class _Live:
         session = notes.rebuild(record)
         self.keep(record_id, record, session)
         return session
+
+    def pictures(
+        self, record_id: str, record: dict[str, Any], session: TableSession
+    ) -> tuple[str, str]:
+        """The session's rendering as HTML and its picture, drawn once per record state."""
+        key = json.dumps(record, sort_keys=True)
+        with self.guard:
+            drawn = self.drawn.get(record_id)
+        if drawn is not None and drawn[0] == key:
+            return drawn[1], drawn[2]
+        html, svg = rendered_html(session), visual(record["game"], session)
+        with self.guard:
+            self.drawn[record_id] = (key, html, svg)
+            while len(self.drawn) > CACHE_SIZE:
+                self.drawn.pop(next(iter(self.drawn)))
+        return html, svg
 
     def keep(self, record_id: str, record: dict[str, Any], session: TableSession) -> None:
         with self.guard:
@@ -182,10 +199,19 @@ def _text(value: object) -> str:
 
 
 def notepad_payload(
-    record_id: str, record: dict[str, Any], session: TableSession, message: str = ""
+    record_id: str,
+    record: dict[str, Any],
+    session: TableSession,
+    message: str = "",
+    live: _Live | None = None,
 ) -> dict[str, Any]:
-    """Everything the page shows about a notepad."""
+    """Everything the page shows about a notepad (its pictures from ``live``'s cache when
+    they were drawn for this very record)."""
     name = record["game"]
+    if live is None:
+        html, svg = rendered_html(session), visual(name, session)
+    else:
+        html, svg = live.pictures(record_id, record, session)
     return {
         "id": record_id,
         "game": name,
@@ -200,8 +226,8 @@ def notepad_payload(
         "entries": session.history(),
         "finished": session.finished,
         "ended_by": record["ended_by"],
-        "html": rendered_html(session),
-        "svg": visual(name, session),
+        "html": html,
+        "svg": svg,
         "message": message,
     }
 
@@ -221,7 +247,7 @@ def _change(
         new, session, message = change(record, session)
         store.put(request.state.session, "notepad", record_id, new)
         live.keep(record_id, new, session)
-        return notepad_payload(record_id, new, session, message)
+        return notepad_payload(record_id, new, session, message, live)
 
 
 def _with_entries(
@@ -250,7 +276,7 @@ def api_new(choice: NewNotepad, request: Request) -> dict[str, Any]:
     session = notes.rebuild(record)
     record_id = _store(request).create(request.state.session, "notepad", record)
     _live(request).keep(record_id, record, session)
-    return notepad_payload(record_id, record, session)
+    return notepad_payload(record_id, record, session, live=_live(request))
 
 
 @router.get("/api/assist/{record_id}")
@@ -259,7 +285,7 @@ def api_notepad(record_id: str, request: Request) -> dict[str, Any]:
     record = _store(request).get(request.state.session, "notepad", record_id)
     with _live(request).hold(record_id):
         session = _live(request).session(record_id, record)
-        return notepad_payload(record_id, record, session)
+        return notepad_payload(record_id, record, session, live=_live(request))
 
 
 @router.post("/api/assist/{record_id}/entries")

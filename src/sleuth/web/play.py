@@ -27,8 +27,9 @@ from sleuth.web.render import board_svg, describe
 from sleuth.web.store import Store
 
 router = APIRouter()
-LEGAL_SHOWN = 300
-"""At most this many legal actions are listed; the text box takes any action."""
+LEGAL_SHOWN = 1000
+"""At most this many legal actions are listed (the page groups them by their first word);
+the text box takes any action."""
 CACHE_SIZE = 64
 """Live games kept in memory (others are rebuilt from their logs when asked for)."""
 

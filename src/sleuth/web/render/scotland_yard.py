@@ -18,7 +18,7 @@ from sleuth.web.render.svg import document, tag, text
 COLOURS = {"taxi": "#e0b100", "bus": "#2e9c5a", "underground": "#d2363c", "ferry": "#3565c9"}
 DETECTIVE_COLOURS = ("#2f5fb3", "#7b3fb3", "#1f8a8a", "#b35a1f", "#5b6475")
 MARGIN = 40
-RADIUS = 16
+RADIUS = 20
 
 
 def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
@@ -83,10 +83,10 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
                 )
                 + text(
                     x,
-                    y + 5,
+                    y + 7,
                     station,
                     text_anchor="middle",
-                    font_size=14,
+                    font_size=20,
                     fill="white" if station == mrx else "#1d2330",
                 ),
                 class_=" ".join(classes),
@@ -111,7 +111,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     if seen is not None:
         caption += f"; last seen at {seen}"
     body.append(text(MARGIN, height - 12, caption, font_size=28, fill="#1d2330"))
-    return document(width, height, "".join(body), "Scotland Yard map")
+    return document(width, height, "".join(body), "Scotland Yard map", wide=True)
 
 
 def describe(event: Event) -> str | None:

@@ -7,6 +7,18 @@ const error = document.getElementById("error");
 const form = document.getElementById("action-form");
 const text = document.getElementById("action-text");
 let busy = false;
+const FEW = 40; // a kind of action with more than this many is offered as a list
+
+function groups(legal) {
+  // The legal actions by their first word, in the order the game lists them.
+  const found = new Map();
+  for (const action of legal) {
+    const word = action.split(" ")[0];
+    if (!found.has(word)) found.set(word, []);
+    found.get(word).push(action);
+  }
+  return [...found.entries()];
+}
 
 function show(game) {
   document.getElementById("board").innerHTML = game.svg;
@@ -14,10 +26,26 @@ function show(game) {
   status.textContent = game.over ? "game over" : game.your_turn
     ? `you are the ${game.role}: your move` : `${game.to_move} to move`;
   const actions = document.getElementById("actions");
-  actions.replaceChildren(...game.legal.map((action) => {
-    const button = element("button", { type: "button", "data-action": action }, action);
-    button.addEventListener("click", () => play(action));
-    return button;
+  actions.replaceChildren(...groups(game.legal).map(([word, list]) => {
+    if (list.length <= FEW) {
+      const row = element("div", { class: "group" });
+      row.append(...list.map((action) => {
+        const button = element("button", { type: "button", "data-action": action }, action);
+        button.addEventListener("click", () => play(action));
+        return button;
+      }));
+      return row;
+    }
+    // Many actions of one kind (every accusation, every placement): a list to choose from.
+    const row = element("div", { class: "group" });
+    const select = element("select", { "aria-label": word, "data-group": word });
+    select.append(...list.map((action) => element("option", { value: action }, action)));
+    const button = element("button", { type: "button", "data-action": list[0] },
+      `${word} (${list.length} choices)`);
+    select.addEventListener("change", () => { button.dataset.action = select.value; });
+    button.addEventListener("click", () => play(select.value));
+    row.append(select, button);
+    return row;
   }));
   if (game.legal_count > game.legal.length) {
     actions.append(element("p", { class: "hint" },
