@@ -119,6 +119,18 @@ def test_an_edit_that_breaks_a_later_entry_changes_nothing(client: TestClient) -
     assert answer.status_code == 400
     assert answer.json()["error"].startswith("nothing changed: entry 1 (x taxi):")
     same(client, notepad)
+    # an edit whose replay fails half-way: the live session is put back and goes on as before
+    answer = client.put(f"{url}/2", json={"text": "x bus"})  # Mr. X still has bus tickets
+    assert answer.status_code == 200, answer.text
+    # d1 starting at 10 instead: entries 1 and 2 are entered again, then entry 3 is refused
+    answer = client.put(f"{url}/1", json={"text": "start 10,9,15,17,19"})
+    assert answer.status_code == 400 and "entry 3 (d1 taxi 8)" in answer.json()["error"]
+    before = client.get(f"/api/assist/{notepad['id']}").json()
+    assert before["entries"][1:] == ["x bus", "d1 taxi 8"]
+    later = enter(client, before, "d2 taxi 11")
+    options, params, _ = SETUPS["scotland-yard"]
+    direct = _direct("scotland-yard", options, params, ["x bus", "d1 taxi 8", "d2 taxi 11"])
+    assert later["html"] == rendered_html(direct)
 
 
 def test_bad_input_is_a_4xx_with_the_assistants_message_and_changes_nothing(

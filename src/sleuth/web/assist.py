@@ -127,6 +127,11 @@ class _Live:
                 self.drawn.pop(next(iter(self.drawn)))
         return html, svg
 
+    def forget(self, record_id: str) -> None:
+        """Drop the live session (the next request rebuilds it from the stored record)."""
+        with self.guard:
+            self.sessions.pop(record_id, None)
+
     def keep(self, record_id: str, record: dict[str, Any], session: TableSession) -> None:
         with self.guard:
             self.sessions[record_id] = (json.dumps(record, sort_keys=True), session)
@@ -244,20 +249,24 @@ def _change(
     with live.hold(record_id):
         record = store.get(request.state.session, "notepad", record_id)
         session = live.session(record_id, record)
-        new, session, message = change(record, session)
+        try:
+            new, session, message = change(record, session)
+        except BaseException:
+            live.forget(record_id)  # a change may have failed half-way through the session
+            raise
         store.put(request.state.session, "notepad", record_id, new)
         live.keep(record_id, new, session)
         return notepad_payload(record_id, new, session, message, live)
 
 
 def _with_entries(
-    record: dict[str, Any], entries: list[str]
+    record: dict[str, Any], session: TableSession, entries: list[str]
 ) -> tuple[dict[str, Any], TableSession]:
-    """The record with ``entries`` (replayed on a fresh session; all or nothing)."""
+    """The record with ``entries`` and its session (all or nothing)."""
     if len(entries) > notes.MAX_ENTRIES:
         raise SleuthError(f"a notepad holds at most {notes.MAX_ENTRIES} entries")
     try:
-        session = notes.replay(record, entries)
+        session = notes.rewrite(record, session, entries)
     except SleuthError as exc:
         raise SleuthError(f"nothing changed: {exc}") from None
     return {**record, "entries": session.history(), "ended_by": None}, session
@@ -330,7 +339,7 @@ def _edit(request: Request, record_id: str, word: str, number: int, text: str) -
         record: dict[str, Any], session: TableSession
     ) -> tuple[dict[str, Any], TableSession, str]:
         old = record["entries"]
-        new, fresh = _with_entries(record, notes.edited(old, word, number, text))
+        new, fresh = _with_entries(record, session, notes.edited(old, word, number, text))
         if word == "delete":
             message = f"deleted entry {number}: {old[number - 1]}"
         elif word == "edit":
@@ -355,7 +364,7 @@ def api_undo(record_id: str, request: Request, undo: Undo | None = None) -> dict
             raise SleuthError("nothing to undo")
         if count > len(entries):
             raise SleuthError(f"'undo {count}': there are only {count_entries(len(entries))}")
-        new, fresh = _with_entries(record, entries[: len(entries) - count])
+        new, fresh = _with_entries(record, session, entries[: len(entries) - count])
         taken = "; ".join(reversed(entries[len(entries) - count :]))
         return new, fresh, f"took back: {taken}"
 

@@ -198,6 +198,37 @@ def replay(record: Mapping[str, Any], entries: Sequence[str]) -> TableSession:
     return session
 
 
+def rewrite(
+    record: Mapping[str, Any], session: TableSession, entries: Sequence[str]
+) -> TableSession:
+    """The record's live ``session`` with its entries made ``entries``: the entries after the
+    common start taken back (the session's own cheap undo) and the new ones entered, so an
+    undo or a late edit costs no replay of the whole game (a fresh replay when a command ended
+    the session).  All or nothing: if an entry is refused, the session is put back as it was
+    and a SleuthError names that entry (its number and text) and the reason."""
+    if record["ended_by"] is not None:
+        return replay(record, entries)
+    old = session.history()
+    keep = 0
+    while keep < min(len(old), len(entries)) and old[keep] == entries[keep]:
+        keep += 1
+    for _ in range(len(old) - keep):
+        session.undo()
+    entered = 0
+    try:
+        for text in entries[keep:]:
+            session.enter(text)
+            entered += 1
+    except SleuthError as exc:
+        for _ in range(entered):
+            session.undo()
+        for text in old[keep:]:
+            session.enter(text)  # entered before, so it is accepted again
+        number = keep + entered + 1
+        raise SleuthError(f"entry {number} ({entries[number - 1]}): {exc}") from None
+    return session
+
+
 def rebuild(record: Mapping[str, Any]) -> TableSession:
     """The live session the record describes (see the module's docstring)."""
     session = replay(record, record["entries"])
