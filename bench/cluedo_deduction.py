@@ -7,10 +7,11 @@ after each event that changes the seat's knowledge (a pass, a refutation, an unr
 suggestion): the update (the exact count) *and* the outputs the notepad shows (every
 (card, owner) probability, the envelope's distribution, its entropy, the top triples).
 
-(a) ``sleuth``: the belief as shipped (plain Python for small problems, the Numba kernels for
-    large ones, when Numba is installed);
-(b) ``sleuth, no Numba``: the same belief with its counting forced onto Python ints
-    (``compiled=False``), as it runs where Numba is not installed;
+(a) ``sleuth``: the belief as shipped (plain Python for small problems, int64 tables for
+    large ones: the Numba kernels, or NumPy's where Numba is missing; run the script with
+    ``SLEUTH_NO_NUMBA=1`` to time that case);
+(b) ``sleuth, Python ints``: the same belief with its counting forced onto Python ints
+    (``compiled=False``), as every problem ran without Numba before the NumPy kernels;
 (c) ``plain DP`` (the baseline): the spec's dynamic programme done plainly
     (``bench/_plain_cluedo.py``: hands enumerated card by card, a dict over card bitmasks,
     forward and backward for the marginals, no binomials, no kernels); it is not asked for the
@@ -240,7 +241,7 @@ def main() -> None:
     first = first_knowledge(views[0])
     first_times = {
         "sleuth": first_posterior(first, rounds, None),
-        "sleuth, no Numba": first_posterior(first, rounds, False),
+        "sleuth, Python ints": first_posterior(first, rounds, False),
     }
     base_first, (base_total, _) = timed(plain_marginals, first)
     assert base_total == Posterior(first).total
@@ -286,7 +287,7 @@ def main() -> None:
     print()
     base_event = statistics.median(baseline)
     rows = []
-    for name, spent in (("sleuth", best), ("sleuth, no Numba", plain), ("plain DP", baseline)):
+    for name, spent in (("sleuth", best), ("sleuth, Python ints", plain), ("plain DP", baseline)):
         first_time = first_times.get(name, base_first)
         rows.append(
             [

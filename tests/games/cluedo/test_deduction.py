@@ -329,6 +329,28 @@ def test_both_implementations_agree_on_six_player_games(seed: int) -> None:
             assert plain.count(card, owner) == compiled.count(card, owner)
 
 
+@pytest.mark.parametrize(
+    ("seed", "responder"), [(0, "any"), (3, "uniform"), (7, "any"), (9, "uniform")]
+)
+def test_the_numpy_kernels_agree_with_python_ints(
+    seed: int, responder: Responder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without Numba the int64 tables run NumPy's kernels: the same numbers."""
+    from sleuth.games.cluedo.deduction import _kernels, _vectorised
+
+    monkeypatch.setattr(_kernels, "COMPILED", False)
+    k = classic_scenario(seed, 6, suggestions=4 + seed)
+    assert responder == "any" or k.shown  # the weights of seen refutations too
+    plain = Posterior(k, responder, compiled=False)
+    compiled = Posterior(k, responder, compiled=True)
+    assert compiled._tables.kernels is _vectorised  # type: ignore[attr-defined]
+    assert plain.total == compiled.total
+    assert plain.solution_counts() == compiled.solution_counts()
+    for card in range(CLASSIC.size):
+        for owner in [*range(6), ENVELOPE, TABLE]:
+            assert plain.count(card, owner) == compiled.count(card, owner)
+
+
 def classic_scenario(seed: int, n: int, suggestions: int) -> Knowledge:
     """Seat 0's knowledge after random suggestions in a random classic deal."""
     rng = random.Random(seed)

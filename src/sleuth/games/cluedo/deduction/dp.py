@@ -8,8 +8,10 @@ layer, the completions of each state (:meth:`Tables.completions`) and, for each 
 part of the total in which it takes each shape (:meth:`Tables.taken`).
 
 Two implementations give identical numbers: :class:`PlainTables` (dicts and Python ints,
-exact at any size) and :class:`CompiledTables` (int64 arrays and the Numba kernels, used when
-Numba is there and a bound shows that no count can reach 2**63).  :func:`tables` chooses.
+exact at any size) and :class:`CompiledTables` (int64 arrays, used when a bound shows that no
+count can reach 2**63 and the problem is large enough to pay for the arrays), whose kernels
+are compiled by Numba (:mod:`._kernels`) or, where Numba is not installed, NumPy's
+(:mod:`._vectorised`).  :func:`tables` chooses.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from sleuth.games.cluedo.deduction import _kernels
+from sleuth.games.cluedo.deduction import _kernels, _vectorised
 from sleuth.games.cluedo.deduction.units import Problem
 
 __all__ = ["CompiledTables", "PlainTables", "Tables", "tables"]
@@ -65,14 +67,14 @@ def terms(problem: Problem, packed: int) -> Terms:
 
 
 def tables(problem: Problem, weighted: bool, compiled: bool | None = None) -> Tables:
-    """The DP of ``problem``: compiled when Numba is there, the counts fit int64 and the work
-    is large enough to pay for the arrays (or as ``compiled`` says: ``False`` forces Python
-    ints, ``True`` fails when the counts may not fit)."""
+    """The DP of ``problem``: in int64 arrays when the counts fit int64 and the work is large
+    enough to pay for the arrays (or as ``compiled`` says: ``False`` forces Python ints,
+    ``True`` fails when the counts may not fit)."""
     if len(problem.owners) < 2:  # nothing to combine: one owner takes every unknown card
         return PlainTables(problem, weighted)
     fits = problem.bits < 63 and problem.dense <= DENSE_LIMIT and _bound(problem) < LIMIT
     if compiled is None:
-        compiled = _kernels.COMPILED and fits and _work(problem) > SMALL
+        compiled = fits and _work(problem) > SMALL
     elif compiled and not fits:
         raise ValueError("the counts of this problem may not fit int64")
     return CompiledTables(problem, weighted) if compiled else PlainTables(problem, weighted)
@@ -228,11 +230,13 @@ _BINOM_ARRAY = np.array([row[:32] for row in BINOM[:32]], dtype=np.int64)
 
 
 class CompiledTables:
-    """The DP with int64 arrays and the compiled kernels (the caller checked the bound)."""
+    """The DP with int64 arrays and the compiled kernels, or NumPy's without Numba (the
+    caller checked the bound)."""
 
     def __init__(self, problem: Problem, weighted: bool) -> None:
         self.problem = problem
         self.weighted = weighted
+        self.kernels = _kernels if _kernels.COMPILED else _vectorised
         self.shapes = [_Shapes(problem, shapes, weighted) for shapes in problem.shapes]
         one = np.ones(1, dtype=np.int64)
         layers = [(one * problem.full, one * problem.full_index, one.copy())]
@@ -241,7 +245,7 @@ class CompiledTables:
         touched = np.zeros(problem.dense, dtype=np.int64)
         for shapes in self.shapes:
             packed, index, count = layers[-1]
-            n = _kernels.forward(
+            n = self.kernels.forward(
                 packed, index, count, *self._args(shapes), _BINOM_ARRAY, acc, at, touched
             )
             new = touched[:n].copy()
@@ -275,7 +279,7 @@ class CompiledTables:
         last = problem.owners[-1]
         shown = problem.shown[last] if self.weighted else []
         out = np.zeros(len(packed), dtype=np.int64)
-        _kernels.last_weights(
+        self.kernels.last_weights(
             packed,
             problem.allowed[last],
             np.array(problem.clauses[last], dtype=np.int64),
@@ -318,7 +322,7 @@ class CompiledTables:
             packed, index, count = self.layers[position]
             back = np.zeros(len(packed), dtype=np.int64)
             shape_acc = np.zeros(len(shapes.packed), dtype=np.int64)
-            _kernels.backward(
+            self.kernels.backward(
                 packed, index, count, *self._args(shapes), _BINOM_ARRAY, after, back, shape_acc
             )
             backs.append((packed, back))
