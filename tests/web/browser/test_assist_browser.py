@@ -157,3 +157,21 @@ def test_phone_width(browser: Browser, server: Server) -> None:
     assert wide <= 390, f"the page is {wide} px wide at a 390 px screen"
     page.screenshot(path=artifact("assist-phone-scotland-yard"), full_page=True)
     context.close()
+
+
+def test_a_station_click_completes_the_entry_and_notepads_can_be_forgotten(page: Page) -> None:
+    open_notepad(page, "scotland-yard", CASES["scotland-yard"][0])
+    type_entry(page, "x taxi")
+    page.fill("#entry-text", "d1 taxi")
+    page.locator('#board g.station[data-station="8"]').click()
+    assert page.input_value("#entry-text") == "d1 taxi 8"
+    with page.expect_response(re.compile(r"/entries$")):
+        page.press("#entry-text", "Enter")
+    settle(page)
+    assert history(page)[-1] == "d1 taxi 8"
+    page.goto("/assist")
+    assert page.locator("#my-notepads li").count() == 1
+    with page.expect_response(re.compile(r"/api/assist/[^/]+$")):
+        page.locator("#my-notepads button.forget").click()
+    page.reload()
+    assert page.locator("#my-notepads li").count() == 0

@@ -43,6 +43,12 @@ function show(notepad) {
   for (const node of board.querySelectorAll("[data-action]")) {
     node.addEventListener("click", () => send("POST", `${api}/entries`, { text: node.dataset.action }));
   }
+  for (const node of board.querySelectorAll("[data-station]:not([data-action])")) {
+    node.addEventListener("click", () => {  // a station: its number at the end of the entry
+      entryText.value = `${entryText.value.trim()} ${node.dataset.station}`.trim();
+      entryText.focus();
+    });
+  }
   if (root.dataset.game === "fox" && !notepad.finished) {
     for (const node of board.querySelectorAll("[data-hole]:not([data-action])")) {
       node.addEventListener("click", () => {  // k > 1: collect the day's holes in the box

@@ -1,4 +1,5 @@
-// The new-notepad forms of /assist: send the game's options and the assistant's settings.
+// The /assist page: the new-notepad forms (the game's options and the assistant's settings)
+// and the forget buttons of this session's notepads.
 import { request } from "./api.js";
 
 for (const form of document.querySelectorAll("form.new-notepad")) {
@@ -18,5 +19,12 @@ for (const form of document.querySelectorAll("form.new-notepad")) {
     } catch (problem) {
       error.textContent = problem.message;
     }
+  });
+}
+
+for (const button of document.querySelectorAll("button.forget")) {
+  button.addEventListener("click", async () => {
+    await request("DELETE", `/api/assist/${button.dataset.id}`);
+    button.closest("li").remove();
   });
 }
