@@ -7,7 +7,7 @@ id and belongs to exactly one session: asking for it from another session is the
 
 Records are JSON logs (a game's options, bots, seed and actions so far; a notepad's entries):
 whoever reads one rebuilds its state by replaying it, so a record survives page reloads and
-server restarts.  Every call opens its own connection, so the store may be used from any thread.
+server restarts.  Each thread has its own connection, so the store may be used from any thread.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -62,14 +63,23 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection in one transaction: committed when the block ends, else rolled back."""
-        with closing(sqlite3.connect(self.path, timeout=30.0)) as db, db:
+        """This thread's connection (kept open: closing the last one would flush the log to
+        the file every time) in one transaction, committed when the block ends, else rolled
+        back."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = sqlite3.connect(self.path, timeout=30.0)
+            # WAL with synchronous=NORMAL: a crash loses no committed data and leaves the file
+            # whole; a power cut may lose the last moves (a commit then costs no disk flush).
+            db.execute("PRAGMA synchronous=NORMAL")
+        with db:
             yield db
 
     def new_session(self) -> str:
