@@ -247,6 +247,14 @@ def test_save_and_load_round_trip_and_the_terminals_format(
     loaded = client.post(f"/api/assist/{notepad['id']}/load", json={"log": path.read_text()})
     assert loaded.json()["entries"] == ["inspect 1", "inspect 4"]
     assert loaded.json()["options"]["graph"] == "cycle:6"
+    fugitive = new(client, "fugitive")
+    for text in SETUPS["fugitive"][2]:
+        fugitive = enter(client, fugitive, text)
+    log = client.get(f"/api/assist/{fugitive['id']}/save").text
+    other = client.post("/api/assist", json={"game": "fugitive", "options": {"edition": "second"}})
+    assert other.json()["options"]["edition"] == "second"
+    taken = client.post(f"/api/assist/{other.json()['id']}/load", json={"log": log}).json()
+    assert taken["options"] == fugitive["options"] and taken["html"] == fugitive["html"]
     back = tmp_path / "back.jsonl"
     back.write_text(client.get(f"/api/assist/{notepad['id']}/save").text)
     reread = FoxSession(_cycle6())

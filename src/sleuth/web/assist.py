@@ -27,6 +27,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sleuth.core.errors import SleuthError
+from sleuth.core.game import Game
 from sleuth.core.registry import game_spec
 from sleuth.core.table import TableSession, count_entries
 from sleuth.web import assist_session as notes
@@ -422,10 +423,10 @@ def api_load(record_id: str, upload: Upload, request: Request) -> dict[str, Any]
         fresh = notes.rebuild({**base, "base": None})
         notes.load_text(fresh, upload.log)
         entries = fresh.history()
-        options = getattr(fresh, "game", None)
+        game = getattr(fresh, "game", None) or getattr(getattr(fresh, "table", None), "game", None)
         new = {**base, "entries": entries}
-        if options is not None:
-            new["options"] = options.options()
+        if isinstance(game, Game):  # the log's options (a Fugitive session keeps its table's)
+            new["options"] = game.options()
         notes.replay(new, entries)  # the stored record rebuilds this very session
         return new, fresh, f"loaded {count_entries(len(entries))}"
 
