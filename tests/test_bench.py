@@ -38,6 +38,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("scotland_yard_tracker.py", "vs baseline"),
         ("scotland_yard_mc.py", "vs baseline"),
         ("cluedo_deduction.py", "vs baseline"),
+        ("cluedo_notepad.py", "vs baseline"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -81,4 +82,5 @@ def test_every_benchmark_is_tested() -> None:
         "scotland_yard_tracker.py",
         "scotland_yard_mc.py",
         "cluedo_deduction.py",
+        "cluedo_notepad.py",
     }
