@@ -317,8 +317,9 @@ def test_the_pictures_hold_each_assistants_deduction(client: TestClient) -> None
     # Fugitive: hideout 1 was placed with 1 sprint card: position 1 holds 1 to 5 at most
     cells = re.findall(r'data-position="1" data-value="(\d+)"', pictures["fugitive"])
     assert cells and all(1 <= int(v) <= 5 for v in cells)
-    # Cluedo: the notepad and an entropy line
+    # Cluedo: the notepad, an entropy line and the best suggestion in each of the nine rooms
     assert 'class="entropy"' in pictures["cluedo"] and "Mr. Green" in pictures["cluedo"]
+    assert pictures["cluedo"].count('class="suggestion"') == 9
 
 
 def test_the_cluedo_why_command(client: TestClient) -> None:

@@ -12,7 +12,8 @@ An assistant shows what its user knows, so a picture may draw anything the sessi
   with a ring around each of Mr. X's possible stations, stronger for likelier ones, and the
   likeliest labelled with their probability;
 - cluedo: the notepad matrix and room map (:mod:`sleuth.web.render.cluedo` from the user's
-  own view) and the envelope's entropy after each entry as a line.
+  own view), the envelope's entropy after each entry as a line, and the best suggestion in
+  each room as bars (the recommended one first, in red).
 
 Invariant: :func:`visual` never raises for a session in any state (an empty string when there
 is nothing to draw yet).
@@ -262,7 +263,43 @@ def cluedo(session: Any) -> str:
     if not pad.started or pad.me is None:
         return ""
     picture: str = notepad.svg(pad.game, _view(pad.game, pad.me, pad.events), [])
-    return picture + _entropy(pad.entropy)
+    return picture + _entropy(pad.entropy) + ("" if pad.over else _suggestions(pad))
+
+
+def _suggestions(pad: Any) -> str:
+    """The best suggestion in each room as bars of its worth (the notepad's own advice:
+    gain per expected turn when the token's place is known, else gain), best first."""
+    from sleuth.games.cluedo.table import room_advice
+
+    advice = room_advice(pad)  # cached by the notepad's rendering
+    if not advice:
+        return ""
+    row, width, left = 22, 520, 130
+    best = max(max(a.rate for a in advice), 1e-9)
+    body = [text(4, 14, "best suggestion by room (bar: worth, best first)", font_weight=700)]
+    for index, a in enumerate(advice):
+        y = 22 + row * index
+        room = pad.card_name(a.room)
+        guess = f"{pad.card_name(a.suspect)}, {pad.card_name(a.weapon)}"
+        worth = f"{a.gain:.2f} nats" + (f" in {a.turns:.1f} turns" if a.turns else "")
+        body.append(text(4, y + 14, room, font_weight=700 if index == 0 else None))
+        body.append(
+            tag(
+                "rect",
+                tag("title", f"{room}: suggest {guess} ({worth})"),
+                x=float(left),
+                y=float(y + 2),
+                width=round((width - left - 10) * a.rate / best, 2),
+                height=row - 5,
+                fill=HEAT if index == 0 else "#9fb3d9",
+                class_="suggestion",
+                data_room=room,
+            )
+        )
+        body.append(text(left + 4, y + 15, f"{guess}: {worth}", font_size=11))
+    height = 22 + row * len(advice) + 6
+    chart = document(width, height, "".join(body), "Cluedo: the best suggestion in each room")
+    return chart.replace("<svg ", '<svg class="chart" ', 1)
 
 
 def _entropy(points: Sequence[tuple[int, float]]) -> str:
