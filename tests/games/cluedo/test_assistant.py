@@ -242,6 +242,11 @@ def test_the_setup_asks_for_what_is_missing() -> None:
         s.enter("plum knife hall")
     assert s.enter("plum, knife, hall, rope, study, green").startswith("hand Mr. Green, Profess")
     assert s.pad.started and s.pad.me == 2
+    # names keep their case; a word of the entries names no seat
+    named = NotepadSession(CluedoGame(), ["Players McCoy, ann, Bob Lee", "me bob lee"])
+    assert named.history() == ["players McCoy, Ann, Bob Lee", "me Bob Lee"]
+    with pytest.raises(SleuthError, match="'nobody' cannot name a seat"):
+        NotepadSession(CluedoGame(), ["players Ann, nobody, Cy"])
     # face-up cards: asked for when the rule leaves some
     f = NotepadSession(CluedoGame(players=4, leftover="face_up"), ["players 4", "me Mustard"])
     assert "Which 2 cards lie face up" in shown(f)

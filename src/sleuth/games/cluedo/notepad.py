@@ -112,6 +112,8 @@ class Notepad:
         """The game of the seats entered (``base`` until then)."""
         self.names: tuple[str, ...] = ()
         self._seats = Vocabulary([], (), "player")
+        self._typed = ""
+        """The entry being played, as typed (seat names keep their case)."""
         self.me: int | None = None
         self.dealer: int | None = None
         """The dealer if entered (else the game's default)."""
@@ -223,6 +225,7 @@ class Notepad:
     def play(self, text: str) -> str:
         """Take in one entry; return its canonical text (see the module docstring)."""
         words = words_of(text)
+        self._typed = text.strip()
         if not words:
             raise SleuthError("an empty entry (type 'help' for the forms)")
         if self.over:
@@ -280,23 +283,26 @@ class Notepad:
     def _set_players(self, words: list[str]) -> str:
         if self.names:
             raise SleuthError("the seats are named already: 'edit N' changes them")
-        text = " ".join(words)
+        text = self._typed
+        if text.lower().startswith("players"):
+            text = text[len("players") :]
         if len(words) == 1 and words[0].isdigit():
             n = int(words[0])
             self._check_count(n)
             names = tuple(NAMES[s] for s in SUSPECTS[:n])
         else:
-            names = tuple(" ".join(n.split()).title() for n in text.split(",") if n.strip())
+            names = tuple(_capital(" ".join(n.split())) for n in text.split(",") if n.strip())
             if len(names) == 1:
-                names = tuple(n.title() for n in text.split())
+                names = tuple(_capital(n) for n in text.split())
             self._check_count(len(names))
             keys = {n.lower() for n in names}
             if len(keys) < len(names):
-                raise SleuthError(f"'players {text}': two seats have the same name")
+                raise SleuthError(f"'players {text.strip()}': two seats have the same name")
             if keys & (MYSELF | NOBODY | VERBS):
                 bad = sorted(keys & (MYSELF | NOBODY | VERBS))[0]
-                raise SleuthError(f"'players {text}': {bad!r} cannot name a seat (a word of "
-                                  "the entries)")  # fmt: skip
+                raise SleuthError(
+                    f"'players {text.strip()}': {bad!r} cannot name a seat (a word of the entries)"
+                )
         self.names = names
         options: dict[str, Any] = {
             "players": len(names),
@@ -742,6 +748,11 @@ def _resolve(pieces: list[tuple[str, Match]]) -> tuple[int, int, int]:
         if len({c for t in options for c in t if c in found.items}) > 1:
             raise Ambiguous(CARDS.ambiguous(text, {c for t in options for c in t} & found.items))
     raise Ambiguous("the cards are ambiguous: type more of their names")  # pragma: no cover
+
+
+def _capital(name: str) -> str:
+    """A seat's name as typed, its first letter a capital (``ann`` -> ``Ann``, ``McCoy`` kept)."""
+    return name[:1].upper() + name[1:]
 
 
 def _and(items: list[str]) -> str:
