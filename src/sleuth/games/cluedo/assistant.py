@@ -46,7 +46,7 @@ def prepare(game: Game[Any]) -> None:
 
 class NotepadSession:
     """One player's notepad at a real table, for :func:`sleuth.assist.repl.run_repl`; it ends
-    (``finished``) when an accusation is right or every player has accused wrongly."""
+    (``finished``) when an accusation is right or the envelope is opened (``envelope ...``)."""
 
     entry_help = ENTRY_FORMS
 

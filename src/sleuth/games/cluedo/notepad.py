@@ -3,20 +3,20 @@
 
 A :class:`Notepad` takes the entries the player types (:data:`ENTRY_FORMS`): first the setup
 (seats clockwise, whose seat is "me", the dealer, hand sizes, face-up cards, my hand), then
-what happens (suggestions and their answers, accusations, where my token is).  Names are
-typo-tolerant (:mod:`.fuzzy`).  Each entry becomes events of the player's view of the game,
-as the engine would show them to that seat (``setup`` with the seat names added, ``hand``,
-``suggested``, ``passed``, ``refuted``, ``unrefuted``, ``accused``, ``game_over``, ``moved``),
-read by an exact :class:`~.deduction.CluedoBelief`.
+what happens (suggestions and their answers, accusations, where my token is and my rolls).
+Names are typo-tolerant (:mod:`.fuzzy`).  Each entry becomes events of the player's view of
+the game, as the engine would show them to that seat (``setup`` with the seat names added,
+``hand``, ``suggested``, ``passed``, ``refuted``, ``unrefuted``, ``accused``, ``game_over``,
+``moved``, ``rolled``), read by an exact :class:`~.deduction.CluedoBelief`.
 
 An answer may skip the seats before it: ``Dan shows`` after ``Bob suggests ...`` means that
 every seat between Bob and Dan passed (the answers go clockwise).  The last pass, or
 ``nobody``, ends the suggestion unrefuted.
 
 An entry that the rules or the facts refuse raises a :class:`~sleuth.core.errors.SleuthError`
-naming it (and, when the facts contradict each other, the smallest set of entries that do:
-:mod:`.sat`); :meth:`Notepad.play` may leave the notepad half changed then, so callers play on
-a :meth:`Notepad.copy`.
+naming it (and, when the facts contradict each other, a minimal set of earlier entries that
+contradict it: :mod:`.proofs` over the SAT view of :mod:`.sat`); :meth:`Notepad.play` may
+leave the notepad half changed then, so callers play on a :meth:`Notepad.copy`.
 
 Invariants between entries: ``events[i]`` came from entry ``sources[i]`` (from 1); the belief
 has read every event; ``asking`` is the suggestion still waiting for answers, if any; the
