@@ -152,7 +152,9 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
             text(8, y, f"Overall {pile} pile: {shown or 'empty'}", font_size=13, class_="pile")
         )
     y += 16
-    return document(WIDTH, y, "".join(body), "Camel Up: the track, the tickets and the bets")
+    return document(
+        WIDTH, y, "".join(body), "Camel Up: the track, the tickets and the bets", min_width=700
+    )
 
 
 def _dice_names(game: CamelUpGame) -> list[tuple[int, str]]:
@@ -182,4 +184,16 @@ def describe(event: Event) -> str | None:
         return f"leg {public['leg']} scored: {public['first']} first, {public['second']} second"
     if event.kind == "game_over":
         return f"the race is over: {public['winner']} wins, {public['loser']} is last"
+    if event.kind == "roll":
+        return f"p{public['seat']} takes a pyramid ticket" + (
+            " (forced)" if public["forced"] else ""
+        )
+    if event.kind == "start":
+        spaces = "; ".join(f"{space}: {', '.join(camels)}" for space, camels in public["stacks"])
+        return f"the camels start (bottom to top): {spaces}"
+    if event.kind == "overall_scored":
+        cards = ", ".join(f"p{seat} {camel} {amount:+d}" for seat, camel, amount in public["cards"])
+        return f"the overall {public['pile']} pile pays: {cards}"
+    if event.kind == "capped":
+        return f"the turn limit ({public['turns']}) is reached: the dice roll by themselves"
     return None

@@ -34,9 +34,11 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     last = set(inspected[-1].public["holes"]) if inspected else set()
     mine = _own_holes(view)
     possible: set[int] = set()
-    if view.role == "hunter":
-        belief = FoxBelief.from_view(game, view)
-        possible = set(belief.possible_holes())
+    caught = _caught_in(view)
+    if caught is not None:
+        mine = {caught}  # the fox's path, public once it is caught
+    elif view.role == "hunter":
+        possible = set(FoxBelief.from_view(game, view).possible_holes())
     clickable = {_single(a): a for a in legal if _single(a) is not None}
     body = [
         tag("line", x1=at(u)[0], y1=at(u)[1], x2=at(v)[0], y2=at(v)[1], stroke="#8a94a6")
@@ -77,6 +79,8 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     caption = f"day {day}" + (
         f": the fox may be in {len(possible)} of {graph.n} holes" if view.role == "hunter" else ""
     )
+    if caught is not None:
+        caption = f"day {day - 1}: the fox was caught in hole {caught}"
     body.append(text(8, height - 6, caption, fill="#5b6475"))
     return document(SIZE, height, "".join(body), f"Fox in a Hole on {graph.spec}")
 
@@ -104,6 +108,14 @@ def _own_holes(view: View) -> set[int]:
         if event.kind == "fox_moved" and event.private is not None:
             return set(event.private["holes"])
     return set()
+
+
+def _caught_in(view: View) -> int | None:
+    """The hole where the fox was caught (the end of its public path), if it was."""
+    for event in view.events:
+        if event.kind == "fox_path" and event.public["caught"]:
+            return int(event.public["path"][-1])
+    return None
 
 
 def _single(action: str) -> int | None:

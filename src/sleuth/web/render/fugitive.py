@@ -14,7 +14,7 @@ from sleuth.games.fugitive.engine.cards import PILES, START_HAND
 from sleuth.games.fugitive.rules import MARSHAL
 from sleuth.web.render.svg import document, tag, text
 
-PER_ROW = 8
+PER_ROW = 5
 CARD_W, CARD_H, GAP = 56, 78, 14
 WIDTH = PER_ROW * (CARD_W + GAP) + GAP
 
@@ -55,8 +55,8 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     hand = _hand(view)
     body.append(text(GAP, y + 14, f"Your hand ({len(hand)} cards)", font_weight=700))
     for index, card in enumerate(hand):
-        x = GAP + (index % 12) * 46
-        top = y + 22 + (index // 12) * 40
+        x = GAP + (index % 7) * 46
+        top = y + 22 + (index // 7) * 40
         body.append(
             tag(
                 "g",
@@ -65,7 +65,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
                 class_="hand-card",
             )
         )
-    y += 30 + ((len(hand) - 1) // 12 + 1) * 40
+    y += 30 + ((len(hand) - 1) // 7 + 1) * 40
     return document(WIDTH, y, "".join(body), "Fugitive: the route, the piles and your hand")
 
 

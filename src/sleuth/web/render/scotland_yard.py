@@ -101,17 +101,21 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
             body.append(
                 tag(
                     "g",
-                    tag("rect", x=x - 13, y=y - 40, width=26, height=22, rx=4, fill=colour)
-                    + text(x, y - 24, f"D{index + 1}", text_anchor="middle", fill="white"),
+                    tag("rect", x=x - 22, y=y - 56, width=44, height=32, rx=6, fill=colour)
+                    + text(
+                        x, y - 33, f"D{index + 1}", text_anchor="middle", fill="white", font_size=20
+                    ),
                     class_="detective",
                     data_detective=index,
                 )
             )
-    caption = f"Mr. X may be at {len(possible)} stations" if possible else "before the start"
+    caption = "before the start"
+    if possible:
+        caption = f"Mr. X may be at {len(possible)} station{'s' if len(possible) > 1 else ''}"
     if seen is not None:
         caption += f"; last seen at {seen}"
     body.append(text(MARGIN, height - 12, caption, font_size=28, fill="#1d2330"))
-    return document(width, height, "".join(body), "Scotland Yard map", wide=True)
+    return document(width, height, "".join(body), "Scotland Yard map", min_width=1100)
 
 
 def describe(event: Event) -> str | None:

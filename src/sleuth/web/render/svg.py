@@ -28,13 +28,15 @@ def text(x: float, y: float, words: object, **attrs: Attr) -> str:
     return tag("text", escape(str(words)), x=float(x), y=float(y), **attrs)
 
 
-def document(width: float, height: float, body: str, label: str, wide: bool = False) -> str:
+def document(
+    width: float, height: float, body: str, label: str, min_width: int | None = None
+) -> str:
     """The whole picture, scaled to its container (``label`` names it for screen readers);
-    a ``wide`` one (a big map) keeps a minimum width and scrolls on a phone."""
+    with ``min_width`` (pixels) a big picture keeps a readable size and scrolls on a phone."""
     return tag(
         "svg",
         tag("title", escape(label)) + body,
-        class_="wide" if wide else None,
+        style=None if min_width is None else f"min-width: {min_width}px",
         xmlns="http://www.w3.org/2000/svg",
         viewBox=f"0 0 {width:.0f} {height:.0f}",
         role="img",
