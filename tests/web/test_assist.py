@@ -3,6 +3,7 @@ commands, save and load, a restart), compared with the same session driven direc
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
+from sleuth.core.errors import SleuthError
 from sleuth.core.registry import game_spec
 from sleuth.games.fox.hunt import FoxSession
 from sleuth.games.fox.rules import FoxGame
@@ -346,3 +348,59 @@ def test_the_pages(client: TestClient) -> None:
     gone = client.delete(f"/api/assist/{notepad['id']}")
     assert gone.status_code == 204
     assert client.get(f"/api/assist/{notepad['id']}").status_code == 404
+
+
+def test_random_changes_match_a_direct_replay(client: TestClient) -> None:
+    """Random entries, undos, edits, deletes and inserts through the API against a model list
+    of entries: each change is accepted exactly when entering the resulting list into a fresh
+    session works (and the session before was not over, for a new entry), and the notepad is
+    then that session."""
+    over = 0
+    for seed in range(3):
+        over += _random_changes(client, random.Random(seed))
+    assert over  # entries were refused after a catch
+
+
+def _random_changes(client: TestClient, rng: random.Random) -> int:
+    """One notepad's random changes, checked; how many new entries came after a catch."""
+    board = {"graph": "path:3"}  # small enough that random inspections catch the fox
+    notepad = client.post("/api/assist", json={"game": "fox", "options": board}).json()
+    url = f"/api/assist/{notepad['id']}"
+    model: list[str] = []
+    over = 0
+    for _ in range(40):
+        op = rng.choice(["enter", "enter", "undo", "edit", "delete", "insert"])
+        text = str(rng.randrange(3))
+        number = rng.randrange(len(model) + 2)
+        if op == "enter":
+            wanted, answer = [*model, text], client.post(f"{url}/entries", json={"text": text})
+        elif op == "undo":
+            wanted, answer = model[:-1], client.post(f"{url}/undo", json={"count": 1})
+        elif op == "edit":
+            wanted = [*model[: number - 1], text, *model[number:]]
+            answer = client.put(f"{url}/entries/{number}", json={"text": text})
+        elif op == "delete":
+            wanted = [*model[: number - 1], *model[number:]]
+            answer = client.delete(f"{url}/entries/{number}")
+        else:
+            wanted = [*model[: number - 1], text, *model[number - 1 :]]
+            answer = client.post(f"{url}/entries/{number}", json={"text": text})
+        in_range = {"enter": True, "undo": bool(model)}.get(op, 1 <= number <= len(model))
+        if op == "insert":
+            in_range = 1 <= number <= len(model) + 1
+        possible = in_range
+        if possible:
+            try:
+                direct = _direct("fox", board, {}, wanted)
+            except SleuthError:
+                possible = False
+        if op == "enter" and model and _direct("fox", board, {}, model).finished:
+            possible, over = False, over + 1
+        assert answer.status_code == (200 if possible else 400), (op, number, text, answer.text)
+        if possible:
+            model = [f"inspect {t}" if t.isdigit() else t for t in wanted]
+            body = answer.json()
+            assert body["entries"] == model
+            assert body["html"] == rendered_html(direct)
+        assert client.get(url).json()["entries"] == model
+    return over
