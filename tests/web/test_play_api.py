@@ -46,6 +46,12 @@ def test_the_pages_render(client: TestClient) -> None:
     page = client.get(f"/play/{game['id']}")
     assert page.status_code == 200 and game["id"] in page.text
     assert client.get("/static/play.js").status_code == 200
+    api = client.get("/api")
+    assert api.status_code == 200 and "/api/play/{record}/action" in api.text
+    schema = client.get("/openapi.json").json()
+    assert {"/api/games", "/api/play", "/api/play/{record}"} <= set(schema["paths"])
+    assert "cdn" not in client.get("/", headers={"accept": "text/html"}).text.lower()
+    assert client.get("/docs").status_code == 404  # FastAPI's page would load a CDN's scripts
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing(client: TestClient) -> None:

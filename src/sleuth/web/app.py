@@ -37,6 +37,8 @@ def create_app(store: Path) -> FastAPI:
         version=sleuth.__version__,
         description="Play hidden-information board games against Sleuth's bots, and use its "
         "table-side assistants.",
+        docs_url=None,  # FastAPI's own pages load their scripts from a CDN: /api lists the API
+        redoc_url=None,
     )
     app.state.store = Store(store)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -50,6 +52,17 @@ def create_app(store: Path) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def home(request: Request) -> Response:
         return templates.TemplateResponse(request, "home.html", play.home_context(request))
+
+    @app.get("/api", include_in_schema=False)
+    def api_page(request: Request) -> Response:
+        """The JSON API's endpoints, from the OpenAPI schema (served at /openapi.json)."""
+        endpoints = [
+            {"method": method.upper(), "path": path, "summary": op.get("summary", ""),
+             "text": (op.get("description") or "").split("\n")[0]}
+            for path, operations in app.openapi()["paths"].items()
+            for method, op in operations.items()
+        ]  # fmt: skip
+        return templates.TemplateResponse(request, "api.html", {"endpoints": endpoints})
 
     return app
 
