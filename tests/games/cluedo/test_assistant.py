@@ -28,6 +28,7 @@ from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.fuzzy import Ambiguous, Unknown
 from sleuth.games.cluedo.movement import InRoom, reachable
 from sleuth.games.cluedo.notepad import CARDS, Notepad
+from sleuth.games.cluedo.proofs import proof
 from sleuth.games.cluedo.rules import CluedoGame, CluedoState
 from sleuth.games.cluedo.sat import from_events
 from tests.cli_helpers import check_error, entry, flat
@@ -484,3 +485,29 @@ def test_edits_are_replays(seed: int, data: st.DataObject) -> None:
         assert s.history() == texts
     fresh = NotepadSession(game, s.history())
     assert fresh.pad.events == s.pad.events and fresh.history() == s.history()
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_proofs_are_minimal(seed: int) -> None:
+    """Each certain fact's proof proves it, and leaving out any one of its steps does not."""
+    _, events, _ = random_game(4, seed)
+    view = [e.seen_by(1) for e in events][:120]
+    kb = from_events(1, view)
+    facts = kb.certain()
+    for fact in facts[:: max(1, len(facts) // 12)]:
+        labels = proof(kb, fact)
+        assert kb.proves(fact, labels)
+        for label in labels:
+            assert not kb.proves(fact, [x for x in labels if x != label]), (fact, label)
+    card, owner, holds = facts[0]
+    with pytest.raises(ValueError, match="not certain"):
+        proof(kb, (card, owner, not holds))
+
+
+def test_the_banner_lists_why_and_insert(cwd: Path) -> None:
+    done = entry("assist", "cluedo", cwd=cwd, stdin="help\nwhy\nAnn, Bob, Cy\ninsert 2 me Bob\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "why CARD" in out and "insert N NEW ENTRY" in out
+    assert "error: 'why CARD' explains a card: name it, e.g. 'why rope'" in out
+    assert "ok: me Bob" in out  # insert N where N is one past the last entry: a plain entry

@@ -232,6 +232,8 @@ class Notepad:
             raise SleuthError(f"{text.strip()!r}: the game is over ('undo' takes entries back)")
         number = self.entries + 1
         head = words[0]
+        if head == "why":
+            raise SleuthError("'why CARD' explains a card: name it, e.g. 'why rope'")
         if words[:2] == ["face", "up"] or head in ("faceup", "face-up"):
             words = ["face", *words[2 if head == "face" else 1 :]]
             head = "face"
