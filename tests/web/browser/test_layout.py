@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from tests.web.browser.conftest import Server, artifact
 from tests.web.browser.pages import settle
@@ -14,7 +14,7 @@ from tests.web.browser.test_play import CASES
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
+PHONE = ViewportSize(width=390, height=844)
 FITS = "() => document.documentElement.scrollWidth"
 SMALLEST_TEXT = """() => Math.min(...[...document.querySelectorAll('body *')]
     .filter(e => !e.closest('svg') && e.offsetParent !== null
