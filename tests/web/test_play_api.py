@@ -19,7 +19,9 @@ from sleuth.web.app import COOKIE, create_app
 
 
 def test_a_fox_game_against_the_random_fox(client: TestClient) -> None:
-    started = client.post("/api/play", json={"game": "fox", "role": "hunter", "seed": 3})
+    started = client.post(
+        "/api/play", json={"game": "fox", "role": "hunter", "seed": 3, "bots": {"1": "random"}}
+    )
     assert started.status_code == 201, started.text
     game = started.json()
     assert (
@@ -84,7 +86,8 @@ def test_bad_requests_are_4xx_with_a_message(client: TestClient) -> None:
     )
     assert broken.status_code == 422 and "error" in broken.json()
     assert client.get("/", headers={"cookie": ""}).status_code == 200
-    assert client.get("/api/games").json()[0]["name"] == "fox"
+    fox = client.get("/api/games").json()[0]
+    assert fox["name"] == "fox" and fox["defaults"] == {"hunter": "solver", "fox": "quantum"}
 
 
 def test_another_sessions_game_is_not_found(app: FastAPI) -> None:

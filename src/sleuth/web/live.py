@@ -35,6 +35,8 @@ from sleuth.core.rng import derive_seed
 
 MAX_OPTION_TEXT = 500
 """The longest option or bot text the web app accepts."""
+QUICK = 2.0
+"""Seconds per move a default bot may declare (see :func:`default_bot`)."""
 FILE_OPTIONS = {"scotland-yard": "map"}
 """Options that name a folder on the server: a web request may only leave them at the default
 (the built-in board, or the one the server's environment names)."""
@@ -61,7 +63,7 @@ def new_log(
 
     Options are read as canonical values: a web request never makes the server read a file.
     ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's; every other
-    seat gets the bot in ``bots`` or the game's first bot that plays its role.
+    seat gets the bot in ``bots`` or :func:`default_bot`.
     """
     spec = game_spec(name)
     for key, text in [*options.items(), *((str(s), b) for s, b in bots.items())]:
@@ -89,7 +91,7 @@ def new_log(
         if s == seat:
             names.append(None)
             continue
-        chosen = bots.get(s) or _first_bot(spec, seat_role).name
+        chosen = bots.get(s) or default_bot(spec, seat_role).name
         bot = spec.bot(chosen)
         if seat_role not in bot.roles:
             raise OptionError(f"bot {chosen!r} cannot play the {seat_role} (seat {s})")
@@ -107,11 +109,15 @@ def new_log(
     }
 
 
-def _first_bot(spec: GameSpec, role: str) -> BotSpec:
-    for bot in spec.bots:
-        if role in bot.roles:
-            return bot
-    raise OptionError(f"{spec.name} has no bot for the {role}")
+def default_bot(spec: GameSpec, role: str) -> BotSpec:
+    """The bot a seat of ``role`` gets when none is named: the game's first bot for the role
+    that is not ``random`` and declares no move budget over :data:`QUICK` seconds (a good
+    opponent that keeps the page quick), else its first bot for the role."""
+    able = [bot for bot in spec.bots if role in bot.roles]
+    if not able:
+        raise OptionError(f"{spec.name} has no bot for the {role}")
+    quick = [b for b in able if b.name != "random" and (b.budget() or 0.0) <= QUICK]
+    return (quick or able)[0]
 
 
 @dataclass

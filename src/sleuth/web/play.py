@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sleuth.core.game import CHANCE
 from sleuth.core.registry import game_spec, game_specs
-from sleuth.web.live import LiveGame, new_log
+from sleuth.web.live import LiveGame, default_bot, new_log
 from sleuth.web.render import board_svg, describe
 from sleuth.web.store import Store
 
@@ -111,6 +111,9 @@ def games_info() -> list[dict[str, Any]]:
                 "name": spec.name,
                 "description": spec.description,
                 "roles": list(dict.fromkeys(spec.make({}).roles)),
+                "defaults": {
+                    role: default_bot(spec, role).name for role in dict.fromkeys(spec.roles)
+                },
                 "options": [
                     {"name": o.name, "default": _text(o.default), "help": o.help}
                     for o in spec.options

@@ -18,6 +18,8 @@ form.addEventListener("submit", async (event) => {
     if (at < 0) { error.textContent = `bot line "${line}": write seat=bot`; return; }
     choice.bots[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
+  const seat = String(data.get("seat")).trim();
+  if (seat) choice.seat = Number(seat);
   const seed = String(data.get("seed")).trim();
   if (seed) choice.seed = Number(seed);
   try {
