@@ -17,7 +17,13 @@ def _hunt(client: TestClient, seed: int, graph: str) -> list[tuple[dict[str, Any
     its id) with the fox's moves so far (the store's log, which the page never gets)."""
     game = client.post(
         "/api/play",
-        json={"game": "fox", "role": "hunter", "seed": seed, "options": {"graph": graph}},
+        json={
+            "game": "fox",
+            "role": "hunter",
+            "seed": seed,
+            "options": {"graph": graph},
+            "bots": {"1": "random"},
+        },
     ).json()
     answers = []
     day = 0
