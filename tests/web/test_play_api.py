@@ -6,6 +6,8 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 
@@ -138,3 +140,27 @@ def test_a_crashing_bot_forfeits(client: TestClient, monkeypatch: pytest.MonkeyP
     assert game["result"]["winners"] == ["hunter"] and game["legal"] == []
     late = client.post(f"/api/play/{game['id']}/action", json={"action": "inspect 0"})
     assert late.status_code == 400 and late.json() == {"error": "the game is over"}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.text(max_size=40))
+@example(text="inspect 0,1")
+@example(text=" inspect 1,0 ")
+@example(text="inspect 1,1")
+@example(text="inspect 9")
+@example(text="hole 2")
+def test_any_text_is_legal_or_refused_without_change(client: TestClient, text: str) -> None:
+    """Whatever is typed, the answer is the game after a legal action, or a 400 that leaves
+    the game as it was."""
+    game = client.post(
+        "/api/play", json={"game": "fox", "seed": 4, "options": {"graph": "cycle:5", "k": "2"}}
+    ).json()
+    answer = client.post(f"/api/play/{game['id']}/action", json={"action": text})
+    if answer.status_code == 200:
+        assert len(answer.json()["events"]) > len(game["events"])
+    else:
+        assert text.strip() not in game["legal"]
+        assert answer.status_code == 400 and answer.json()["error"]
+        assert client.get(f"/api/play/{game['id']}").json() == game
