@@ -3,6 +3,7 @@ commands, save and load, a restart), compared with the same session driven direc
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -239,6 +240,17 @@ def test_save_and_load_round_trip_and_the_terminals_format(
             f"/api/assist/{new(client, wrong)['id']}/load", json={"log": saved.text}
         )
         assert refused.status_code == 400 and "the uploaded log" in refused.json()["error"]
+    # a log whose lines parse but whose fields have the wrong shape: refused, nothing changed
+    good = enter(client, new(client, "fox"), "1")
+    saved_fox = client.get(f"/api/assist/{good['id']}/save").text
+    lines = [json.loads(line) for line in saved_fox.splitlines()]
+    for line in lines:
+        if line.get("kind") == "inspected":
+            line["public"]["holes"] = 1
+    broken = "\n".join(json.dumps(line) for line in lines)
+    refused = client.post(f"/api/assist/{good['id']}/load", json={"log": broken})
+    assert refused.status_code == 400 and "wrong shape" in refused.json()["error"]
+    same(client, good)
     # the terminal's 'save FILE' loads in the browser and the other way round
     terminal = FoxSession(_cycle6())
     terminal.enter("1")

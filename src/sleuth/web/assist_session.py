@@ -175,8 +175,14 @@ def _fresh(record: Mapping[str, Any]) -> TableSession:
     return session
 
 
+MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError)
+"""What a game's loader may raise on a log whose lines parse but whose event fields have the
+wrong shape (a number for a list): an upload is untrusted, so these are refusals too."""
+
+
 def load_text(session: TableSession, text: str) -> None:
-    """``session.load`` from a view log given as text (unchanged if the log is bad)."""
+    """``session.load`` from a view log given as text (unchanged if the log is bad: a
+    SleuthError naming "the uploaded log")."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "log.jsonl"
         path.write_text(text, encoding="utf-8")
@@ -184,6 +190,11 @@ def load_text(session: TableSession, text: str) -> None:
             session.load(path)
         except SleuthError as exc:
             raise SleuthError(str(exc).replace(str(path), "the uploaded log")) from None
+        except MALFORMED as exc:
+            raise SleuthError(
+                f"the uploaded log: an event's fields have the wrong shape "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
 
 
 def replay(record: Mapping[str, Any], entries: Sequence[str]) -> TableSession:
