@@ -80,7 +80,9 @@ def new_log(
         elif role in roles:
             seat = roles.index(role)
         else:
-            raise UnknownNameError(f"no role {role!r} in {name}; roles: {', '.join(roles)}")
+            raise UnknownNameError(
+                f"no role {role!r} in this {name} game; its roles: {', '.join(roles)}"
+            )
     if not 0 <= seat < len(roles):
         raise OptionError(f"seat {seat} does not exist: {name} has seats 0 to {len(roles) - 1}")
     for other in bots:

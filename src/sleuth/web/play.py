@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sleuth.core.game import CHANCE
 from sleuth.core.registry import game_spec, game_specs
-from sleuth.web.live import LiveGame, default_bot, new_log
+from sleuth.web.live import FILE_OPTIONS, LiveGame, default_bot, new_log
 from sleuth.web.render import board_svg, describe
 from sleuth.web.store import Store
 
@@ -102,21 +102,22 @@ def _templates(request: Request) -> Jinja2Templates:
 
 @cache
 def games_info() -> list[dict[str, Any]]:
-    """What the new-game form offers: each game's roles (those of its default options),
-    options and bots."""
+    """What the new-game form offers: each game's roles (those of its default options first),
+    options (but those naming server files) and bots."""
     out = []
     for spec in game_specs():
         out.append(
             {
                 "name": spec.name,
                 "description": spec.description,
-                "roles": list(dict.fromkeys(spec.make({}).roles)),
+                "roles": list(dict.fromkeys([*spec.make({}).roles, *spec.roles])),
                 "defaults": {
                     role: default_bot(spec, role).name for role in dict.fromkeys(spec.roles)
                 },
                 "options": [
                     {"name": o.name, "default": _text(o.default), "help": o.help}
                     for o in spec.options
+                    if o.name != FILE_OPTIONS.get(spec.name)  # the web reads no server files
                 ],
                 "bots": [
                     {
