@@ -22,6 +22,8 @@ function groups(legal) {
 
 function show(game) {
   document.getElementById("board").innerHTML = game.svg;
+  document.getElementById("players").textContent = game.players.map((p) =>
+    `seat ${p.seat} ${p.role}: ${p.player}`).join(" · ");
   const status = document.getElementById("status");
   status.textContent = game.over ? "game over" : game.your_turn
     ? `you are the ${game.role}: your move` : `${game.to_move} to move`;
