@@ -32,11 +32,13 @@ def document(
     width: float, height: float, body: str, label: str, min_width: int | None = None
 ) -> str:
     """The whole picture, scaled to its container (``label`` names it for screen readers);
-    with ``min_width`` (pixels) a big picture keeps a readable size and scrolls on a phone."""
+    with ``min_width`` (pixels) a big picture keeps a readable size and scrolls on a narrow
+    screen (the stylesheet applies it there)."""
     return tag(
         "svg",
         tag("title", escape(label)) + body,
-        style=None if min_width is None else f"min-width: {min_width}px",
+        class_=None if min_width is None else "scrolls",
+        style=None if min_width is None else f"--min-width: {min_width}px",
         xmlns="http://www.w3.org/2000/svg",
         viewBox=f"0 0 {width:.0f} {height:.0f}",
         role="img",
