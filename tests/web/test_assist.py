@@ -3,6 +3,7 @@ commands, save and load, a restart), compared with the same session driven direc
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -298,16 +299,24 @@ def test_the_fox_puzzle(client: TestClient) -> None:
     for holes in re.findall(r"day \d+: ([\d,]+)", said):
         sweep = enter(client, sweep, holes)
     assert sweep["finished"] and "Caught on day 6" in sweep["html"]
+    for holes in ("3", "2"):
+        notepad = enter(client, notepad, holes)
     ended = client.post(f"/api/assist/{notepad['id']}/command", json={"command": "give up"})
     body = ended.json()
     assert body["finished"] and body["ended_by"] == "give up" and "walk" in body["svg"]
-    walk = [int(h) for h in re.findall(r"\d", body["svg"].split("the fox&#x27;s walk:")[1][:30])]
-    assert walk and walk[0] != 1  # the walk dodged the inspection of day 1
+    caption = body["svg"].split("the fox&#x27;s walk:")[1].split("<")[0]
+    walk = [int(hole) for hole in re.findall(r"\d+", caption)]
+    assert len(walk) == 3 and walk[0] != 1 and walk[1] != 3 and walk[2] != 2  # dodged all
+    assert all(abs(a - b) == 1 for a, b in itertools.pairwise(walk))  # along the tunnels
+    days = re.findall(r'class="walk-days" data-hole="(\d+)">([\d,]+)<', body["svg"])
+    drawn = {int(day): int(hole) for hole, listed in days for day in listed.split(",")}
+    assert [drawn[day] for day in sorted(drawn)] == walk  # the days above the holes
     refused = client.post(f"/api/assist/{notepad['id']}/entries", json={"text": "2"})
     assert refused.status_code == 400 and "the game is over" in refused.json()["error"]
     same(client, body)
     resumed = client.post(f"/api/assist/{notepad['id']}/undo", json={"count": 1}).json()
-    assert not resumed["finished"] and resumed["ended_by"] is None and not resumed["entries"]
+    assert not resumed["finished"] and resumed["ended_by"] is None
+    assert resumed["entries"] == ["inspect 1", "inspect 3"]
 
 
 def test_the_pictures_hold_each_assistants_deduction(client: TestClient) -> None:

@@ -4,7 +4,8 @@ An assistant shows what its user knows, so a picture may draw anything the sessi
 
 - fox: the board with the holes the fox may be in (the hunter's view, drawn by
   :mod:`sleuth.web.render.fox`); a hole alone is one click's inspection when ``k`` is 1;
-  after the end, the fox's walk (caught, escaped, or given up: one that dodged every look);
+  after the end, the fox's walk (caught, escaped, or given up: one that dodged every look)
+  as a caption and as the days written above each hole;
 - fugitive: a heat map of each position's possible values (rows: positions; columns: 1-41),
   darker for likelier, face-up hideouts solid;
 - camel-up: bars of each camel's odds (leg first and second, race winner and loser);
@@ -21,6 +22,7 @@ is nothing to draw yet).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -68,8 +70,9 @@ def fox(session: Any) -> str:
         legal = [f"inspect {hole}" for hole in range(game.graph.n)]
     picture: str = board.svg(game, _view(game, HUNTER, session.events), legal)
     if session.finished and session.entries:
-        walk = " → ".join(map(str, session._walk()))
-        picture = _caption(picture, f"the fox's walk: {walk}")
+        walk = session._walk()
+        picture = _caption(picture, f"the fox's walk: {' → '.join(map(str, walk))}")
+        picture = _days(picture, walk)
     return picture
 
 
@@ -77,6 +80,38 @@ def _caption(picture: str, words: str) -> str:
     """``picture`` with a caption line added at its top."""
     line = text(8, 14, words, fill="#b3261e", font_weight=700, class_="walk")
     return picture.replace("</svg>", line + "</svg>")
+
+
+HOLE = re.compile(
+    r'<g [^>]*data-hole="(\d+)"[^>]*><circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"'
+)
+"""A hole's group in the board picture, with its circle's centre and radius."""
+
+
+def _days(picture: str, walk: Sequence[int]) -> str:
+    """``picture`` with the days of ``walk`` written above each hole the fox was in then
+    (``1,3`` above a hole it hid in on days 1 and 3)."""
+    days: dict[int, list[int]] = {}
+    for day, hole in enumerate(walk, start=1):
+        days.setdefault(hole, []).append(day)
+    labels = []
+    for found in HOLE.finditer(picture):
+        hole, x, y, r = int(found[1]), float(found[2]), float(found[3]), float(found[4])
+        if hole in days:
+            words = ",".join(map(str, days[hole]))
+            labels.append(
+                text(
+                    x,
+                    y - r - 4,
+                    words,
+                    text_anchor="middle",
+                    fill="#b3261e",
+                    font_weight=700,
+                    class_="walk-days",
+                    data_hole=hole,
+                )
+            )
+    return picture.replace("</svg>", "".join(labels) + "</svg>")
 
 
 # --- fugitive ----------------------------------------------------------------------------------
