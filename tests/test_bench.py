@@ -38,6 +38,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("scotland_yard_tracker.py", "vs baseline"),
         ("scotland_yard_mc.py", "vs baseline"),
         ("cluedo_deduction.py", "vs baseline"),
+        ("web_load.py", "vs alone"),
         ("cluedo_notepad.py", "vs baseline"),
     ],
 )

@@ -1,0 +1,327 @@
+"""Load test: many browser sessions playing and assisting at once against ``sleuth serve``.
+
+The server is the real command (``sleuth serve``, one uvicorn process) on a free loopback port
+with a fresh store; the sessions are httpx async clients in this process, each with its own
+cookie (its own browser session).  Each session loops until the time is up: it plays a game
+against the random bots (``POST /api/play``, then uniformly random listed actions until the
+game ends or ``ACTIONS`` were played, reloading the page and its answer once), then keeps a
+notepad of one of the assistants (``POST /api/assist``, then ``--entries`` entries of a
+recorded game, taking back the last one after every ``UNDO_EVERY`` and entering it again,
+reloading the notepad once).  Between two requests a session waits a random think time
+(uniform on 0 to twice ``--think`` seconds): a person at a table types an entry every few
+seconds, and a page sends one request per click.
+
+The entries are those that a seat's view of a seeded random game gives (each game's own
+``entry_texts``: the detectives' view in Scotland Yard, seat 0 in Camel Up and Cluedo, no
+accusation while another action is open), and random inspections for the fox puzzle; so every
+request is valid and any 4xx or 5xx answer (or a failed connection) counts as an error.
+
+The baseline is one session alone first, against the same server, with no think time: it
+plays each game once and keeps each assistant's notepad once; "vs alone" divides the p95
+under load by the p95 alone.
+Bounded in count and time: at most ``--users`` sessions, ``--seconds`` of load, a timeout on
+every request, and the server stopped at the end.
+
+    .venv/bin/python bench/web_load.py [--quick] [--users 50] [--seconds 60] [--think 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from _report import print_table
+from sleuth.core.events import Event
+from sleuth.core.game import CHANCE
+from sleuth.core.registry import make_game
+from sleuth.games.camel_up.assistant import entry_texts as camel_up_entries
+from sleuth.games.cluedo.assistant import NotepadSession
+from sleuth.games.cluedo.assistant import entry_texts as cluedo_entries
+from sleuth.games.scotland_yard.assistant import entry_texts as scotland_yard_entries
+
+PLAYED = ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
+"""The games played against the bots (the human's first role, random bots)."""
+ACTIONS = 30
+"""A game against the bots stops after this many human actions (or at its end)."""
+ENTRIES = 40
+"""A notepad stops after this many entries (or at the end of its game)."""
+UNDO_EVERY = 10
+TIMEOUT = 60.0
+"""Seconds a request may take before it counts as an error."""
+STEPS = 400
+"""Moves of a recorded random game (enough for :data:`ENTRIES` entries of each assistant)."""
+UPDATES = ("assist: entry", "assist: undo")
+"""The assistant updates (kinds starting so), whose p95 has a target."""
+TARGET_MS = 200.0
+
+
+@dataclass
+class Tally:
+    """Latencies (seconds) by kind of request, and the errors seen."""
+
+    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+
+def random_events(name: str, seed: int) -> list[Event]:
+    """The events of a seeded random game of ``name`` (default options), no accusation while
+    another action is open, at most :data:`STEPS` moves."""
+    rng = random.Random(seed)
+    state = make_game(name).new_initial_state()
+    events: list[Event] = []
+    for _ in range(STEPS):
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            action = rng.choice([a for a in legal if not str(a).startswith("accuse")] or legal)
+        events += state.apply(action)
+    return events
+
+
+def scripts(seed: int, count: int) -> dict[str, list[str]]:
+    """Each assistant's first ``count`` entries: a seat's view of a recorded random game."""
+    scotland_yard = [e.seen_by(1) for e in random_events("scotland-yard", seed)]
+    camel_up = [e.seen_by(0) for e in random_events("camel-up", seed)]
+    cluedo_game = make_game("cluedo")
+    cluedo_view = [e.seen_by(0) for e in random_events("cluedo", seed)]
+    session = NotepadSession(cluedo_game)  # type: ignore[arg-type]
+    cluedo = []
+    for _, text in cluedo_entries(cluedo_game, 0, cluedo_view, session):  # type: ignore[arg-type]
+        session.enter(text)
+        cluedo.append(text)
+    rng = random.Random(seed)
+    return {
+        "fox": [str(rng.randrange(5)) for _ in range(count)],  # the puzzle on path:5
+        "scotland-yard": scotland_yard_entries(scotland_yard)[:count],
+        "camel-up": camel_up_entries(camel_up)[:count],
+        "cluedo": cluedo[:count],
+    }
+
+
+class User:
+    """One browser session: its own client (cookie), its own random choices."""
+
+    def __init__(
+        self,
+        url: str,
+        seed: int,
+        think: float,
+        until: float,
+        tally: Tally,
+        entries: dict[str, list[str]],
+    ):
+        self.client = httpx.AsyncClient(base_url=url, timeout=TIMEOUT)
+        self.rng = random.Random(seed)
+        self.think = think
+        self.until = until
+        """The end of the load (a ``time.monotonic`` instant): no request starts after it."""
+        self.tally = tally
+        self.entries = entries
+
+    def late(self) -> bool:
+        return time.monotonic() >= self.until
+
+    async def call(self, kind: str, method: str, url: str, body: object = None) -> Any:
+        """One request, timed; the answer's JSON (None for a page or an error)."""
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+        start = time.perf_counter()
+        try:
+            response = await self.client.request(method, url, json=body)
+        except httpx.HTTPError as exc:
+            self.tally.errors[kind].append(f"{type(exc).__name__}: {exc}")
+            return None
+        self.tally.times[kind].append(time.perf_counter() - start)
+        if response.status_code >= 400:
+            self.tally.errors[kind].append(f"{response.status_code} {url}: {response.text[:200]}")
+            return None
+        is_json = response.headers.get("content-type", "").startswith("application/json")
+        return response.json() if is_json else None
+
+    async def play(self, game: str) -> None:
+        answer = await self.call(
+            "play: new", "POST", "/api/play", {"game": game, "seed": self.rng.randrange(10**6)}
+        )
+        for count in range(ACTIONS):
+            if answer is None or answer["over"] or self.late():
+                return
+            if count == ACTIONS // 2:
+                await self.call("page", "GET", f"/play/{answer['id']}")
+                answer = await self.call("play: get", "GET", f"/api/play/{answer['id']}")
+                continue
+            action = self.rng.choice(answer["legal"])
+            answer = await self.call(
+                "play: action", "POST", f"/api/play/{answer['id']}/action", {"action": action}
+            )
+
+    async def assist(self, game: str) -> None:
+        answer = await self.call("assist: new", "POST", "/api/assist", {"game": game})
+        for count, text in enumerate(self.entries[game], start=1):
+            if answer is None or answer["finished"] or self.late():
+                return
+            notepad = answer["id"]
+            answer = await self.call(
+                f"assist: entry {game}", "POST", f"/api/assist/{notepad}/entries", {"text": text}
+            )
+            if answer is not None and count % UNDO_EVERY == 0:
+                await self.call(f"assist: undo {game}", "POST", f"/api/assist/{notepad}/undo")
+                answer = await self.call(
+                    f"assist: entry {game}",
+                    "POST",
+                    f"/api/assist/{notepad}/entries",
+                    {"text": text},
+                )
+            if count == len(self.entries[game]) // 2:
+                await self.call("page", "GET", f"/assist/{notepad}")
+                answer = await self.call("assist: get", "GET", f"/api/assist/{notepad}")
+
+    async def tour(self) -> None:
+        """Play each game once and keep each assistant's notepad once, in turn."""
+        async with self.client:
+            for game in PLAYED:
+                await self.play(game)
+            for game in sorted(self.entries):
+                await self.assist(game)
+
+    async def run(self) -> None:
+        """Play and assist in turn until the time is up."""
+        async with self.client:
+            await self.call("page", "GET", "/")
+            while not self.late():
+                await self.play(self.rng.choice(PLAYED))
+                if not self.late():
+                    await self.assist(self.rng.choice(sorted(self.entries)))
+
+
+async def alone(url: str, entries: dict[str, list[str]]) -> Tally:
+    tally = Tally()
+    await User(url, 0, 0.0, float("inf"), tally, entries).tour()
+    return tally
+
+
+async def load(
+    url: str, users: int, seconds: float, think: float, entries: dict[str, list[str]]
+) -> Tally:
+    tally = Tally()
+    until = time.monotonic() + seconds
+    sessions = [User(url, seed, think, until, tally, entries) for seed in range(users)]
+    await asyncio.gather(*(s.run() for s in sessions))
+    return tally
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(store: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``sleuth serve`` on a free loopback port, once it answers."""
+    port = free_port()
+    sleuth = Path(sys.executable).with_name("sleuth")
+    command = [str(sleuth), "serve", "--port", str(port), "--store", str(store)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(
+                f"sleuth serve exited: {server.stderr.read().decode() if server.stderr else ''}"
+            )
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return server, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("sleuth serve did not answer within 60 s")
+
+
+def percentile(values: Sequence[float], q: int) -> float:
+    """The ``q``-th percentile (1 to 99) of ``values``, linearly interpolated."""
+    if len(values) < 2:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="3 sessions for 3 s (a smoke test)")
+    parser.add_argument("--users", type=int, default=50, help="concurrent browser sessions")
+    parser.add_argument("--seconds", type=float, default=60.0, help="seconds of load")
+    parser.add_argument("--think", type=float, default=1.0, help="mean think time (s)")
+    parser.add_argument("--entries", type=int, default=ENTRIES, help="entries per notepad")
+    args = parser.parse_args()
+    if args.quick:
+        args.users, args.seconds, args.think, args.entries = 3, 3.0, 0.05, 4
+    entries = scripts(seed=1, count=args.entries)
+    with tempfile.TemporaryDirectory() as folder:
+        server, url = start_server(Path(folder) / "web.sqlite3")
+        try:
+            lone = asyncio.run(alone(url, entries))
+            loaded = asyncio.run(load(url, args.users, args.seconds, args.think, entries))
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    print(
+        f"{args.users} sessions for {args.seconds:.0f} s (think time {args.think} s mean) against "
+        f"sleuth serve on loopback; Python {platform.python_version()}, {platform.machine()}"
+    )
+    rows = []
+    for kind in sorted(loaded.times):
+        times = [1000 * t for t in loaded.times[kind]]
+        single = [1000 * t for t in lone.times.get(kind, [])]
+        p95 = percentile(times, 95)
+        rows.append(
+            [
+                kind,
+                str(len(times)),
+                str(len(loaded.errors.get(kind, []))),
+                f"{percentile(times, 50):.0f}",
+                f"{p95:.0f}",
+                f"{percentile(times, 99):.0f}",
+                f"{percentile(single, 95):.0f}" if single else "-",
+                f"{p95 / percentile(single, 95):.1f}" if single else "-",
+            ]
+        )
+    print_table(
+        ["request", "count", "errors", "p50 ms", "p95 ms", "p99 ms", "p95 alone", "vs alone"], rows
+    )
+    updates = [
+        1000 * t for kind, ts in loaded.times.items() if kind.startswith(UPDATES) for t in ts
+    ]
+    errors = sum(len(e) for e in loaded.errors.values()) + sum(len(e) for e in lone.errors.values())
+    if updates:
+        p95 = percentile(updates, 95)
+        verdict = "met" if p95 < TARGET_MS and not errors else "NOT met"
+        print(
+            f"assistant updates: p95 {p95:.0f} ms over {len(updates)} "
+            f"(target: under {TARGET_MS:.0f} ms, no errors): {verdict}"
+        )
+    print(f"errors: {errors}")
+    for kind, problems in sorted({**lone.errors, **loaded.errors}.items()):
+        for problem in problems[:3]:
+            print(f"  {kind}: {problem}")
+
+
+if __name__ == "__main__":
+    main()
