@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -64,11 +64,14 @@ class _Live:
         self.guard = threading.Lock()
 
     @contextmanager
-    def hold(self, record: str, log: dict[str, Any]) -> Iterator[LiveGame]:
-        """The live game of ``record`` (rebuilt from ``log`` when not cached), held alone."""
+    def hold(self, record: str, fetch: Callable[[], dict[str, Any]]) -> Iterator[LiveGame]:
+        """The live game of ``record``, held alone: the cached one if it is at the stored log
+        (``fetch`` reads it once the game is held, so no other request changes it
+        meanwhile), else one rebuilt from that log."""
         with self.guard:
             lock = self.locks.setdefault(record, threading.Lock())
         with lock:
+            log = fetch()
             with self.guard:
                 live = self.games.pop(record, None)
             if live is None or live.log["actions"] != log["actions"]:
@@ -85,6 +88,14 @@ class _Live:
 def _store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
+
+
+def _stored(request: Request, record: str) -> Callable[[], dict[str, Any]]:
+    """Reads ``record``'s stored log; a record of another session (or none) is a 404 now,
+    before anything is held."""
+    store, session = _store(request), request.state.session
+    store.get(session, "game", record)
+    return lambda: store.get(session, "game", record)
 
 
 def _live(request: Request) -> _Live:
@@ -215,7 +226,7 @@ def api_new_game(choice: NewGame, request: Request) -> dict[str, Any]:
     log = new_log(choice.game, choice.options, choice.seat, choice.role, choice.bots, seed)
     store = _store(request)
     record = store.create(request.state.session, "game", log)
-    with _live(request).hold(record, log) as live:
+    with _live(request).hold(record, lambda: log) as live:
         live.advance()
         store.put(request.state.session, "game", record, live.log)
         return game_payload(record, live)
@@ -224,8 +235,7 @@ def api_new_game(choice: NewGame, request: Request) -> dict[str, Any]:
 @router.get("/api/play/{record}")
 def api_game(record: str, request: Request) -> dict[str, Any]:
     """The game as the human's seat sees it."""
-    log = _store(request).get(request.state.session, "game", record)
-    with _live(request).hold(record, log) as live:
+    with _live(request).hold(record, _stored(request, record)) as live:
         return game_payload(record, live)
 
 
@@ -233,8 +243,7 @@ def api_game(record: str, request: Request) -> dict[str, Any]:
 def api_action(record: str, move: Move, request: Request) -> dict[str, Any]:
     """Play the human's action; an illegal one is a 400 and changes nothing."""
     store = _store(request)
-    log = store.get(request.state.session, "game", record)
-    with _live(request).hold(record, log) as live:
+    with _live(request).hold(record, _stored(request, record)) as live:
         live.play(move.action)
         store.put(request.state.session, "game", record, live.log)
         return game_payload(record, live)
