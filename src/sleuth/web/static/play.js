@@ -60,7 +60,9 @@ function show(game) {
   const result = document.getElementById("result");
   result.hidden = !game.over;
   if (game.over) {
-    result.replaceChildren(element("h2", {}, "Result"), element("p", {}, game.result.text));
+    const again = element("a", { class: "button", href: `/play/new?game=${encodeURIComponent(game.game)}` },
+      "New game");
+    result.replaceChildren(element("h2", {}, "Result"), element("p", {}, game.result.text), again);
     for (const f of game.forfeits) {
       result.append(element("p", {}, `seat ${f.seat} (${f.bot}) forfeited: ${f.reason}`));
     }
