@@ -12,20 +12,28 @@ assistants save one) and read back by the deduction commands:
 by replaying it and keeps the chosen seat's view of every event.  Problems are
 :class:`~sleuth.core.errors.LogError` naming the line.  The format is in
 ``docs/file-formats.md``.
+
+Reading a view checks its lines, not its events' fields: an assistant that loads a view turns
+its events back into entries inside :func:`loading` and reads each event's fields inside
+:func:`event_fields`, so that a badly shaped field (a missing key, a number for a list, a
+value out of range) is a :class:`~sleuth.core.errors.LogError` naming the file, the line and
+the event, never a traceback; :func:`same_events` checks that the entries gave back the saved
+events exactly.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
 import sleuth
-from sleuth.core.errors import LogError
+from sleuth.core.errors import LogError, SleuthError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
 from sleuth.core.log import (
@@ -66,11 +74,16 @@ class ViewEventLine(StrictModel):
 
 @dataclass
 class ViewLog:
-    """One seat's events in a game with known options."""
+    """One seat's events in a game with known options.  Read from a file, it also knows the
+    file (``source``), the line of each event (``lines``, as long as ``events``) and whether
+    it is a full game log's view (``from_game_log``: the log was checked by replaying it)."""
 
     game: Game[Any]
     seat: int
     events: list[Event]
+    source: str = "<log>"
+    lines: Sequence[int] = field(default_factory=list)
+    from_game_log: bool = False
 
     @property
     def role(self) -> str:
@@ -168,7 +181,7 @@ def parse_view_lines(
         except ValidationError as exc:
             raise fail(line_no, first_error(exc)) from None
         events.append(Event.from_json(body.model_dump(exclude={"type"})))
-    return ViewLog(played, valid.seat, events)
+    return ViewLog(played, valid.seat, events, source, [n for n, _ in numbered[1:]])
 
 
 def _from_game_log(
@@ -192,12 +205,14 @@ def _from_game_log(
             f"{game.num_players - 1}: {', '.join(game.roles)})"
         )
     events: list[Event] = []
-    for line in lines[1:]:
+    numbers: list[int] = []
+    for line_no, line in enumerate(lines[1:], start=2):
         body = json.loads(line) if line.strip() else {}
         if body.get("type") == "step":
             step = StepLine.model_validate(body)
             events += [Event.from_json(e.model_dump()).seen_by(seat) for e in step.events]
-    return ViewLog(game, seat, events)
+            numbers += [line_no] * len(step.events)
+    return ViewLog(game, seat, events, source, numbers, from_game_log=True)
 
 
 def _roles(roles: Roles) -> tuple[str, ...]:
@@ -207,3 +222,86 @@ def _roles(roles: Roles) -> tuple[str, ...]:
 def _named(roles: Roles) -> str:
     """``marshal``, or ``detectives or detective``."""
     return " or ".join(_roles(roles))
+
+
+MALFORMED = (TypeError, ValueError, KeyError, IndexError, AttributeError)
+"""What reading a badly shaped field raises (a missing key, a number for a list, ...)."""
+
+
+class EventFieldError(LogError):
+    """An event of a view whose fields are not what its game writes; ``index`` is the event's
+    place in the view's events (from 0)."""
+
+    def __init__(self, index: int, kind: str, problem: str) -> None:
+        super().__init__(f"event {index + 1} ({kind}): {problem}")
+        self.index = index
+
+
+@contextmanager
+def event_fields(index: int, event: Event) -> Iterator[None]:
+    """Read the fields of ``event`` (the view's event ``index``, from 0) in the body: a
+    missing field, or one of the wrong type or out of range, is an :class:`EventFieldError`
+    naming the event and the field.  A :class:`SleuthError` passes as it is."""
+    try:
+        yield
+    except SleuthError:
+        raise
+    except KeyError as exc:
+        raise EventFieldError(index, event.kind, f"no field {exc.args[0]!r}") from None
+    except MALFORMED as exc:
+        raise EventFieldError(index, event.kind, f"a field has the wrong shape ({exc})") from None
+
+
+def whole(fields: Mapping[str, JSON], name: str, stop: int | None = None) -> int:
+    """The field ``name`` of ``fields``: a whole number from 0 (below ``stop`` when given);
+    anything else is a ``ValueError`` naming the field (for :func:`event_fields`)."""
+    value = fields[name]
+    if type(value) is not int or value < 0 or (stop is not None and value >= stop):
+        within = "from 0" if stop is None else f"from 0 to {stop - 1}"
+        raise ValueError(f"field {name!r} is {value!r}, not a whole number {within}")
+    return value
+
+
+def wholes(fields: Mapping[str, JSON], name: str, stop: int | None = None) -> list[int]:
+    """The field ``name`` of ``fields``: a list of whole numbers from 0 (below ``stop`` when
+    given); anything else is a ``ValueError`` naming the field (for :func:`event_fields`)."""
+    value = fields[name]
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"field {name!r} is {value!r}, not a list")
+    return [whole({name: v}, name, stop) for v in value]
+
+
+@contextmanager
+def loading(view: ViewLog) -> Iterator[None]:
+    """Turn ``view`` back into entries in the body: an :class:`EventFieldError` becomes a
+    :class:`LogError` naming the file and the event's line, any other :class:`SleuthError`
+    one naming the file.  (The caller changes its session only after the body.)"""
+    try:
+        yield
+    except EventFieldError as exc:
+        where = f" line {view.lines[exc.index]}" if exc.index < len(view.lines) else ""
+        raise LogError(f"{view.source}{where}: {exc}") from None
+    except SleuthError as exc:
+        raise SleuthError(f"{view.source}: {exc}") from None
+
+
+def same_events(view: ViewLog, replayed: Sequence[Event]) -> None:
+    """Check that entering a view log's entries gave back its events exactly (a saved view
+    holds nothing the entries do not: an unknown event kind, or a value the entries read
+    differently, is a :class:`LogError` naming the first event that differs).  A full game
+    log's view is not checked: the replay of the log checked it."""
+    if view.from_game_log:
+        return
+    ours = [e.to_json() for e in replayed]
+    theirs = [e.to_json() for e in view.events]
+    for index, (mine, saved) in enumerate(zip(ours, theirs, strict=False)):
+        if _text(mine) != _text(saved):  # as JSON texts: true is not 1, nor 1.0
+            raise EventFieldError(
+                index, view.events[index].kind, f"is {saved}; its entries give {mine}"
+            )
+    if len(ours) != len(theirs):
+        raise LogError(f"{len(theirs)} events, but its entries give {len(ours)}")
+
+
+def _text(value: JSON) -> str:
+    return json.dumps(value, sort_keys=True)

@@ -30,7 +30,14 @@ from rich.text import Text
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.table import Command, count_entries
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.viewlog import (
+    ViewLog,
+    event_fields,
+    loading,
+    read_view_log,
+    same_events,
+    write_view_log,
+)
 from sleuth.games.camel_up.actions import PILES, ROLL, Die, OverallBet, Start
 from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame, describe_stacks
@@ -194,11 +201,10 @@ class CamelSession:
     def load(self, path: Path) -> None:
         view = read_view_log(path, "player", "camel-up")
         assert isinstance(view.game, CamelUpGame)  # read_view_log checked the game's name
-        session = CamelSession(view.game, view.seat, self.rollouts)
-        try:
+        with loading(view):
+            session = CamelSession(view.game, view.seat, self.rollouts)
             session._replay(entry_texts(view.events))
-        except SleuthError as exc:
-            raise SleuthError(f"{path}: {exc}") from None
+            same_events(view, session.events)
         self.game, self.seat = session.game, session.seat
         self.state, self.entries, self.events = session.state, session.entries, session.events
 
@@ -253,24 +259,32 @@ def entry_texts(events: list[Event]) -> list[str]:
     hidden: set[str] = set()  # piles holding a card this seat did not see
     # the assistant's own log: its reveals were entered, and its scoring followed from them
     entered = any(e.kind == "overall_turned_up" for e in events)
-    for event in events:
-        public = event.public
-        if event.kind == "start":
-            entries.append(str(Start(tuple((int(s), tuple(n)) for s, n in public["stacks"]))))
-        elif event.kind == "die":
-            entries.append(f"roll {public['colour']} {public['value']}")
-        elif event.kind == "leg_bet":
-            entries.append(f"leg {public['camel']}")
-        elif event.kind == "tile":
-            entries.append(f"tile {public['space']} {public['side']}")
-        elif event.kind == "overall_bet":
-            camel = "" if event.private is None else f" {event.private['camel']}"
-            entries.append(f"{public['pile']}{camel}")
-            if event.private is None:
-                hidden.add(str(public["pile"]))
-        elif event.kind == "overall_turned_up":
-            entries.append(f"reveal {public['pile']} {' '.join(public['camels'])}")
-        elif event.kind == "overall_scored" and not entered and public["pile"] in hidden:
-            # a whole game's log: the engine turned every card up at once
-            entries.append(f"reveal {public['pile']} {' '.join(c[1] for c in public['cards'])}")
+    for index, event in enumerate(events):
+        with event_fields(index, event):
+            entries += _entries_of(event, hidden, entered)
     return entries
+
+
+def _entries_of(event: Event, hidden: set[str], entered: bool) -> list[str]:
+    """The entries of one event of a seat's view (see :func:`entry_texts`); a hidden overall
+    card adds its pile to ``hidden``."""
+    public = event.public
+    if event.kind == "start":
+        return [str(Start(tuple((int(s), tuple(n)) for s, n in public["stacks"])))]
+    if event.kind == "die":
+        return [f"roll {public['colour']} {public['value']}"]
+    if event.kind == "leg_bet":
+        return [f"leg {public['camel']}"]
+    if event.kind == "tile":
+        return [f"tile {public['space']} {public['side']}"]
+    if event.kind == "overall_bet":
+        if event.private is None:
+            hidden.add(str(public["pile"]))
+            return [str(public["pile"])]
+        return [f"{public['pile']} {event.private['camel']}"]
+    if event.kind == "overall_turned_up":
+        return [f"reveal {public['pile']} {' '.join(public['camels'])}"]
+    if event.kind == "overall_scored" and not entered and public["pile"] in hidden:
+        # a whole game's log: the engine turned every card up at once
+        return [f"reveal {public['pile']} {' '.join(c[1] for c in public['cards'])}"]
+    return []

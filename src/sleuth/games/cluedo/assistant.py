@@ -26,7 +26,15 @@ from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, Param
 from sleuth.core.prepare import one_off
 from sleuth.core.table import Command, count_entries
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.viewlog import (
+    EventFieldError,
+    ViewLog,
+    event_fields,
+    loading,
+    read_view_log,
+    same_events,
+    write_view_log,
+)
 from sleuth.games.cluedo.cards import NAMES, SUSPECTS
 from sleuth.games.cluedo.deal import hand_sizes
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
@@ -174,10 +182,9 @@ class NotepadSession:
     def load(self, path: Path) -> None:
         view = read_view_log(path, "player", "cluedo")
         assert isinstance(view.game, CluedoGame)  # read_view_log checked the game's name
-        try:
+        with loading(view):
             session = replay_view(view.game, view.seat, view.events)
-        except SleuthError as exc:
-            raise SleuthError(f"{path}: {exc}") from None
+            same_events(view, session.pad.events)
         self.game, self._pads, self._texts = session.game, session._pads, session._texts
 
 
@@ -201,61 +208,62 @@ def entry_texts(
     """The entries of ``seat``'s view ``events`` as (event index, entry text), generated as
     ``session`` takes them (an answer's text depends on the suggestion still open)."""
     for index, event in enumerate(events):
-        public, private = event.public, event.private
-        kind = event.kind
-        pad = session.pad
-        if kind == "setup":
-            n = int(public["players"])
-            names = public.get("names") or [NAMES[s] for s in SUSPECTS[:n]]
-            yield index, "players " + ", ".join(map(str, names))
-            yield index, f"me {names[seat]}"
-            dealer = int(public["dealer"])
-            if dealer != n - 1:
-                yield index, f"dealer {names[dealer]}"
-            sizes = tuple(int(s) for s in public["hand_sizes"])
-            face_up = [int(c) for c in public["face_up"]]
-            if sizes != hand_sizes(n, dealer, bool(face_up) or game.leftover == "face_up"):
-                yield index, "sizes " + ", ".join(map(str, sizes))
-            if face_up:
-                yield index, "face up " + ", ".join(NAMES[c] for c in face_up)
-        elif kind == "hand" and int(public["seat"]) == seat:
-            if private is None:
-                raise SleuthError(f"event {index + 1} (hand): the seat's own hand is hidden")
-            yield index, "hand " + ", ".join(NAMES[int(c)] for c in private["cards"])
-        elif kind == "suggested":
-            cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
-            yield index, f"{_who(pad, public['seat'])} suggests {cards}"
-        elif kind == "passed":
-            yield index, f"{_who(pad, public['seat'])} passes"
-        elif kind == "refuted":
-            who = _who(pad, public["seat"])
-            if private is None:
-                yield index, f"{who} shows"
-            elif int(public["seat"]) == seat:
-                yield index, f"I show {NAMES[int(private['card'])]}"
-            else:
-                yield index, f"{who} shows me {NAMES[int(private['card'])]}"
-        elif kind == "unrefuted" and pad.asking is not None:
-            yield index, "nobody"
-        elif kind == "accused":
-            cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
-            verdict = "right" if public["correct"] else "wrong"
-            seen = (
-                ""
-                if private is None
-                else ", envelope " + ", ".join(NAMES[int(c)] for c in private["envelope"])
-            )
-            yield index, f"{_who(pad, public['seat'])} accuses {cards} {verdict}{seen}"
-        elif kind == "game_over" and public["winner"] is None:
-            yield index, "envelope " + ", ".join(NAMES[int(c)] for c in public["envelope"])
-        elif kind == "rolled" and int(public["seat"]) == seat and pad.position is not None:
-            yield index, f"I rolled {int(public['roll'])}"
-        elif kind == "moved" and int(public["seat"]) == seat and pad.started:
-            position = parse_position(str(public["position"]))
-            if isinstance(position, InRoom):
-                yield index, f"I am in {NAMES[position.room]}"
-            elif isinstance(position, AtStart):
-                yield index, "I am at start"
+        with event_fields(index, event):
+            public, private = event.public, event.private
+            kind = event.kind
+            pad = session.pad
+            if kind == "setup":
+                n = int(public["players"])
+                names = public.get("names") or [NAMES[s] for s in SUSPECTS[:n]]
+                yield index, "players " + ", ".join(map(str, names))
+                yield index, f"me {names[seat]}"
+                dealer = int(public["dealer"])
+                if dealer != n - 1:
+                    yield index, f"dealer {names[dealer]}"
+                sizes = tuple(int(s) for s in public["hand_sizes"])
+                face_up = [int(c) for c in public["face_up"]]
+                if sizes != hand_sizes(n, dealer, bool(face_up) or game.leftover == "face_up"):
+                    yield index, "sizes " + ", ".join(map(str, sizes))
+                if face_up:
+                    yield index, "face up " + ", ".join(NAMES[c] for c in face_up)
+            elif kind == "hand" and int(public["seat"]) == seat:
+                if private is None:
+                    raise EventFieldError(index, kind, "the seat's own hand is hidden")
+                yield index, "hand " + ", ".join(NAMES[int(c)] for c in private["cards"])
+            elif kind == "suggested":
+                cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
+                yield index, f"{_who(pad, public['seat'])} suggests {cards}"
+            elif kind == "passed":
+                yield index, f"{_who(pad, public['seat'])} passes"
+            elif kind == "refuted":
+                who = _who(pad, public["seat"])
+                if private is None:
+                    yield index, f"{who} shows"
+                elif int(public["seat"]) == seat:
+                    yield index, f"I show {NAMES[int(private['card'])]}"
+                else:
+                    yield index, f"{who} shows me {NAMES[int(private['card'])]}"
+            elif kind == "unrefuted" and pad.asking is not None:
+                yield index, "nobody"
+            elif kind == "accused":
+                cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
+                verdict = "right" if public["correct"] else "wrong"
+                seen = (
+                    ""
+                    if private is None
+                    else ", envelope " + ", ".join(NAMES[int(c)] for c in private["envelope"])
+                )
+                yield index, f"{_who(pad, public['seat'])} accuses {cards} {verdict}{seen}"
+            elif kind == "game_over" and public["winner"] is None:
+                yield index, "envelope " + ", ".join(NAMES[int(c)] for c in public["envelope"])
+            elif kind == "rolled" and int(public["seat"]) == seat and pad.position is not None:
+                yield index, f"I rolled {int(public['roll'])}"
+            elif kind == "moved" and int(public["seat"]) == seat and pad.started:
+                position = parse_position(str(public["position"]))
+                if isinstance(position, InRoom):
+                    yield index, f"I am in {NAMES[position.room]}"
+                elif isinstance(position, AtStart):
+                    yield index, "I am at start"
 
 
 def _who(pad: Notepad, seat: Any) -> str:

@@ -18,7 +18,15 @@ from pathlib import Path
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.table import Command
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.viewlog import (
+    ViewLog,
+    event_fields,
+    loading,
+    read_view_log,
+    same_events,
+    wholes,
+    write_view_log,
+)
 from sleuth.games.fox.belief import reconstruct_path
 from sleuth.games.fox.graph import FoxGraph, cycle, grid, holes_of, path
 from sleuth.games.fox.rules import HIDE, HUNTER, FoxGame, FoxState, Inspect
@@ -137,26 +145,30 @@ class FoxSession:
     def load(self, path: Path) -> None:
         view = read_view_log(path, "hunter", "fox")
         assert isinstance(view.game, FoxGame)  # read_view_log checked the game's name
-        session = FoxSession(view.game, self.marks, warn=False)
-        inspections = [e for e in view.events if e.kind == "inspected"]
-        for number, event in enumerate(inspections, start=1):
-            try:
-                session.enter(",".join(map(str, event.public["holes"])))
-            except SleuthError as exc:
-                raise SleuthError(f"{path}: inspection {number}: {exc}") from None
-        mine = [e.to_json() for e in session.events]
-        theirs = [e.to_json() for e in view.events]
-        for index, (ours, saved) in enumerate(zip(mine, theirs, strict=False)):
-            if ours != saved:
+        with loading(view):
+            session = FoxSession(view.game, self.marks, warn=False)
+            inspections = [(i, e) for i, e in enumerate(view.events) if e.kind == "inspected"]
+            for number, (index, event) in enumerate(inspections, start=1):
+                with event_fields(index, event):
+                    holes = wholes(event.public, "holes")
+                try:
+                    session.enter(",".join(map(str, holes)))
+                except SleuthError as exc:
+                    raise SleuthError(f"inspection {number}: {exc}") from None
+            mine = [e.to_json() for e in session.events]
+            theirs = [e.to_json() for e in view.events]
+            for index, (ours, saved) in enumerate(zip(mine, theirs, strict=False)):
+                if ours != saved:
+                    raise SleuthError(
+                        f"event {index + 1} is {saved}; a game against the quantum fox "
+                        f"shows {ours} here"
+                    )
+            if len(mine) != len(theirs):
                 raise SleuthError(
-                    f"{path}: event {index + 1} is {saved}; a game against the quantum fox "
-                    f"shows {ours} here"
+                    f"{len(theirs)} events; a game against the quantum fox with these "
+                    f"inspections has {len(mine)}"
                 )
-        if len(mine) != len(theirs):
-            raise SleuthError(
-                f"{path}: {len(theirs)} events; a game against the quantum fox with these "
-                f"inspections has {len(mine)}"
-            )
+            same_events(view, session.events)  # a saved view: true is not 1
         self.game, self.state, self.events = session.game, session.state, session.events
         self.entries, self.gave_up = session.entries, False
         self._warning = _unwinnable(self.game)

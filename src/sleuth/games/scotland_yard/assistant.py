@@ -32,7 +32,14 @@ from sleuth.core.events import Event
 from sleuth.core.game import Game
 from sleuth.core.prepare import one_off
 from sleuth.core.table import Command, count_entries
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.viewlog import (
+    ViewLog,
+    event_fields,
+    loading,
+    read_view_log,
+    same_events,
+    write_view_log,
+)
 from sleuth.games.scotland_yard import rollouts
 from sleuth.games.scotland_yard.edition import UNLIMITED
 from sleuth.games.scotland_yard.mc import MCParams, Position, horizon
@@ -185,16 +192,14 @@ class DetectivesSession:
     def load(self, path: Path) -> None:
         view = read_view_log(path, DETECTIVE_ROLES, "scotland-yard")
         assert isinstance(view.game, ScotlandYardGame)  # read_view_log checked the game's name
-        session = DetectivesSession(view.game, self.model)
-        try:
-            texts = entry_texts(view.events)
-            for number, text in enumerate(texts, start=1):
+        with loading(view):
+            session = DetectivesSession(view.game, self.model)
+            for number, text in enumerate(entry_texts(view.events), start=1):
                 try:
                     session.enter(text)
                 except SleuthError as exc:
                     raise SleuthError(f"entry {number} ({text}): {exc}") from None
-        except SleuthError as exc:
-            raise SleuthError(f"{path}: {exc}") from None
+            same_events(view, session.table.events)
         self.game, self._tables, self._texts = session.game, session._tables, session._texts
 
     # --- what the detectives see ----------------------------------------------------------
@@ -288,27 +293,30 @@ def entry_texts(events: Sequence[Event]) -> list[str]:
     game adds no entry (the table works it out)."""
     out: list[str] = []
     first: tuple[str, object] | None = None  # a double's first leg: its ticket and reveal
-    for event in events:
-        public = event.public
-        if event.kind == "start":
-            out.append("start " + ",".join(map(str, public["detectives"])))
-        elif event.kind == "mrx_moved":
-            ticket, reveal, leg = public["ticket"], public["reveal"], public["leg"]
-            if leg == 1:
-                first = (str(ticket), reveal)
-                continue
-            if leg == 2 and first is not None:
-                out.append(f"x double {first[0]} {ticket}")
-                out += [f"reveal {r}" for r in (first[1], reveal) if r is not None]
-                first = None
-                continue
-            out.append(f"x {ticket}")
-            out += [] if reveal is None else [f"reveal {reveal}"]
-        elif event.kind == "detective_moved":
-            caught = " caught" if public["captured"] else ""
-            out.append(f"d{public['detective'] + 1} {public['ticket']} {public['station']}{caught}")
-        elif event.kind == "detective_passed":
-            out.append(f"d{public['detective'] + 1} pass")
+    for index, event in enumerate(events):
+        with event_fields(index, event):
+            public = event.public
+            if event.kind == "start":
+                out.append("start " + ",".join(map(str, public["detectives"])))
+            elif event.kind == "mrx_moved":
+                ticket, reveal, leg = public["ticket"], public["reveal"], public["leg"]
+                if leg == 1:
+                    first = (str(ticket), reveal)
+                    continue
+                if leg == 2 and first is not None:
+                    out.append(f"x double {first[0]} {ticket}")
+                    out += [f"reveal {r}" for r in (first[1], reveal) if r is not None]
+                    first = None
+                    continue
+                out.append(f"x {ticket}")
+                out += [] if reveal is None else [f"reveal {reveal}"]
+            elif event.kind == "detective_moved":
+                caught = " caught" if public["captured"] else ""
+                out.append(
+                    f"d{public['detective'] + 1} {public['ticket']} {public['station']}{caught}"
+                )
+            elif event.kind == "detective_passed":
+                out.append(f"d{public['detective'] + 1} pass")
     if first is not None:
         raise SleuthError("the view ends between the two legs of a double move")
     return out

@@ -13,7 +13,7 @@ from rich.text import Text
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
 from sleuth.core.table import Command, count_entries
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.viewlog import ViewLog, loading, read_view_log, same_events, write_view_log
 from sleuth.games.fugitive.assistant.table import (
     ENTRY_HELP,
     SETUP_EVENTS,
@@ -204,19 +204,21 @@ class FugitiveSession:
     def load(self, path: Path) -> None:
         view = read_view_log(path, "marshal", "fugitive")
         assert isinstance(view.game, FugitiveGame)  # read_view_log checked the game's name
-        if tuple(view.events[: len(SETUP_EVENTS)]) != SETUP_EVENTS:
-            raise SleuthError(f"{path}: the view does not start with the setup draws")
-        table = MarshalTable(view.game, model=self.model)
-        for number, text in enumerate(entry_texts(view.events), start=1):
-            try:
-                table.enter(text)
-            except SleuthError as exc:
-                raise SleuthError(f"{path}: entry {number}: {exc}") from None
-        index = first_mismatch(table.events, view.events)  # fields the entries do not carry
-        if index is not None:
-            event = view.events[index]
-            reason = describe_difference(table.events[index], event)
-            raise SleuthError(
-                f"{path}: event {index + 1} ({event.kind} {dict(event.public)}): {reason}"
-            )
+        with loading(view):
+            if tuple(view.events[: len(SETUP_EVENTS)]) != SETUP_EVENTS:
+                raise SleuthError("the view does not start with the setup draws")
+            table = MarshalTable(view.game, model=self.model)
+            for number, text in enumerate(entry_texts(view.events), start=1):
+                try:
+                    table.enter(text)
+                except SleuthError as exc:
+                    raise SleuthError(f"entry {number}: {exc}") from None
+            index = first_mismatch(table.events, view.events)  # fields the entries do not carry
+            if index is not None:
+                event = view.events[index]
+                reason = describe_difference(table.events[index], event)
+                raise SleuthError(
+                    f"event {index + 1} ({event.kind} {dict(event.public)}): {reason}"
+                )
+            same_events(view, table.events)  # a saved view: nothing more, nothing else
         self.table = table

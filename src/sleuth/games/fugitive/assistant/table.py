@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event
+from sleuth.core.viewlog import event_fields
 from sleuth.games.fugitive.belief import MAX_STATES
 from sleuth.games.fugitive.deduction.advice import Deduction
 from sleuth.games.fugitive.deduction.worlds import view_problem
@@ -530,31 +531,33 @@ def _last_entry(events: list[Event]) -> str:
 
 
 def entry_texts(events: Sequence[Event]) -> list[str]:
-    """The entries that produce a Marshal's view ``events`` (after the setup draws)."""
+    """The entries that produce a Marshal's view ``events`` (after the setup draws); an event
+    whose fields cannot be read is an :class:`~sleuth.core.viewlog.EventFieldError`."""
     out: list[str] = []
     pending: dict[str, object] | None = None
-    for event in events[len(SETUP_EVENTS) :]:
-        public = event.public
-        if event.kind == "chose_pile":
-            pending = dict(public)
-        elif event.kind == "drew" and pending is not None:
-            if pending["bonus"]:
-                out.append("bonus")
-            elif public["seat"] == MARSHAL and event.private is not None:
-                out.append(f"draw {public['pile']} {event.private['card']}")
-            else:
-                out.append(f"fugitive draw {public['pile']}")
-            pending = None
-        elif event.kind == "placed":
-            head = "42" if public.get("value") == LAST else "hideout"
-            out.append(head + (f" {public['sprints']}" if public["sprints"] else ""))
-        elif event.kind in ("passed", "skipped", "declined_bonus"):
-            out.append({"passed": "pass", "skipped": "skip"}.get(event.kind, "no bonus"))
-        elif event.kind == "guessed":
-            numbers = " ".join(map(str, public["numbers"]))
-            out.append(f"guess {numbers} {'hit' if public['hit'] else 'miss'}")
-        elif event.kind == "revealed":
-            stack = public["sprints"]
-            clause = f"{public['value']} at {public['position']}"
-            out[-1] += f"; {clause}" + (" sprint " + " ".join(map(str, stack)) if stack else "")
+    for index, event in enumerate(events[len(SETUP_EVENTS) :], start=len(SETUP_EVENTS)):
+        with event_fields(index, event):
+            public = event.public
+            if event.kind == "chose_pile":
+                pending = dict(public)
+            elif event.kind == "drew" and pending is not None:
+                if pending["bonus"]:
+                    out.append("bonus")
+                elif public["seat"] == MARSHAL and event.private is not None:
+                    out.append(f"draw {public['pile']} {event.private['card']}")
+                else:
+                    out.append(f"fugitive draw {public['pile']}")
+                pending = None
+            elif event.kind == "placed":
+                head = "42" if public.get("value") == LAST else "hideout"
+                out.append(head + (f" {public['sprints']}" if public["sprints"] else ""))
+            elif event.kind in ("passed", "skipped", "declined_bonus"):
+                out.append({"passed": "pass", "skipped": "skip"}.get(event.kind, "no bonus"))
+            elif event.kind == "guessed":
+                numbers = " ".join(map(str, public["numbers"]))
+                out.append(f"guess {numbers} {'hit' if public['hit'] else 'miss'}")
+            elif event.kind == "revealed":
+                stack = public["sprints"]
+                clause = f"{public['value']} at {public['position']}"
+                out[-1] += f"; {clause}" + (" sprint " + " ".join(map(str, stack)) if stack else "")
     return out
