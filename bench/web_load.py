@@ -11,9 +11,8 @@ reloading the notepad once).  Between two requests a session waits a random thin
 (uniform on 0 to twice ``--think`` seconds): a person at a table types an entry every few
 seconds, and a page sends one request per click.
 
-The entries are those that a seat's view of a seeded random game gives (each game's own
-``entry_texts``: the detectives' view in Scotland Yard, seat 0 in Camel Up and Cluedo, no
-accusation while another action is open), and random inspections for the fox puzzle; so every
+The entries are those that a seat's view of a seeded game between the random bots gives
+(each game's own ``entry_texts``), and random inspections for the fox puzzle; so every
 request is valid and any 4xx or 5xx answer (or a failed connection) counts as an error.
 
 The baseline is one session alone first, against the same server, with no think time: it
@@ -47,11 +46,14 @@ import httpx
 
 from _report import print_table
 from sleuth.core.events import Event
-from sleuth.core.game import CHANCE
-from sleuth.core.registry import make_game
+from sleuth.core.game import Game
+from sleuth.core.match import run_match
+from sleuth.core.registry import game_spec
 from sleuth.games.camel_up.assistant import entry_texts as camel_up_entries
 from sleuth.games.cluedo.assistant import NotepadSession
 from sleuth.games.cluedo.assistant import entry_texts as cluedo_entries
+from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.fugitive.assistant.table import entry_texts as fugitive_entries
 from sleuth.games.scotland_yard.assistant import entry_texts as scotland_yard_entries
 
 PLAYED = ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
@@ -63,8 +65,6 @@ ENTRIES = 40
 UNDO_EVERY = 10
 TIMEOUT = 60.0
 """Seconds a request may take before it counts as an error."""
-STEPS = 400
-"""Moves of a recorded random game (enough for :data:`ENTRIES` entries of each assistant)."""
 UPDATES = ("assist: entry", "assist: undo")
 """The assistant updates (kinds starting so), whose p95 has a target."""
 TARGET_MS = 200.0
@@ -78,40 +78,36 @@ class Tally:
     errors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
 
-def random_events(name: str, seed: int) -> list[Event]:
-    """The events of a seeded random game of ``name`` (default options), no accusation while
-    another action is open, at most :data:`STEPS` moves."""
-    rng = random.Random(seed)
-    state = make_game(name).new_initial_state()
-    events: list[Event] = []
-    for _ in range(STEPS):
-        if state.is_terminal():
-            break
-        if state.current_player() == CHANCE:
-            action = state.sample_chance(rng)
-        else:
-            legal = state.legal_actions()
-            action = rng.choice([a for a in legal if not str(a).startswith("accuse")] or legal)
-        events += state.apply(action)
-    return events
+def random_events(name: str, seed: int) -> tuple[Game[Any], list[Event]]:
+    """A seeded game of ``name`` (default options) between its random bots, and its events."""
+    spec = game_spec(name)
+    game = spec.make({})
+    record = run_match(game, [spec.bot("random")] * game.num_players, seed)
+    return game, [event for step in record.steps for event in step.events]
 
 
 def scripts(seed: int, count: int) -> dict[str, list[str]]:
-    """Each assistant's first ``count`` entries: a seat's view of a recorded random game."""
-    scotland_yard = [e.seen_by(1) for e in random_events("scotland-yard", seed)]
-    camel_up = [e.seen_by(0) for e in random_events("camel-up", seed)]
-    cluedo_game = make_game("cluedo")
-    cluedo_view = [e.seen_by(0) for e in random_events("cluedo", seed)]
-    session = NotepadSession(cluedo_game)  # type: ignore[arg-type]
+    """Each assistant's first ``count`` entries: a seat's view of a recorded random game (the
+    detectives in Scotland Yard, the Marshal in Fugitive, seat 0 in Camel Up and Cluedo)."""
+    _, events = random_events("scotland-yard", seed)
+    scotland_yard = scotland_yard_entries([e.seen_by(1) for e in events])
+    _, events = random_events("fugitive", seed)
+    fugitive = fugitive_entries([e.seen_by(1) for e in events if e.kind != "route"])
+    _, events = random_events("camel-up", seed)
+    camel_up = camel_up_entries([e.seen_by(0) for e in events])
+    game, events = random_events("cluedo", seed)
+    assert isinstance(game, CluedoGame)
+    session = NotepadSession(game)
     cluedo = []
-    for _, text in cluedo_entries(cluedo_game, 0, cluedo_view, session):  # type: ignore[arg-type]
+    for _, text in cluedo_entries(game, 0, [e.seen_by(0) for e in events], session):
         session.enter(text)
         cluedo.append(text)
     rng = random.Random(seed)
     return {
         "fox": [str(rng.randrange(5)) for _ in range(count)],  # the puzzle on path:5
-        "scotland-yard": scotland_yard_entries(scotland_yard)[:count],
-        "camel-up": camel_up_entries(camel_up)[:count],
+        "fugitive": fugitive[:count],
+        "scotland-yard": scotland_yard[:count],
+        "camel-up": camel_up[:count],
         "cluedo": cluedo[:count],
     }
 
@@ -287,21 +283,15 @@ def main() -> None:
         f"sleuth serve on loopback; Python {platform.python_version()}, {platform.machine()}"
     )
     rows = []
-    for kind in sorted(loaded.times):
-        times = [1000 * t for t in loaded.times[kind]]
+    for kind in sorted(set(loaded.times) | set(lone.times)):
+        times = [1000 * t for t in loaded.times.get(kind, [])]
         single = [1000 * t for t in lone.times.get(kind, [])]
-        p95 = percentile(times, 95)
+        shown = [f"{percentile(times, q):.0f}" if times else "-" for q in (50, 95, 99)]
+        alone_p95 = f"{percentile(single, 95):.0f}" if single else "-"
+        ratio = percentile(times, 95) / percentile(single, 95) if times and single else None
+        failed = str(len(loaded.errors.get(kind, [])))
         rows.append(
-            [
-                kind,
-                str(len(times)),
-                str(len(loaded.errors.get(kind, []))),
-                f"{percentile(times, 50):.0f}",
-                f"{p95:.0f}",
-                f"{percentile(times, 99):.0f}",
-                f"{percentile(single, 95):.0f}" if single else "-",
-                f"{p95 / percentile(single, 95):.1f}" if single else "-",
-            ]
+            [kind, str(len(times)), failed, *shown, alone_p95, f"{ratio:.1f}" if ratio else "-"]
         )
     print_table(
         ["request", "count", "errors", "p50 ms", "p95 ms", "p99 ms", "p95 alone", "vs alone"], rows
