@@ -24,6 +24,7 @@ events exactly.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -248,6 +249,8 @@ def event_fields(index: int, event: Event) -> Iterator[None]:
         raise
     except KeyError as exc:
         raise EventFieldError(index, event.kind, f"no field {exc.args[0]!r}") from None
+    except IndexError as exc:
+        raise EventFieldError(index, event.kind, f"a number out of range ({exc})") from None
     except MALFORMED as exc:
         raise EventFieldError(index, event.kind, f"a field has the wrong shape ({exc})") from None
 
@@ -256,10 +259,14 @@ def whole(fields: Mapping[str, JSON], name: str, stop: int | None = None) -> int
     """The field ``name`` of ``fields``: a whole number from 0 (below ``stop`` when given);
     anything else is a ``ValueError`` naming the field (for :func:`event_fields`)."""
     value = fields[name]
-    if type(value) is not int or value < 0 or (stop is not None and value >= stop):
+    try:
+        number = None if isinstance(value, bool) else operator.index(value)
+    except TypeError:
+        number = None
+    if number is None or number < 0 or (stop is not None and number >= stop):
         within = "from 0" if stop is None else f"from 0 to {stop - 1}"
         raise ValueError(f"field {name!r} is {value!r}, not a whole number {within}")
-    return value
+    return number
 
 
 def wholes(fields: Mapping[str, JSON], name: str, stop: int | None = None) -> list[int]:
@@ -287,17 +294,23 @@ def loading(view: ViewLog) -> Iterator[None]:
 
 def same_events(view: ViewLog, replayed: Sequence[Event]) -> None:
     """Check that entering a view log's entries gave back its events exactly (a saved view
-    holds nothing the entries do not: an unknown event kind, or a value the entries read
-    differently, is a :class:`LogError` naming the first event that differs).  A full game
+    holds nothing the entries do not: an event of a kind the entries never give, or else the
+    first event that differs from theirs, is a :class:`LogError` naming it).  A full game
     log's view is not checked: the replay of the log checked it."""
     if view.from_game_log:
         return
+    kinds = {e.kind for e in replayed}
+    strays = [(i, e.kind) for i, e in enumerate(view.events) if e.kind not in kinds]
+    if strays:  # an unknown kind, or one the entries lost (a stray event before it)
+        (index, kind), *more = strays
+        others = "".join(f", nor event {i + 1} ({k})" for i, k in more[:3])
+        raise EventFieldError(index, kind, f"the view's entries give no such event{others}")
     ours = [e.to_json() for e in replayed]
     theirs = [e.to_json() for e in view.events]
     for index, (mine, saved) in enumerate(zip(ours, theirs, strict=False)):
         if _text(mine) != _text(saved):  # as JSON texts: true is not 1, nor 1.0
             raise EventFieldError(
-                index, view.events[index].kind, f"is {saved}; its entries give {mine}"
+                index, view.events[index].kind, f"{saved} in the file, but its entries give {mine}"
             )
     if len(ours) != len(theirs):
         raise LogError(f"{len(theirs)} events, but its entries give {len(ours)}")

@@ -191,7 +191,7 @@ def test_a_tampered_or_foreign_file_is_refused_and_changes_nothing(
     script = f"3\nload bad.jsonl\nload {game_log}\nload nothing.jsonl\nload\nhistory\nquit\n"
     out = play(stdin=script, cwd=cwd)
     errors = re.findall(r"error: (.*)", out)
-    assert errors[0].startswith("bad.jsonl: event 2 is {'kind': 'inspected', 'public': {'day': 1")
+    assert errors[0].startswith("bad.jsonl line 3: event 2 (inspected): {'kind': 'inspected'")
     assert "a game against the quantum fox shows" in errors[0]
     assert (
         errors[1]

@@ -31,6 +31,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
+    EventFieldError,
     ViewLog,
     event_fields,
     loading,
@@ -203,7 +204,14 @@ class CamelSession:
         assert isinstance(view.game, CamelUpGame)  # read_view_log checked the game's name
         with loading(view):
             session = CamelSession(view.game, view.seat, self.rollouts)
-            session._replay(entry_texts(view.events))
+            for number, (index, text) in enumerate(entry_sources(view.events), start=1):
+                try:
+                    session.enter(text)
+                except SleuthError as exc:
+                    kind = view.events[index].kind
+                    raise EventFieldError(
+                        index, kind, f"entry {number} ({text!r}): {exc}"
+                    ) from None
             same_events(view, session.events)
         self.game, self.seat = session.game, session.seat
         self.state, self.entries, self.events = session.state, session.entries, session.events
@@ -254,14 +262,20 @@ def odds_json(state: CamelState, advice: Advice) -> dict[str, object]:
 
 
 def entry_texts(events: list[Event]) -> list[str]:
-    """The entries that reproduce a seat's view (the inverse of what the session records)."""
+    """The entries that reproduce a seat's view (the inverse of what the session records); an
+    event whose fields cannot be read is an :class:`~sleuth.core.viewlog.EventFieldError`."""
+    return [text for _, text in entry_sources(events)]
+
+
+def entry_sources(events: list[Event]) -> list[tuple[int, str]]:
+    """:func:`entry_texts`, each with the index of its event."""
     entries = []
     hidden: set[str] = set()  # piles holding a card this seat did not see
     # the assistant's own log: its reveals were entered, and its scoring followed from them
     entered = any(e.kind == "overall_turned_up" for e in events)
     for index, event in enumerate(events):
         with event_fields(index, event):
-            entries += _entries_of(event, hidden, entered)
+            entries += [(index, text) for text in _entries_of(event, hidden, entered)]
     return entries
 
 

@@ -33,6 +33,8 @@ from sleuth.core.viewlog import (
     loading,
     read_view_log,
     same_events,
+    whole,
+    wholes,
     write_view_log,
 )
 from sleuth.games.cluedo.cards import NAMES, SUSPECTS
@@ -196,9 +198,8 @@ def replay_view(game: CluedoGame, seat: int, events: Sequence[Event]) -> Notepad
         try:
             session.enter(text)
         except SleuthError as exc:
-            raise SleuthError(
-                f"event {index + 1} ({events[index].kind}): entry {number} ({text}): {exc}"
-            ) from None
+            kind = events[index].kind
+            raise EventFieldError(index, kind, f"entry {number} ({text}): {exc}") from None
     return session
 
 
@@ -221,7 +222,7 @@ def entry_texts(
                 if dealer != n - 1:
                     yield index, f"dealer {names[dealer]}"
                 sizes = tuple(int(s) for s in public["hand_sizes"])
-                face_up = [int(c) for c in public["face_up"]]
+                face_up = wholes(public, "face_up", len(NAMES))
                 if sizes != hand_sizes(n, dealer, bool(face_up) or game.leftover == "face_up"):
                     yield index, "sizes " + ", ".join(map(str, sizes))
                 if face_up:
@@ -229,10 +230,10 @@ def entry_texts(
             elif kind == "hand" and int(public["seat"]) == seat:
                 if private is None:
                     raise EventFieldError(index, kind, "the seat's own hand is hidden")
-                yield index, "hand " + ", ".join(NAMES[int(c)] for c in private["cards"])
+                hand = wholes(private, "cards", len(NAMES))
+                yield index, "hand " + ", ".join(NAMES[c] for c in hand)
             elif kind == "suggested":
-                cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
-                yield index, f"{_who(pad, public['seat'])} suggests {cards}"
+                yield index, f"{_who(pad, public['seat'])} suggests {_cards(public)}"
             elif kind == "passed":
                 yield index, f"{_who(pad, public['seat'])} passes"
             elif kind == "refuted":
@@ -240,22 +241,24 @@ def entry_texts(
                 if private is None:
                     yield index, f"{who} shows"
                 elif int(public["seat"]) == seat:
-                    yield index, f"I show {NAMES[int(private['card'])]}"
+                    yield index, f"I show {NAMES[whole(private, 'card', len(NAMES))]}"
                 else:
-                    yield index, f"{who} shows me {NAMES[int(private['card'])]}"
+                    yield index, f"{who} shows me {NAMES[whole(private, 'card', len(NAMES))]}"
             elif kind == "unrefuted" and pad.asking is not None:
                 yield index, "nobody"
             elif kind == "accused":
-                cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
+                cards = _cards(public)
                 verdict = "right" if public["correct"] else "wrong"
                 seen = (
                     ""
                     if private is None
-                    else ", envelope " + ", ".join(NAMES[int(c)] for c in private["envelope"])
+                    else ", envelope "
+                    + ", ".join(NAMES[c] for c in wholes(private, "envelope", len(NAMES)))
                 )
                 yield index, f"{_who(pad, public['seat'])} accuses {cards} {verdict}{seen}"
             elif kind == "game_over" and public["winner"] is None:
-                yield index, "envelope " + ", ".join(NAMES[int(c)] for c in public["envelope"])
+                envelope = wholes(public, "envelope", len(NAMES))
+                yield index, "envelope " + ", ".join(NAMES[c] for c in envelope)
             elif kind == "rolled" and int(public["seat"]) == seat and pad.position is not None:
                 yield index, f"I rolled {int(public['roll'])}"
             elif kind == "moved" and int(public["seat"]) == seat and pad.started:
@@ -264,6 +267,11 @@ def entry_texts(
                     yield index, f"I am in {NAMES[position.room]}"
                 elif isinstance(position, AtStart):
                     yield index, "I am at start"
+
+
+def _cards(public: Mapping[str, Any]) -> str:
+    """The suspect, weapon and room of a suggestion or accusation, by name."""
+    return ", ".join(NAMES[whole(public, k, len(NAMES))] for k in ("suspect", "weapon", "room"))
 
 
 def _who(pad: Notepad, seat: Any) -> str:

@@ -19,6 +19,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.table import Command
 from sleuth.core.viewlog import (
+    EventFieldError,
     ViewLog,
     event_fields,
     loading,
@@ -159,9 +160,10 @@ class FoxSession:
             theirs = [e.to_json() for e in view.events]
             for index, (ours, saved) in enumerate(zip(mine, theirs, strict=False)):
                 if ours != saved:
-                    raise SleuthError(
-                        f"event {index + 1} is {saved}; a game against the quantum fox "
-                        f"shows {ours} here"
+                    raise EventFieldError(
+                        index,
+                        view.events[index].kind,
+                        f"{saved} in the file; a game against the quantum fox shows {ours} here",
                     )
             if len(mine) != len(theirs):
                 raise SleuthError(

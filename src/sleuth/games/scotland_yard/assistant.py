@@ -33,11 +33,13 @@ from sleuth.core.game import Game
 from sleuth.core.prepare import one_off
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
+    EventFieldError,
     ViewLog,
     event_fields,
     loading,
     read_view_log,
     same_events,
+    whole,
     write_view_log,
 )
 from sleuth.games.scotland_yard import rollouts
@@ -194,11 +196,12 @@ class DetectivesSession:
         assert isinstance(view.game, ScotlandYardGame)  # read_view_log checked the game's name
         with loading(view):
             session = DetectivesSession(view.game, self.model)
-            for number, text in enumerate(entry_texts(view.events), start=1):
+            for number, (index, text) in enumerate(entry_sources(view.events), start=1):
                 try:
                     session.enter(text)
                 except SleuthError as exc:
-                    raise SleuthError(f"entry {number} ({text}): {exc}") from None
+                    kind = view.events[index].kind
+                    raise EventFieldError(index, kind, f"entry {number} ({text}): {exc}") from None
             same_events(view, session.table.events)
         self.game, self._tables, self._texts = session.game, session._tables, session._texts
 
@@ -290,33 +293,44 @@ def where_lines(probabilities: Mapping[int, float], model: str) -> list[str]:
 def entry_texts(events: Sequence[Event]) -> list[str]:
     """The entries that give the detectives' view ``events`` (a saved view, or the detectives'
     view of a full game log): the inverse of :class:`PublicTable`'s events.  The end of the
-    game adds no entry (the table works it out)."""
-    out: list[str] = []
+    game adds no entry (the table works it out).  An event whose fields cannot be read is an
+    :class:`~sleuth.core.viewlog.EventFieldError`."""
+    return [text for _, text in entry_sources(events)]
+
+
+def entry_sources(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """:func:`entry_texts`, each with the index of the event that completes it."""
+    out: list[tuple[int, str]] = []
     first: tuple[str, object] | None = None  # a double's first leg: its ticket and reveal
     for index, event in enumerate(events):
         with event_fields(index, event):
+            out += [(index, text) for text in _entries_of(event, first)]
             public = event.public
-            if event.kind == "start":
-                out.append("start " + ",".join(map(str, public["detectives"])))
-            elif event.kind == "mrx_moved":
-                ticket, reveal, leg = public["ticket"], public["reveal"], public["leg"]
-                if leg == 1:
-                    first = (str(ticket), reveal)
-                    continue
-                if leg == 2 and first is not None:
-                    out.append(f"x double {first[0]} {ticket}")
-                    out += [f"reveal {r}" for r in (first[1], reveal) if r is not None]
-                    first = None
-                    continue
-                out.append(f"x {ticket}")
-                out += [] if reveal is None else [f"reveal {reveal}"]
-            elif event.kind == "detective_moved":
-                caught = " caught" if public["captured"] else ""
-                out.append(
-                    f"d{public['detective'] + 1} {public['ticket']} {public['station']}{caught}"
-                )
-            elif event.kind == "detective_passed":
-                out.append(f"d{public['detective'] + 1} pass")
+            if event.kind == "mrx_moved":
+                first = (str(public["ticket"]), public["reveal"]) if public["leg"] == 1 else None
     if first is not None:
         raise SleuthError("the view ends between the two legs of a double move")
     return out
+
+
+def _entries_of(event: Event, first: tuple[str, object] | None) -> list[str]:
+    """The entries of one event (see :func:`entry_texts`); ``first`` is the ticket and reveal
+    of the first leg of a double move just before it."""
+    public = event.public
+    if event.kind == "start":
+        return ["start " + ",".join(map(str, public["detectives"]))]
+    if event.kind == "mrx_moved":
+        ticket, reveal, leg = public["ticket"], public["reveal"], public["leg"]
+        if leg == 1:
+            return []
+        if leg == 2 and first is not None:
+            reveals = [f"reveal {r}" for r in (first[1], reveal) if r is not None]
+            return [f"x double {first[0]} {ticket}", *reveals]
+        return [f"x {ticket}", *([] if reveal is None else [f"reveal {reveal}"])]
+    if event.kind == "detective_moved":
+        caught = " caught" if public["captured"] else ""
+        detective = whole(public, "detective") + 1
+        return [f"d{detective} {public['ticket']} {public['station']}{caught}"]
+    if event.kind == "detective_passed":
+        return [f"d{whole(public, 'detective') + 1} pass"]
+    return []

@@ -13,12 +13,19 @@ from rich.text import Text
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
 from sleuth.core.table import Command, count_entries
-from sleuth.core.viewlog import ViewLog, loading, read_view_log, same_events, write_view_log
+from sleuth.core.viewlog import (
+    EventFieldError,
+    ViewLog,
+    loading,
+    read_view_log,
+    same_events,
+    write_view_log,
+)
 from sleuth.games.fugitive.assistant.table import (
     ENTRY_HELP,
     SETUP_EVENTS,
     MarshalTable,
-    entry_texts,
+    entry_sources,
 )
 from sleuth.games.fugitive.deduction.advice import Deduction
 from sleuth.games.fugitive.deduction.endgame import BEFORE_42_ROUTES, best_before_42, reaches
@@ -205,20 +212,23 @@ class FugitiveSession:
         view = read_view_log(path, "marshal", "fugitive")
         assert isinstance(view.game, FugitiveGame)  # read_view_log checked the game's name
         with loading(view):
-            if tuple(view.events[: len(SETUP_EVENTS)]) != SETUP_EVENTS:
-                raise SleuthError("the view does not start with the setup draws")
+            for index, setup in enumerate(SETUP_EVENTS):
+                if index >= len(view.events):
+                    raise SleuthError("the view does not start with the setup draws")
+                if view.events[index] != setup:
+                    kind = view.events[index].kind
+                    raise EventFieldError(index, kind, "not the setup draw the rules show here")
             table = MarshalTable(view.game, model=self.model)
-            for number, text in enumerate(entry_texts(view.events), start=1):
+            for number, (index, text) in enumerate(entry_sources(view.events), start=1):
                 try:
                     table.enter(text)
                 except SleuthError as exc:
-                    raise SleuthError(f"entry {number}: {exc}") from None
-            index = first_mismatch(table.events, view.events)  # fields the entries do not carry
-            if index is not None:
-                event = view.events[index]
-                reason = describe_difference(table.events[index], event)
-                raise SleuthError(
-                    f"event {index + 1} ({event.kind} {dict(event.public)}): {reason}"
-                )
+                    kind = view.events[index].kind
+                    raise EventFieldError(index, kind, f"entry {number}: {exc}") from None
+            mismatch = first_mismatch(table.events, view.events)  # fields the entries do not carry
+            if mismatch is not None:
+                event = view.events[mismatch]
+                reason = describe_difference(table.events[mismatch], event)
+                raise EventFieldError(mismatch, event.kind, f"{dict(event.public)}: {reason}")
             same_events(view, table.events)  # a saved view: nothing more, nothing else
         self.table = table

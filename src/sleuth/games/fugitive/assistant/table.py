@@ -533,7 +533,12 @@ def _last_entry(events: list[Event]) -> str:
 def entry_texts(events: Sequence[Event]) -> list[str]:
     """The entries that produce a Marshal's view ``events`` (after the setup draws); an event
     whose fields cannot be read is an :class:`~sleuth.core.viewlog.EventFieldError`."""
-    out: list[str] = []
+    return [text for _, text in entry_sources(events)]
+
+
+def entry_sources(events: Sequence[Event]) -> list[tuple[int, str]]:
+    """:func:`entry_texts`, each with the index of the event that completes it."""
+    out: list[tuple[int, str]] = []
     pending: dict[str, object] | None = None
     for index, event in enumerate(events[len(SETUP_EVENTS) :], start=len(SETUP_EVENTS)):
         with event_fields(index, event):
@@ -542,22 +547,24 @@ def entry_texts(events: Sequence[Event]) -> list[str]:
                 pending = dict(public)
             elif event.kind == "drew" and pending is not None:
                 if pending["bonus"]:
-                    out.append("bonus")
+                    out.append((index, "bonus"))
                 elif public["seat"] == MARSHAL and event.private is not None:
-                    out.append(f"draw {public['pile']} {event.private['card']}")
+                    out.append((index, f"draw {public['pile']} {event.private['card']}"))
                 else:
-                    out.append(f"fugitive draw {public['pile']}")
+                    out.append((index, f"fugitive draw {public['pile']}"))
                 pending = None
             elif event.kind == "placed":
                 head = "42" if public.get("value") == LAST else "hideout"
-                out.append(head + (f" {public['sprints']}" if public["sprints"] else ""))
+                out.append((index, head + (f" {public['sprints']}" if public["sprints"] else "")))
             elif event.kind in ("passed", "skipped", "declined_bonus"):
-                out.append({"passed": "pass", "skipped": "skip"}.get(event.kind, "no bonus"))
+                text = {"passed": "pass", "skipped": "skip"}.get(event.kind, "no bonus")
+                out.append((index, text))
             elif event.kind == "guessed":
                 numbers = " ".join(map(str, public["numbers"]))
-                out.append(f"guess {numbers} {'hit' if public['hit'] else 'miss'}")
+                out.append((index, f"guess {numbers} {'hit' if public['hit'] else 'miss'}"))
             elif event.kind == "revealed":
                 stack = public["sprints"]
                 clause = f"{public['value']} at {public['position']}"
-                out[-1] += f"; {clause}" + (" sprint " + " ".join(map(str, stack)) if stack else "")
+                sprint = " sprint " + " ".join(map(str, stack)) if stack else ""
+                out[-1] = (out[-1][0], f"{out[-1][1]}; {clause}{sprint}")
     return out
