@@ -50,6 +50,8 @@ class Server:
         self.store = store
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
+        self.log = store.with_suffix(".log")
+        """The server's output (a file, so that a long output never blocks it)."""
 
     def start(self) -> None:
         """Start the server and wait until it answers (a failure names its output)."""
@@ -57,14 +59,14 @@ class Server:
         self.url = f"http://127.0.0.1:{port}"
         sleuth = Path(sys.executable).with_name("sleuth")
         command = [str(sleuth), "serve", "--port", str(port), "--store", str(self.store)]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=self.store.parent
-        )
+        with self.log.open("ab") as output:
+            self.process = subprocess.Popen(
+                command, stdout=output, stderr=subprocess.STDOUT, cwd=self.store.parent
+            )
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                output = self.process.stdout.read().decode() if self.process.stdout else ""
-                raise RuntimeError(f"sleuth serve exited early:\n{output}")
+                raise RuntimeError(f"sleuth serve exited early:\n{self.log.read_text()}")
             try:
                 if httpx.get(f"{self.url}/", timeout=2).status_code == 200:
                     return
@@ -84,8 +86,6 @@ class Server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        if self.process.stdout:
-            self.process.stdout.close()
         self.process = None
 
 
