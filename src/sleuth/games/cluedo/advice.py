@@ -300,11 +300,13 @@ def rooms_advice(
     samples: Samples | None = None,
     suggest_here: bool = False,
     retarget: bool = False,
-    rescore: int = RESCORE,
+    rescore: int = 1,
 ) -> list[SuggestionAdvice]:
     """One :class:`SuggestionAdvice` per room, best rate first (ties in room order).  A token
     in a room may suggest there without moving only with ``suggest_here`` (it entered the room
-    this turn, or may stay after a summons); otherwise it must leave and come back."""
+    this turn, or may stay after a summons); otherwise it must leave and come back.  Each
+    room's best screened suggestion alone is rescored by default (``rescore=1``): 9 rooms at 3
+    each took up to 1.8 s with 6 players on a loaded machine, 0.8 s at 1."""
     if samples is None:
         samples = draw(posterior, seat, players, rng)
     _check_samples(samples, seat, players)
