@@ -42,7 +42,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 GAMES_CAP = 10
 """The most games a rewritten ``-n``/``--games`` asks for (the docs show up to 100,000)."""
-STUDY_GAMES = {"fugitive_study.py": 1, "camel_up_study.py": 300, "scotland_yard_study.py": 1}
+STUDY_GAMES = {
+    "fugitive_study.py": 1,
+    "camel_up_study.py": 300,
+    "scotland_yard_study.py": 1,
+    "cluedo_study.py": 1,
+}
 """``--games`` of a study's ``run``: the Fugitive study plays 17 pairings of that many games."""
 SHELL_FENCES = {"bash", "sh", "shell"}
 COMMAND = re.compile(r"^(\.venv/bin/)?(sleuth|python3?) ")
