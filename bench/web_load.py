@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import platform
 import random
 import socket
@@ -63,6 +64,9 @@ ACTIONS = 30
 ENTRIES = 40
 """A notepad stops after this many entries (or at the end of its game)."""
 UNDO_EVERY = 10
+KEEPALIVE = 2.0
+"""Seconds an idle connection is kept: below the server's 5 s, so that the client never sends
+on a connection the server is closing (a browser retries then; httpx does not)."""
 TIMEOUT = 60.0
 """Seconds a request may take before it counts as an error."""
 UPDATES = ("assist: entry", "assist: undo")
@@ -124,7 +128,8 @@ class User:
         tally: Tally,
         entries: dict[str, list[str]],
     ):
-        self.client = httpx.AsyncClient(base_url=url, timeout=TIMEOUT)
+        limits = httpx.Limits(keepalive_expiry=KEEPALIVE)
+        self.client = httpx.AsyncClient(base_url=url, timeout=TIMEOUT, limits=limits)
         self.rng = random.Random(seed)
         self.think = think
         self.until = until
@@ -269,6 +274,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.users, args.seconds, args.think, args.entries = 3, 3.0, 0.05, 4
+    busy = os.getloadavg()[0]  # other work on the machine: it shares the CPUs with the server
     entries = scripts(seed=1, count=args.entries)
     with tempfile.TemporaryDirectory() as folder:
         server, url = start_server(Path(folder) / "web.sqlite3")
@@ -280,7 +286,8 @@ def main() -> None:
             server.wait(timeout=10)
     print(
         f"{args.users} sessions for {args.seconds:.0f} s (think time {args.think} s mean) against "
-        f"sleuth serve on loopback; Python {platform.python_version()}, {platform.machine()}"
+        f"sleuth serve on loopback; Python {platform.python_version()}, {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, load average {busy:.1f} before the run"
     )
     rows = []
     for kind in sorted(set(loaded.times) | set(lone.times)):
