@@ -28,7 +28,9 @@ Every command is confirmed by one line (``ok: ...``, ``took back: ...``, ``saved
 one, then enter the new entry (if any) and the later ones again (``insert`` keeps entry N and
 enters it after the new one).  If one of them is no longer possible, the session is put back
 as it was and the error names that entry (its number and text).
-Messages are printed as plain text: what the user typed is never read as Rich markup.
+Messages, and a session's rendering given as a string, are printed as plain text (whatever
+the console's settings): what the user typed, or a board's ``[3]`` and ``[marked]``, is never
+read as Rich markup.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
     say = _printer(console)
     say(session.title)
     say(help_text(session))
-    console.print(session.render())
+    console.print(_plain(session.render()))
     unsaved = False  # entries changed since the last save or load
     while not session.finished:
         try:
@@ -121,7 +123,7 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
             else:
                 say(f"ok: {session.enter(line)}")
                 unsaved = True
-            console.print(session.render())
+            console.print(_plain(session.render()))
         except SleuthError as exc:
             say(f"error: {exc}")
 
