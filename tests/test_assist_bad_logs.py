@@ -12,7 +12,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from sleuth.core.errors import SleuthError
+from sleuth.core.events import Event
+from sleuth.core.viewlog import EventFieldError, event_fields, whole, wholes
 from tests.cli_helpers import check_error, entry, flat
 
 
@@ -231,3 +236,39 @@ def test_the_good_logs_load(
         done = entry(*a.command, *a.setup, cwd=cwd, stdin="load good.jsonl\nhistory\n")
         assert f"loaded {len(kept[name])} entries from good.jsonl" in done.stdout
         assert "error" not in done.stdout, done.stdout
+
+
+def test_the_line_named_is_the_file_line_with_blank_lines(
+    saved: dict[str, Records], cwd: Path
+) -> None:
+    records, a = saved["camel-up"], ASSISTANTS["camel-up"]
+    at = next(i for i, r in enumerate(records) if r.get("kind") == a.kind)
+    spoiled = json.loads(json.dumps(records))
+    spoiled[at]["public"].pop(a.field)
+    lines = [json.dumps(r) for r in spoiled]
+    (cwd / "bad.jsonl").write_text("\n\n".join(lines) + "\n", encoding="utf-8")  # every other
+    done = entry(*a.command, "--load", "bad.jsonl", cwd=cwd)
+    check_error(done, f"bad.jsonl line {2 * at + 1}: event {at} (die): no field 'colour'")
+
+
+@given(st.one_of(st.integers(-3, 12), st.booleans(), st.floats(), st.text(max_size=3), st.none()))
+def test_whole_takes_exactly_the_whole_numbers_in_range(value: object) -> None:
+    fine = type(value) is int and 0 <= value < 10
+    try:
+        got = whole({"n": value}, "n", 10)
+    except ValueError as exc:
+        assert not fine and f"field 'n' is {value!r}, not a whole number from 0 to 9" == str(exc)
+    else:
+        assert fine and got == value
+
+
+def test_a_badly_shaped_field_names_the_event_and_the_field() -> None:
+    event = Event("die", {"colour": "blue"})
+    missing = pytest.raises(EventFieldError, match=r"^event 4 \(die\): no field 'value'$")
+    with missing, event_fields(3, event):
+        event.public["value"]
+    shape = pytest.raises(EventFieldError, match=r"^event 1 \(die\): a field has the wrong shape")
+    with shape, event_fields(0, event):
+        wholes(event.public, "colour")
+    with pytest.raises(SleuthError, match=r"^as it is$"), event_fields(0, event):
+        raise SleuthError("as it is")  # a refusal passes unchanged
