@@ -1,20 +1,15 @@
-"""Fixtures of the browser tests: ``sleuth serve`` in a subprocess, headless Chromium.
+"""Fixtures of the browser tests: ``sleuth serve`` in a subprocess, headless Chromium (see
+:mod:`tests.web.browser.harness`).
 
-The server is the real command (``sleuth serve --port P --store FILE``) on a free loopback
-port with a fresh store, stopped when the tests end.  Chromium is Debian's ``chromium``
-package (``/usr/bin/chromium``, or the file named by ``SLEUTH_CHROMIUM``) driven by Playwright
-from PyPI; browsers are never downloaded.  Without Playwright or Chromium every test here is
-skipped with the reason.  Each test gets a fresh browser context (a new browser session: its
-own cookies); a failing test leaves a screenshot of its page in :data:`ARTIFACTS`.
+The session's server has a fresh store and is stopped when the tests end.  Without Playwright
+or Chromium every test here is skipped with the reason.  Each test gets a fresh browser
+context (a new browser session: its own cookies); a failing test leaves a screenshot of its
+page in :data:`ARTIFACTS`.
 """
 
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
@@ -23,91 +18,23 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright", reason="the browser tests need playwright (the dev extra)")
 
-import httpx
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.web.browser.harness import CHROMIUM, launch_chromium
+from tests.web.browser.harness import Server as Server  # for the tests' type hints
 
 ROOT = Path(__file__).resolve().parents[3]
-CHROMIUM = Path(os.environ.get("SLEUTH_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(os.environ.get("SLEUTH_ARTIFACTS", ROOT / "tmp" / "artifacts")) / "browser"
 """Screenshots of the browser tests (the pages they end on, and every failure)."""
-START_SECONDS = 60.0
-
-
-class Server:
-    """``sleuth serve`` on a free loopback port, keeping its sessions in ``store``."""
-
-    def __init__(self, store: Path) -> None:
-        self.store = store
-        self.process: subprocess.Popen[bytes] | None = None
-        self.url = ""
-        self.log = store.with_suffix(".log")
-        """The server's output (a file, so that a long output never blocks it)."""
-
-    def start(self) -> None:
-        """Start the server and wait until it answers (a failure names its output)."""
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        sleuth = Path(sys.executable).with_name("sleuth")
-        command = [str(sleuth), "serve", "--port", str(port), "--store", str(self.store)]
-        with self.log.open("ab") as output:
-            self.process = subprocess.Popen(
-                command, stdout=output, stderr=subprocess.STDOUT, cwd=self.store.parent
-            )
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"sleuth serve exited early:\n{self.log.read_text()}")
-            try:
-                if httpx.get(f"{self.url}/", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"sleuth serve did not answer within {START_SECONDS} s")
-
-    def stop(self) -> None:
-        """Stop the server (terminate, then kill if it lingers); nothing is left running."""
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
-
-
-def free_port() -> int:
-    """A TCP port free on the loopback interface just now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def launch(playwright: Playwright) -> Browser:
-    """Debian's Chromium, headless, through Playwright (skips the test when it is missing)."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set SLEUTH_CHROMIUM)")
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
+    """Debian's Chromium (the tests skip, saying why, when it is missing)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set SLEUTH_CHROMIUM)")
     with sync_playwright() as playwright:
-        chromium = launch(playwright)
+        chromium = launch_chromium(playwright)
         yield chromium
         chromium.close()
 

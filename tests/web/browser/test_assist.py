@@ -1,7 +1,7 @@
 """The assistants in a real browser: for each game a notepad opened from the /assist page,
 entries typed as at the table, undo, edit, delete, reload and go on, save (a download) and
-load (an upload) into a new notepad; the fox puzzle by clicks (holes, hint, give up: the
-dodging walk drawn) and the Cluedo notepad's ``why``."""
+load (an upload) into a new notepad; the fox puzzle by clicks (holes, a missed entry
+inserted, hint, give up: the dodging walk drawn) and the Cluedo notepad's ``why``."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_a_notepad_takes_entries_undo_edits_reloads_and_saves(
     for text in texts[half:]:
         enter(page, text)
     assert page.locator("#board svg").count() >= 1
-    page.screenshot(path=artifact(f"assist-{game}"), full_page=True)
+    page.screenshot(path=artifact(f"notepad-{game}"), full_page=True)
 
     with page.expect_download() as download:
         page.click("#save")
@@ -131,6 +131,13 @@ def test_the_fox_puzzle_by_clicks(page: Page) -> None:
     for hole in (1, 2, 3):
         send(page, f'#board [data-action="inspect {hole}"]', r"/entries$")
     assert history(page) == ["inspect 1", "inspect 2", "inspect 3"]
+    send(page, '#history li[data-entry="2"] button:has-text("delete")', r"/entries/2$")
+    assert history(page) == ["inspect 1", "inspect 3"]
+    page.click('#history li[data-entry="2"] button:has-text("insert")')
+    page.fill('#history li[data-entry="2"] form input', "2")
+    send(page, '#history li[data-entry="2"] form button[type=submit]', r"/entries/2$")
+    assert history(page) == ["inspect 1", "inspect 2", "inspect 3"]
+    assert page.locator("#message").inner_text().startswith("inserted entry 2")
     page.uncheck("#show-possible")
     assert "hide-possible" in (page.locator("#board").get_attribute("class") or "")
     page.check("#show-possible")
@@ -143,7 +150,7 @@ def test_the_fox_puzzle_by_clicks(page: Page) -> None:
     assert walk.startswith("the fox's walk")
     assert page.locator("#board svg .walk-days").count() >= 1
     assert page.locator("#entry-form").is_hidden()
-    page.screenshot(path=artifact("assist-fox-given-up"), full_page=True)
+    page.screenshot(path=artifact("notepad-fox-given-up"), full_page=True)
     send(page, "#undo", r"/undo$")
     assert history(page) == ["inspect 1", "inspect 2"]
     assert page.locator("#entry-form").is_visible()
