@@ -13,9 +13,10 @@ shape in one subtraction; the shape fits iff every guard bit survives (a field s
 the shape's count borrows its guard and no other).  The same counts also have a mixed-radix
 *index* (digit ``j`` in base ``size + 1``), linear in the counts, for dense tables.
 
-Each owner's constraints (allowed units, its clauses, the envelope's one card per category
-and its wrong accusations, the weights of refutations it made) are checked on a packed count
-vector by :meth:`Problem.weight`.  The DP never pairs the last owner's shapes with states:
+Each owner's constraints (allowed units, its clauses (K6), the envelope's one card per
+category (K2) and its wrong accusations (K9), the weights of refutations it made) are checked
+on a packed count vector by :meth:`Problem.weight`; every owner takes exactly its number of
+unknown cards (K1, K3).  The DP never pairs the last owner's shapes with states:
 that owner takes what is left, checked by :meth:`Problem.weight`.  Owners are ordered the
 envelope first, then the seats that may hold most cards, and last the seat with most shapes.
 (Measured on random 6-player games: the forward pass then does about 1.3 times the work of
