@@ -1,5 +1,6 @@
-"""Steps the browser tests share: start a game from the form, wait for the page to settle,
-play it through by clicking legal actions (buttons, and the board's clickable parts)."""
+"""Steps the browser tests (and the screenshot script) share: start a game from the form, wait
+for the page to settle, play it through by clicking legal actions (buttons, and the board's
+clickable parts); open an assistant's notepad and type entries."""
 
 from __future__ import annotations
 
@@ -98,3 +99,50 @@ def play_through(page: Page, seed: int, reload_at: int = 3) -> int:
         play_once(page, rng)
         moves += 1
     return moves
+
+
+NOTEPAD_URL = re.compile(r"/assist/[A-Za-z0-9_-]+$")
+NOTEPAD_SETTLED = """() => document.getElementById('status').textContent !== ''
+    && !document.getElementById('notepad').classList.contains('busy')"""
+
+
+def open_notepad(page: Page, game: str, options: dict[str, str] | None = None) -> str:
+    """Open a new notepad of ``game`` from the /assist page, with these game options typed in
+    its form (the others at their defaults); its id."""
+    page.goto("/assist")
+    form = page.locator(f'form.new-notepad[data-game="{game}"]')
+    if options:
+        form.locator("summary").click()
+    for name, value in (options or {}).items():
+        form.locator(f'[name="option:{name}"]').fill(value)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(NOTEPAD_URL)
+    settle_notepad(page)
+    return page.url.rsplit("/", 1)[1]
+
+
+def settle_notepad(page: Page) -> None:
+    """Wait until the notepad page shows an answer and no request is pending."""
+    page.wait_for_function(NOTEPAD_SETTLED)
+
+
+def history(page: Page) -> list[str]:
+    return page.locator("#history li .entry").all_inner_texts()
+
+
+def send(page: Page, click: str, url: str) -> None:
+    """Click ``click`` and wait for the answer to the request it sends (to a URL matching
+    ``url``); the page must show no error."""
+    with page.expect_response(re.compile(url)) as answer:
+        page.click(click)
+    assert answer.value.ok, answer.value.text()
+    settle_notepad(page)
+    assert page.locator("#error").inner_text() == ""
+
+
+def enter(page: Page, text: str) -> None:
+    before = len(history(page))
+    page.fill("#entry-text", text)
+    send(page, "#entry-form button[type=submit]", r"/entries$")
+    assert len(history(page)) == before + 1
+    assert page.locator("#entry-text").input_value() == ""

@@ -13,51 +13,14 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.web.browser.conftest import artifact
+from tests.web.browser.pages import enter, history, open_notepad, send, settle_notepad
 from tests.web.browser.tables import entries
 
 pytestmark = pytest.mark.browser
 
-NOTEPAD_URL = re.compile(r"/assist/[A-Za-z0-9_-]+$")
-SETTLED = """() => document.getElementById('status').textContent !== ''
-    && !document.getElementById('notepad').classList.contains('busy')"""
 GAMES = ["fox", "fugitive", "camel-up", "scotland-yard", "cluedo"]
 COUNT = 12
 """Entries typed into each notepad."""
-
-
-def open_notepad(page: Page, game: str) -> str:
-    """Open a new notepad of ``game`` from the /assist page (default options); its id."""
-    page.goto("/assist")
-    page.click(f'form.new-notepad[data-game="{game}"] button[type=submit]')
-    page.wait_for_url(NOTEPAD_URL)
-    settle(page)
-    return page.url.rsplit("/", 1)[1]
-
-
-def settle(page: Page) -> None:
-    page.wait_for_function(SETTLED)
-
-
-def history(page: Page) -> list[str]:
-    return page.locator("#history li .entry").all_inner_texts()
-
-
-def send(page: Page, click: str, url: str) -> None:
-    """Click ``click`` and wait for the answer to the request it sends (to a URL matching
-    ``url``); the page must show no error."""
-    with page.expect_response(re.compile(url)) as answer:
-        page.click(click)
-    assert answer.value.ok, answer.value.text()
-    settle(page)
-    assert page.locator("#error").inner_text() == ""
-
-
-def enter(page: Page, text: str) -> None:
-    before = len(history(page))
-    page.fill("#entry-text", text)
-    send(page, "#entry-form button[type=submit]", r"/entries$")
-    assert len(history(page)) == before + 1
-    assert page.locator("#entry-text").input_value() == ""
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -89,7 +52,7 @@ def test_a_notepad_takes_entries_undo_edits_reloads_and_saves(
 
     rendering = page.locator("#rendering").inner_text()
     page.reload()
-    settle(page)
+    settle_notepad(page)
     assert history(page) == typed
     assert page.locator("#rendering").inner_text() == rendering
     for text in texts[half:]:
@@ -109,7 +72,7 @@ def test_a_notepad_takes_entries_undo_edits_reloads_and_saves(
     assert other != notepad and history(page) == []
     with page.expect_response(re.compile(r"/load$")):
         page.set_input_files("#load-file", saved)
-    settle(page)
+    settle_notepad(page)
     assert page.locator("#error").inner_text() == ""
     assert history(page) == full
     assert page.locator("#rendering").inner_text() == rendering
