@@ -116,6 +116,18 @@ class SearchModel(Generic[A]):
         with teams, since it does not say which seat won."""
         return None
 
+    def fast_playout(
+        self, state: State[A], rng: random.Random, greedy: bool, epsilon: float, left: int | None
+    ) -> tuple[Sequence[float], int | None] | None:
+        """Play ``state`` on as the tree's own simulation loop would, faster: each move the
+        heuristic one with probability ``1 - epsilon`` when ``greedy`` (one ``rng.random()``
+        decides), else :meth:`rollout_action`; after ``left`` moves (None: no limit) the
+        position is scored by :meth:`evaluate`.  Returns the win shares (or the evaluation)
+        and the :meth:`credit` seat, exactly what that loop finds, drawing the same random
+        numbers (games test this); None when the game has no such shortcut (the default).
+        ``state`` may be left in any position."""
+        return None
+
     def evaluate(self, state: State[A]) -> Sequence[float] | None:
         """Each seat's estimated win share in a non-terminal state, for depth-limited search;
         None when the game has no evaluation (the rollout then goes on to the end)."""

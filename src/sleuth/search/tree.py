@@ -282,6 +282,10 @@ class TreeSearch(Generic[A]):
                 return fast
         greedy = settings.policy == "heuristic"
         epsilon = settings.epsilon
+        left = settings.depth - depth if settings.depth else None
+        played = model.fast_playout(state, rng, greedy, epsilon, left)
+        if played is not None:
+            return self.rewards(*played)
         while True:
             player = state.current_player()
             if player == TERMINAL:

@@ -29,12 +29,14 @@ from sleuth.games.scotland_yard.search import (
     ScotlandYardSearchModel,
     category,
     category_weights,
+    detective_candidates,
     mrx_candidates,
     observed_label,
     public_reveals,
 )
 from sleuth.games.scotland_yard.tactics import BLACK_GAIN, heuristic_mrx, log_possible, tables
 from sleuth.search.model import observation, replay_history, view_matches
+from sleuth.search.tree import SearchSettings, TreeSearch
 from sleuth.testing import check_sampler
 from sleuth.testing.case import Case
 
@@ -463,3 +465,106 @@ def test_dmcts_plays_both_sides() -> None:
     dmcts = search_spec("dmcts", iterations="40", worlds="4", seconds="0")
     record = run_match(game, [dmcts, dmcts], 3)
     assert record.result is not None and not record.forfeits
+
+
+# --- fast playouts and pinned decisions --------------------------------------------------------
+
+
+def generic_search(game: ScotlandYardGame, impl: str, greedy: bool, depth: int) -> Any:
+    """A tree search of the detectives whose ``_simulate`` is the search layer's loop (plain)
+    or the model's fast playout (fast)."""
+    settings = SearchSettings(
+        policy="heuristic" if greedy else "random", depth=depth, coalition_reduction=0.25
+    )
+    model = ScotlandYardSearchModel(impl=impl)
+    return TreeSearch(game, model, frozenset((1,)), settings, random.Random(0))
+
+
+def worlds(game: ScotlandYardGame, seed: int) -> Iterator[ScotlandYardState]:
+    """Some positions of a random game (one in three) and its end."""
+    last = None
+    for n, (state, _) in enumerate(decisions(game, seed)):
+        last = state
+        if n % 3 == 0:
+            yield state.clone()
+    assert last is not None and last.is_terminal()
+    yield last
+
+
+@pytest.mark.parametrize("options", [*OPTIONS, {"seats": 6, "edition": "2014"}])
+def test_fast_playouts_play_exactly_like_the_generic_loop(options: dict[str, Any]) -> None:
+    game = sy_game(**options)
+    ends: set[object] = set()
+    for greedy in (True, False):
+        for depth in (0, 1, 7, 18):
+            plain = generic_search(game, "plain", greedy, depth)
+            fast = generic_search(game, "fast", greedy, depth)
+            for seed in range(2):
+                for n, world in enumerate(worlds(game, seed)):
+                    start = n % 3 if depth else 0  # new nodes below the root
+                    plain.rng, fast.rng = random.Random(n), random.Random(n)
+                    want = plain._simulate(world.clone(), start)
+                    got = fast._simulate(world.clone(), start)
+                    assert got == want, (options, greedy, depth, repr(world))
+                    assert plain.rng.getstate() == fast.rng.getstate()  # the same draws
+                    ends.add(tuple(got))
+    assert len(ends) > 3  # captures (credited), escapes and evaluations
+
+
+@pytest.mark.parametrize("options", OPTIONS[:3])
+def test_detective_candidates_are_the_legal_moves_from_a_cache(options: dict[str, Any]) -> None:
+    game = sy_game(**options)
+    model = ScotlandYardSearchModel()
+    for seed in range(3):
+        for state, _ in decisions(game, seed):
+            if state.current_player() == MRX:
+                assert model.candidate_moves(state) == mrx_candidates(state)
+                continue
+            moves = detective_candidates(state)
+            assert moves == state.legal_actions()
+            assert detective_candidates(state.clone()) is moves  # one tuple per key
+            assert model.configured(impl="plain").candidate_moves(state) is None
+
+
+def pinned_views(game: ScotlandYardGame, seed: int, every: int) -> Iterator[tuple[View, Any]]:
+    """Every ``every``-th decision with a choice of a seeded random game: the mover's view and
+    legal moves."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    events = list(state.apply(state.sample_chance(rng)))
+    k = 0
+    while not state.is_terminal():
+        if len(state.legal_actions()) > 1:
+            k += 1
+            if k % every == 0:
+                seat = state.current_player()
+                yield view_of(game, events, seat), state.legal_actions()
+        events += state.apply(rng.choice(state.legal_actions()))
+
+
+PINNED = {
+    "builtin": [
+        "taxi 149", "taxi 126", "bus 52", "taxi 35", "taxi 64", "underground 70", "taxi 102",
+        "taxi 166", "taxi 16", "taxi 66", "taxi 85", "bus 184",
+    ],
+    "classic": [
+        "double taxi 67 taxi 66", "taxi 42", "taxi 115", "taxi 17", "underground 111", "taxi 98",
+        "bus 128", "taxi 66",
+    ],
+}  # fmt: skip
+"""``ismcts:iterations=60,seconds=0``'s moves (seed = the game's seed) at every 7th decision
+of game 0 on the built-in board and of game 1 on the classic map, as the search played them
+before its fast playouts: both implementations must still play them."""
+
+
+@pytest.mark.parametrize("board", ["builtin", "classic"])
+@pytest.mark.parametrize("impl", ["fast", "plain"])
+def test_search_decisions_are_pinned(board: str, impl: str) -> None:
+    game, seed = (sy_game(), 0) if board == "builtin" else (classic_game(), 1)
+    spec = search_spec("ismcts", iterations="60", seconds="0", impl=impl)
+    played = []
+    for view, legal in pinned_views(game, seed, 7):
+        played.append(str(spec.make(game, view.seat, seed).act(view, legal)))
+        if len(played) == len(PINNED[board]):
+            break
+    assert played == PINNED[board]

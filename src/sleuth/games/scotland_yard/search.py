@@ -58,6 +58,7 @@ from sleuth.games.scotland_yard.moves import (
     Ticket,
     single_moves,
 )
+from sleuth.games.scotland_yard.playouts import escape_share, playout
 from sleuth.games.scotland_yard.rules import (
     MRX,
     TO_MRX,
@@ -86,15 +87,15 @@ to the end, so full playouts tell moves apart poorly); with a seat per detective
 a teammate is worth 0.75 (coalition reduction, as inejc/scotland-yard)."""
 MODELS = ("categories", "uniform")
 DEFAULT_MODEL = "categories"
+IMPLEMENTATIONS = ("fast", "plain")
+"""How playouts run: ``fast`` (:func:`~sleuth.games.scotland_yard.playouts.playout`, on plain
+numbers) or ``plain`` (the search layer's generic loop, through the engine); the same moves."""
 CATEGORIES = 5
 """Location categories: the distance to the nearest detective, 1 .. 4, and 5 or more."""
 PRIOR = (1.0, 1.0, 1.0, 1.0, 1.0)
 """Each category's prior weight (how much likelier than a uniform draw Mr. X is found there)."""
 PRIOR_STRENGTH = 1.0
 """How many uniform draws' worth of evidence the prior counts for, against this game's reveals."""
-EVAL_BASE = 0.5
-"""At a depth limit each detective at distance ``d`` from Mr. X is taken to catch him with odds
-``EVAL_BASE ** d``, independently: Mr. X's share is the product of ``1 - EVAL_BASE ** d``."""
 DOUBLE_NEAR = 2
 """Mr. X considers double moves only when a detective is at most this far (C8)."""
 
@@ -303,6 +304,26 @@ def mrx_candidates(state: ScotlandYardState) -> Sequence[Action]:
     return kept if kept else legal
 
 
+def detective_candidates(state: ScotlandYardState) -> Sequence[Action]:
+    """The legal moves of the detective to move, as :meth:`ScotlandYardState.legal_actions`
+    lists them, from a per-board cache (:attr:`Tables.detective_moves`): one tuple object per
+    station, tickets held and neighbours occupied."""
+    t = tables(state.game.board)
+    i = state.to_move
+    station = state.detectives[i]
+    tickets = state.detective_tickets[i]
+    occupied = 0
+    for j, d in enumerate(state.detectives):
+        if j != i:
+            occupied |= 1 << d
+    held = (tickets[0] > 0) | (tickets[1] > 0) << 1 | (tickets[2] > 0) << 2
+    key = (station, held, occupied & t.legs[3][station])
+    moves = t.detective_moves.get(key)
+    if moves is None:
+        moves = t.detective_moves[key] = state.detective_moves(i) or (PASS,)
+    return moves
+
+
 def observed_label(state: ScotlandYardState, action: Action) -> Hashable:
     """What the detectives see of Mr. X's ``action``: each leg's ticket and revealed station."""
     reveals = state.game.profile.reveals
@@ -329,13 +350,22 @@ class ScotlandYardSearchModel(SearchModel[Action]):
             "categories (biased by distance to the nearest detective) or uniform",
             parse_choice(MODELS),
         ),
+        OptionSpec(
+            "impl",
+            "fast",
+            "playouts: fast (on plain numbers) or plain (through the engine; the same moves)",
+            parse_choice(IMPLEMENTATIONS),
+        ),
     )
 
-    def __init__(self, world_model: str = DEFAULT_MODEL) -> None:
+    def __init__(self, world_model: str = DEFAULT_MODEL, impl: str = "fast") -> None:
         self.world_model = world_model
+        self.impl = impl
 
     def configured(self, **values: Any) -> ScotlandYardSearchModel:
-        return ScotlandYardSearchModel(values.get("model", self.world_model))
+        return ScotlandYardSearchModel(
+            values.get("model", self.world_model), values.get("impl", self.impl)
+        )
 
     def warm_up(self) -> None:
         """Build the distance tables of the default board (the first search's budget would
@@ -373,7 +403,9 @@ class ScotlandYardSearchModel(SearchModel[Action]):
 
     def candidate_moves(self, state: State[Action]) -> Sequence[Action] | None:
         sy = _sy_state(state)
-        return mrx_candidates(sy) if sy.to_move == TO_MRX else None
+        if sy.to_move == TO_MRX:
+            return mrx_candidates(sy)
+        return detective_candidates(sy) if self.impl == "fast" else None
 
     def move_classes(
         self, state: State[Action], observers: frozenset[int]
@@ -386,16 +418,27 @@ class ScotlandYardSearchModel(SearchModel[Action]):
             classes.setdefault(observed_label(sy, action), []).append(action)
         return classes
 
+    def fast_playout(
+        self,
+        state: State[Action],
+        rng: random.Random,
+        greedy: bool,
+        epsilon: float,
+        left: int | None,
+    ) -> tuple[Sequence[float], int | None] | None:
+        sy = _sy_state(state)
+        if self.impl != "fast" or not sy.round:
+            return None
+        return playout(sy, rng, greedy, epsilon, left)
+
     def evaluate(self, state: State[Action]) -> Sequence[float]:
-        """Win shares at a depth limit (:data:`EVAL_BASE`): a detective near Mr. X counts most,
-        and several near him count more than one."""
+        """Win shares at a depth limit
+        (:data:`~sleuth.games.scotland_yard.playouts.EVAL_BASE`): a detective near Mr. X counts
+        most, and several near him count more than one."""
         sy = _sy_state(state)
         if sy.is_terminal():
             return sy.wins()
-        row = tables(sy.game.board).dist[sy.mrx]
-        escape = 1.0
-        for detective in sy.detectives:
-            escape *= 1.0 - EVAL_BASE ** row[detective]
+        escape = escape_share(tables(sy.game.board).dist[sy.mrx], sy.detectives)
         return (escape,) + (1.0 - escape,) * (sy.game.num_players - 1)
 
     def credit(self, state: State[Action]) -> int | None:

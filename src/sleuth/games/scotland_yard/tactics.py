@@ -56,6 +56,9 @@ class Tables:
             for s in range(board.n + 1)
         )
         """Per station: every edge from it is a taxi edge (black hides no other transport)."""
+        self.detective_moves: dict[tuple[int, int, int], tuple[Action, ...]] = {}
+        """A detective's legal moves by (station, which of taxi, bus, underground he holds as
+        bits 1, 2, 4, the other detectives' stations next to his): filled by the search."""
 
 
 _TABLES: dict[int, tuple[weakref.ref[Board], Tables]] = {}
