@@ -2,14 +2,15 @@
 
 The server is the real command (``sleuth serve``, one uvicorn process) on a free loopback port
 with a fresh store; the sessions are httpx async clients in this process, each with its own
-cookie (its own browser session).  Each session loops until the time is up: it plays a game
-against the random bots (``POST /api/play``, then uniformly random listed actions until the
-game ends or ``ACTIONS`` were played, reloading the page and its answer once), then keeps a
-notepad of one of the assistants (``POST /api/assist``, then ``--entries`` entries of a
-recorded game, taking back the last one after every ``UNDO_EVERY`` and entering it again,
-reloading the notepad once).  Between two requests a session waits a random think time
-(uniform on 0 to twice ``--think`` seconds): a person at a table types an entry every few
-seconds, and a page sends one request per click.
+cookie (its own browser session).  Each session loops until the time is up (every other
+session starting with a notepad): it plays a game against the default bots (``POST
+/api/play``, then uniformly random listed actions until the game ends or ``ACTIONS`` were
+played, reloading the page and its answer once), then keeps a notepad of one of the
+assistants (``POST /api/assist``, then ``--entries`` entries of a recorded game, taking back
+the last one after every ``UNDO_EVERY`` and entering it again, reloading the notepad once).
+Between two requests a session waits a random think time (uniform on 0 to twice ``--think``
+seconds): a person at a table types an entry every few seconds, and a page sends one request
+per click.
 
 The entries are those that a seat's view of a seeded game between the random bots gives
 (each game's own ``entry_texts``), and random inspections for the fox puzzle; so every
@@ -58,7 +59,7 @@ from sleuth.games.fugitive.assistant.table import entry_texts as fugitive_entrie
 from sleuth.games.scotland_yard.assistant import entry_texts as scotland_yard_entries
 
 PLAYED = ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
-"""The games played against the bots (the human's first role, random bots)."""
+"""The games played against the bots (the human's first role, the default bots)."""
 ACTIONS = 30
 """A game against the bots stops after this many human actions (or at its end)."""
 ENTRIES = 40
@@ -202,10 +203,12 @@ class User:
             for game in sorted(self.entries):
                 await self.assist(game)
 
-    async def run(self) -> None:
+    async def run(self, assist_first: bool) -> None:
         """Play and assist in turn until the time is up."""
         async with self.client:
             await self.call("page", "GET", "/")
+            if assist_first:
+                await self.assist(self.rng.choice(sorted(self.entries)))
             while not self.late():
                 await self.play(self.rng.choice(PLAYED))
                 if not self.late():
@@ -224,7 +227,7 @@ async def load(
     tally = Tally()
     until = time.monotonic() + seconds
     sessions = [User(url, seed, think, until, tally, entries) for seed in range(users)]
-    await asyncio.gather(*(s.run() for s in sessions))
+    await asyncio.gather(*(s.run(assist_first=n % 2 == 1) for n, s in enumerate(sessions)))
     return tally
 
 
