@@ -51,12 +51,13 @@ def playout(
     state: ScotlandYardState, rng: random.Random, greedy: bool, epsilon: float, left: int | None
 ) -> Result:
     """Play ``state`` (after the deal) on for at most ``left`` moves (None: to the end) as the
-    generic loop would (module docstring); ``state`` itself is not changed."""
+    generic loop would (module docstring); ``state`` itself is not changed.  The detectives
+    stand on distinct stations (S14), so ``occupied`` (their stations as a bitset) less a
+    detective's own station is what blocks him."""
     game = state.game
     p = game.profile
     t = tables(game.board)
     dist = t.dist
-    taxi, bus, under, anywhere = t.legs
     legs = t.legs
     log_length, to_mrx_tickets, unlimited = p.log_length, p.tickets_to_mrx, p.mrx_unlimited
     escape_after_move = not p.final_detective_phase
@@ -68,6 +69,9 @@ def playout(
     entries, round_, to_move = state.entries, state.round, state.to_move
     winner, reason = state.winner, state.termination_reason
     n = len(det)
+    occupied = 0
+    for d in det:
+        occupied |= 1 << d
     draw, choice = rng.random, rng.choice
     while winner is None:
         if left is not None:
@@ -76,25 +80,15 @@ def playout(
                 return (escape,) + (1.0 - escape,) * (game.num_players - 1), None
             left -= 1
         if to_move == TO_MRX:
-            blocked = 0
-            for d in det:
-                blocked |= 1 << d
-            reach = 0
-            if xt[0] > 0:
-                reach |= taxi[mrx]
-            if xt[1] > 0:
-                reach |= bus[mrx]
-            if xt[2] > 0:
-                reach |= under[mrx]
-            if xt[3] > 0:
-                reach |= anywhere[mrx]
-            reach &= ~blocked
+            reach = _mrx_reach(legs, mrx, xt) & ~occupied
             if greedy and draw() >= epsilon:
                 best = -1
                 choices: list[int] = []
-                for s in members(reach):
-                    row = dist[s]
-                    score = min(map(row.__getitem__, det)) if n else FAR
+                while reach:
+                    low = reach & -reach
+                    reach ^= low
+                    s = low.bit_length() - 1
+                    score = min(map(dist[s].__getitem__, det)) if n else FAR
                     if score > best:
                         best, choices = score, [s]
                     elif score == best:
@@ -106,10 +100,10 @@ def playout(
             else:
                 target, slot = choice(
                     [
-                        (s, i)
+                        (s, k)
                         for s in members(reach)
-                        for i in range(4)
-                        if xt[i] > 0 and legs[i][mrx] >> s & 1
+                        for k in range(4)
+                        if xt[k] > 0 and legs[k][mrx] >> s & 1
                     ]
                 )
             if not (unlimited and slot != 3):
@@ -118,27 +112,30 @@ def playout(
             entries += 1
             if entries >= log_length and escape_after_move:
                 winner, reason = MRX_SIDE, "escaped"
-            elif not any(_reach(legs, det, held, i) for i in range(n)):
+            elif not any(_reach(legs, d, held[i], occupied ^ 1 << d) for i, d in enumerate(det)):
                 winner, reason = MRX_SIDE, "blocked"
             else:
                 to_move = 0
             continue
         i = to_move
         station, tickets = det[i], held[i]
-        reach = _reach(legs, det, held, i)
+        reach = _reach(legs, station, tickets, occupied ^ 1 << station)
         dest = 0
         if greedy and draw() >= epsilon:
             if reach:
                 row = dist[mrx]
-                low = FAR + 1
-                near: list[int] = []
-                for s in members(reach):
+                best = FAR + 1
+                choices = []
+                while reach:
+                    low = reach & -reach
+                    reach ^= low
+                    s = low.bit_length() - 1
                     d = row[s]
-                    if d < low:
-                        low, near = d, [s]
-                    elif d == low:
-                        near.append(s)
-                dest = near[0] if len(near) == 1 else choice(near)
+                    if d < best:
+                        best, choices = d, [s]
+                    elif d == best:
+                        choices.append(s)
+                dest = choices[0] if len(choices) == 1 else choice(choices)
                 slot = most_held(legs, station, dest, tickets)
         else:
             options = [
@@ -153,6 +150,7 @@ def playout(
             if to_mrx_tickets:
                 xt[slot] += 1
             det[i] = dest
+            occupied ^= 1 << station | 1 << dest
             if dest == mrx:
                 winner, reason = DETECTIVES_SIDE, "caught"
                 break
@@ -164,30 +162,34 @@ def playout(
             break
         round_ += 1
         to_move = TO_MRX
-        blocked = 0
-        for d in det:
-            blocked |= 1 << d
-        free = 0
-        for k in range(4):
-            if xt[k] > 0:
-                free |= legs[k][mrx]
-        if not free & ~blocked:
+        if not _mrx_reach(legs, mrx, xt) & ~occupied:
             winner, reason = DETECTIVES_SIDE, "cornered"
     credit = game.seat_of(to_move) if reason == "caught" else None
     return side_wins(game.sides(), (winner,)), credit
 
 
-def _reach(legs: tuple[tuple[int, ...], ...], det: list[int], held: list[list[int]], i: int) -> int:
-    """The stations detective ``i`` can move to (his tickets, the others' stations blocked)."""
-    station, tickets = det[i], held[i]
-    reach = 0
-    for k in range(3):
-        if tickets[k] > 0:
-            reach |= legs[k][station]
-    for j, d in enumerate(det):
-        if j != i:
-            reach &= ~(1 << d)
+def _mrx_reach(legs: tuple[tuple[int, ...], ...], station: int, tickets: list[int]) -> int:
+    """The stations Mr. X's tickets take him to from ``station``, detectives ignored."""
+    taxi, bus, under, anywhere = legs
+    reach = taxi[station] if tickets[0] > 0 else 0
+    if tickets[1] > 0:
+        reach |= bus[station]
+    if tickets[2] > 0:
+        reach |= under[station]
+    if tickets[3] > 0:
+        reach |= anywhere[station]
     return reach
+
+
+def _reach(legs: tuple[tuple[int, ...], ...], station: int, tickets: list[int], others: int) -> int:
+    """The stations a detective's ``tickets`` take him to from ``station``, ``others`` (the
+    other detectives' stations) left out."""
+    reach = legs[0][station] if tickets[0] > 0 else 0
+    if tickets[1] > 0:
+        reach |= legs[1][station]
+    if tickets[2] > 0:
+        reach |= legs[2][station]
+    return reach & ~others
 
 
 def most_held(
