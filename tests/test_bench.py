@@ -37,6 +37,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("camel_up_bots.py", "vs baseline"),
         ("scotland_yard_tracker.py", "vs baseline"),
         ("scotland_yard_mc.py", "vs baseline"),
+        ("scotland_yard_search.py", "vs baseline"),
         ("cluedo_deduction.py", "vs baseline"),
         ("web_load.py", "vs alone"),
         ("cluedo_notepad.py", "vs baseline"),
@@ -82,6 +83,7 @@ def test_every_benchmark_is_tested() -> None:
         "camel_up_bots.py",
         "scotland_yard_tracker.py",
         "scotland_yard_mc.py",
+        "scotland_yard_search.py",
         "cluedo_deduction.py",
         "cluedo_notepad.py",
     }
