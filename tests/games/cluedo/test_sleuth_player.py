@@ -68,8 +68,27 @@ def test_it_is_registered_with_its_options_and_budget() -> None:
     assert spec.budget() == 10.0
     configured = game_spec("cluedo").bot("sleuth:samples=200:threshold=0.9")
     assert configured.name == "sleuth:samples=200:threshold=0.9"
-    with pytest.raises(ValueError, match="rush"):
-        SleuthPlayer(game(), 0, 1, threshold=0.5, rush=0.8)
+    assert SleuthPlayer(game(), 0, 1, threshold=0.5).rush == 0.5  # at most the threshold
+
+
+def test_rivals_progress_counts_what_their_suggestions_taught_them() -> None:
+    events = [
+        *setup(),
+        suggested(1, "White", "Rope", "Kitchen"),
+        Event("passed", {"seat": 2}),
+        Event("passed", {"seat": 0}),
+        Event("unrefuted", {}),  # seat 1 rules out three of the 12 cards it did not know
+        suggested(2, "Scarlet", "Rope", "Kitchen"),
+        refuted(0, "Scarlet", 2),  # seat 2 is shown one
+    ]
+    player = SleuthPlayer(game(), 0, 1)
+    player.observe(view(events[:3]))
+    assert player.rivals() == 0
+    player.observe(view(events))
+    assert player.rivals() == 3 / 12
+    wrong = Event("accused", {"seat": 1, "suspect": 2, "weapon": 9, "room": 15, "correct": False})
+    player.observe(view([*events, wrong]))
+    assert player.rivals() == 1 / 12  # seat 1 is out of the race
 
 
 def test_certain_it_accuses_at_once() -> None:

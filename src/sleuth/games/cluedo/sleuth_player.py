@@ -77,11 +77,10 @@ class SleuthPlayer(Bot):
         rush: float = RUSH,
     ) -> None:
         super().__init__(game, seat, seed)
-        if not 0 <= rush <= threshold <= 1:
-            raise ValueError(f"rush={rush}, threshold={threshold}: need rush <= threshold")
         self.cluedo = game
         self.samples, self.rescore = samples, rescore
-        self.threshold, self.rush = threshold, rush
+        self.threshold, self.rush = threshold, min(rush, threshold)
+        """``rush`` is at most ``threshold`` (``sleuth:threshold=0.7`` rushes at 0.7 too)."""
         self.belief = CluedoBelief(seat)
         n = game.players
         self.shown: dict[int, frozenset[int]] = {}
