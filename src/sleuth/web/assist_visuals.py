@@ -8,7 +8,8 @@ An assistant shows what its user knows, so a picture may draw anything the sessi
   as a caption and as the days written above each hole;
 - fugitive: a heat map of each position's possible values (rows: positions; columns: 1-41),
   darker for likelier, face-up hideouts solid;
-- camel-up: bars of each camel's odds (leg first and second, race winner and loser);
+- camel-up: bars of each camel's odds (leg first and second, race winner and loser), the odds
+  the session's text shows (computed once per state);
 - scotland-yard: the map (:mod:`sleuth.web.render.scotland_yard` from the detectives' view)
   with a ring around each of Mr. X's possible stations, stronger for likelier ones, and the
   likeliest labelled with their probability;
@@ -178,12 +179,10 @@ def fugitive(session: Any) -> str:
 
 def camel_up(session: Any) -> str:
     """Each camel's odds as bars: leg first, leg second, race winner, race loser."""
-    from sleuth.games.camel_up.advice import advise
-
     state = session.state
     if state.order is None or state.is_terminal():
         return ""
-    odds = advise(state, rollouts=session.rollouts, seed=len(session.entries), all_tiles=True).odds
+    odds = session.advice().odds  # computed once per state, shared with the text
     game = state.game
     columns = [
         ("leg 1st", odds.leg.first),

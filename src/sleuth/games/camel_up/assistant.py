@@ -72,6 +72,8 @@ class CamelSession:
         self.entries: list[str] = []
         self.events: list[Event] = []
         self.state = game.new_initial_state()
+        self._advice: tuple[tuple[str, ...], int, Advice] | None = None
+        """The last advice computed, with the entries and rollouts it was computed for."""
 
     def enter(self, text: str) -> str:
         trial = self.state.clone()
@@ -188,10 +190,23 @@ class CamelSession:
                 return Group(*lines)
             lines.append(Text(f"Game over: {state.outcome()}"))
             return Group(*lines)
-        advice = advise(state, rollouts=self.rollouts, seed=len(self.entries), all_tiles=True)
+        advice = self.advice()
         who = "your turn" if state.seat == self.seat else f"seat {state.seat} to move"
         lines.append(Text(who, style="bold"))
         return Group(*lines, render_advice(state, advice))
+
+    def advice(self) -> Advice:
+        """The advice shown for the current state (the odds and every action's value, seeded
+        by the number of entries), computed once per state: the text and the web app's
+        picture share it.  Only for a state where a player is to move."""
+        key = tuple(self.entries)
+        cached = self._advice
+        if cached is not None and cached[0] == key and cached[1] == self.rollouts:
+            return cached[2]
+        state = self.state
+        advice = advise(state, rollouts=self.rollouts, seed=len(self.entries), all_tiles=True)
+        self._advice = (key, self.rollouts, advice)
+        return advice
 
     def save(self, path: Path) -> None:
         try:
@@ -215,6 +230,7 @@ class CamelSession:
             same_events(view, session.events)
         self.game, self.seat = session.game, session.seat
         self.state, self.entries, self.events = session.state, session.entries, session.events
+        self._advice = None
 
 
 def _start_example(game: CamelUpGame) -> str:

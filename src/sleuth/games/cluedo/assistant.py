@@ -67,6 +67,10 @@ class NotepadSession:
         self._pads = [Notepad(game)]
         """The notepad before the first entry, then after each one."""
         self._texts: list[str] = []
+        self._undone: list[tuple[str, Notepad]] = []
+        """The entries taken back since the last new one, with their notepads, the latest
+        last: entering one of them again takes its notepad back, with what its display
+        computed (its advice), instead of a copy that would compute it again."""
         for text in setup:
             self.enter(text)
 
@@ -88,6 +92,10 @@ class NotepadSession:
     def enter(self, text: str) -> str:
         pad = self.pad.copy()
         canonical = pad.play(text)
+        if self._undone and self._undone[-1][0] == canonical:
+            pad = self._undone.pop()[1]  # the same entry after the same ones: the same state
+        else:
+            self._undone.clear()
         self._pads.append(pad)
         self._texts.append(canonical)
         return canonical
@@ -95,8 +103,9 @@ class NotepadSession:
     def undo(self) -> str:
         if not self._texts:
             raise SleuthError("nothing to undo")
-        self._pads.pop()
-        return self._texts.pop()
+        text = self._texts.pop()
+        self._undone.append((text, self._pads.pop()))
+        return text
 
     def history(self) -> list[str]:
         return list(self._texts)
@@ -188,6 +197,7 @@ class NotepadSession:
             session = replay_view(view.game, view.seat, view.events)
             same_events(view, session.pad.events)
         self.game, self._pads, self._texts = session.game, session._pads, session._texts
+        self._undone = []
 
 
 def replay_view(game: CluedoGame, seat: int, events: Sequence[Event]) -> NotepadSession:
