@@ -512,7 +512,7 @@ def test_fast_playouts_play_exactly_like_the_generic_loop(options: dict[str, Any
 
 
 @pytest.mark.parametrize("options", OPTIONS[:3])
-def test_detective_candidates_are_the_legal_moves_from_a_cache(options: dict[str, Any]) -> None:
+def test_detective_moves_and_classes_come_from_a_cache(options: dict[str, Any]) -> None:
     game = sy_game(**options)
     model = ScotlandYardSearchModel()
     for seed in range(3):
@@ -524,6 +524,12 @@ def test_detective_candidates_are_the_legal_moves_from_a_cache(options: dict[str
             assert moves == state.legal_actions()
             assert detective_candidates(state.clone()) is moves  # one tuple per key
             assert model.configured(impl="plain").candidate_moves(state) is None
+            for observers in (frozenset((MRX,)), frozenset((1,))):  # seen by everyone
+                classes = model.move_classes(state, observers)
+                assert classes is not None
+                assert list(classes.items()) == [(move, (move,)) for move in moves]
+                plain = model.configured(impl="plain").move_classes(state, observers)
+                assert plain is not None and list(plain.items()) == list(classes.items())
 
 
 def pinned_views(game: ScotlandYardGame, seed: int, every: int) -> Iterator[tuple[View, Any]]:

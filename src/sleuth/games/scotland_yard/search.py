@@ -308,6 +308,18 @@ def detective_candidates(state: ScotlandYardState) -> Sequence[Action]:
     """The legal moves of the detective to move, as :meth:`ScotlandYardState.legal_actions`
     lists them, from a per-board cache (:attr:`Tables.detective_moves`): one tuple object per
     station, tickets held and neighbours occupied."""
+    return _detective_entry(state)[0]
+
+
+def detective_classes(state: ScotlandYardState) -> Mapping[Hashable, Sequence[Action]]:
+    """The detective's legal moves each in a class of its own (everyone sees them), in the
+    order of :func:`detective_candidates`, from the same cache (not to be changed)."""
+    return _detective_entry(state)[1]
+
+
+def _detective_entry(
+    state: ScotlandYardState,
+) -> tuple[tuple[Action, ...], dict[Hashable, tuple[Action]]]:
     t = tables(state.game.board)
     i = state.to_move
     station = state.detectives[i]
@@ -318,10 +330,12 @@ def detective_candidates(state: ScotlandYardState) -> Sequence[Action]:
             occupied |= 1 << d
     held = (tickets[0] > 0) | (tickets[1] > 0) << 1 | (tickets[2] > 0) << 2
     key = (station, held, occupied & t.legs[3][station])
-    moves = t.detective_moves.get(key)
-    if moves is None:
-        moves = t.detective_moves[key] = state.detective_moves(i) or (PASS,)
-    return moves
+    entry = t.detective_moves.get(key)
+    if entry is None:
+        moves: tuple[Action, ...] = state.detective_moves(i) or (PASS,)
+        classes: dict[Hashable, tuple[Action]] = {move: (move,) for move in moves}
+        entry = t.detective_moves[key] = (moves, classes)
+    return entry
 
 
 def observed_label(state: ScotlandYardState, action: Action) -> Hashable:
@@ -412,6 +426,8 @@ class ScotlandYardSearchModel(SearchModel[Action]):
     ) -> Mapping[Hashable, Sequence[Action]] | None:
         sy = _sy_state(state)
         if sy.to_move != TO_MRX:
+            if self.impl == "fast":
+                return detective_classes(sy)
             return {action: (action,) for action in state.legal_actions()}
         classes: dict[Hashable, list[Action]] = {}
         for action in mrx_candidates(sy):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from sleuth.core.bitsets import mask_of, members
@@ -56,9 +56,12 @@ class Tables:
             for s in range(board.n + 1)
         )
         """Per station: every edge from it is a taxi edge (black hides no other transport)."""
-        self.detective_moves: dict[tuple[int, int, int], tuple[Action, ...]] = {}
-        """A detective's legal moves by (station, which of taxi, bus, underground he holds as
-        bits 1, 2, 4, the other detectives' stations next to his): filled by the search."""
+        self.detective_moves: dict[
+            tuple[int, int, int], tuple[tuple[Action, ...], dict[Hashable, tuple[Action]]]
+        ] = {}
+        """A detective's legal moves, and each as its own class, by (station, which of taxi,
+        bus, underground he holds as bits 1, 2, 4, the other detectives' stations next to
+        his): filled by the search."""
 
 
 _TABLES: dict[int, tuple[weakref.ref[Board], Tables]] = {}
