@@ -12,6 +12,7 @@ own message, and the stored record is as before.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -35,8 +36,12 @@ from sleuth.web.assist_visuals import visual
 from sleuth.web.store import Store
 
 router = APIRouter()
-CACHE_SIZE = 32
-"""Live notepads kept in memory (others are rebuilt from their records when asked for)."""
+CACHE_SIZE = 128
+"""Live notepads kept in memory (others are rebuilt from their records when asked for): more
+than the notepads of the 50 concurrent sessions the web app is sized for."""
+DRAWN = 4 * CACHE_SIZE
+"""Renderings and pictures kept, a few states per notepad (an undo shows the state before the
+last entry, drawn already; entering it again, the state drawn before the undo)."""
 WIDTH = 100
 """Columns of the assistant's text rendering."""
 
@@ -84,12 +89,13 @@ class Upload(BaseModel):
 
 
 class _Live:
-    """Live sessions by notepad id (a small LRU) with the record each was built from, their
-    last drawn rendering and picture, and one lock per notepad id."""
+    """Live sessions by notepad id (an LRU) with the record each was built from, the
+    renderings and pictures drawn lately by notepad id and record state (an LRU), and one
+    lock per notepad id."""
 
     def __init__(self) -> None:
         self.sessions: OrderedDict[str, tuple[str, TableSession]] = OrderedDict()
-        self.drawn: dict[str, tuple[str, str, str]] = {}
+        self.drawn: OrderedDict[tuple[str, bytes], tuple[str, str]] = OrderedDict()
         self.locks: dict[str, threading.Lock] = {}
         self.guard = threading.Lock()
 
@@ -115,17 +121,20 @@ class _Live:
     def pictures(
         self, record_id: str, record: dict[str, Any], session: TableSession
     ) -> tuple[str, str]:
-        """The session's rendering as HTML and its picture, drawn once per record state."""
-        key = json.dumps(record, sort_keys=True)
+        """The session's rendering as HTML and its picture, drawn once per record state
+        (while it is among the :data:`DRAWN` latest)."""
+        state = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).digest()
+        key = (record_id, state)
         with self.guard:
-            drawn = self.drawn.get(record_id)
-        if drawn is not None and drawn[0] == key:
-            return drawn[1], drawn[2]
+            drawn = self.drawn.get(key)
+            if drawn is not None:
+                self.drawn.move_to_end(key)
+                return drawn
         html, svg = rendered_html(session), visual(record["game"], session)
         with self.guard:
-            self.drawn[record_id] = (key, html, svg)
-            while len(self.drawn) > CACHE_SIZE:
-                self.drawn.pop(next(iter(self.drawn)))
+            self.drawn[key] = (html, svg)
+            while len(self.drawn) > DRAWN:
+                self.drawn.popitem(last=False)
         return html, svg
 
     def forget(self, record_id: str) -> None:
