@@ -83,14 +83,17 @@ Row = tuple[str, int, list[str], list[float], list[str], dict[str, Any]]
 """(run id, game index, bots, wins, actions, game options) of a stored game."""
 
 
-def _stored(db: Path) -> dict[Setting, list[Row]]:
+def _stored(db: Path, forfeited: bool = False) -> dict[Setting, list[Row]]:
+    """The stored games by setting: those played to their end, or with ``forfeited`` those a
+    forfeit ended (a bot that failed, or a move cut short when the run was stopped)."""
     out: dict[Setting, list[Row]] = defaultdict(list)
     if not db.exists():
         return out
     with duckdb.connect(str(db), read_only=True) as con:
         rows = con.execute(
             "select run_id, game_index, options, bots, wins, actions from games "
-            "where game = 'cluedo'"
+            "where game = 'cluedo' and (coalesce(termination, '') = 'forfeit') = ?",
+            [forfeited],
         ).fetchall()
     for run_id, index, options, bots, wins, actions in rows:
         values = json.loads(options)
@@ -203,6 +206,7 @@ def report(db: Path, workers: int | None) -> None:
     if not db.exists():
         raise SystemExit(f"error: {db} does not exist: play the study first (run --db {db})")
     stored = _stored(db)
+    forfeits = sum(len(rows) for rows in _stored(db, forfeited=True).values())
     certainty = _certainty(db, stored, workers)
     print("### The single seat's win rate\n")
     print("| players | single seat v others | games | single seat wins (95% interval) | fair share "
@@ -221,6 +225,9 @@ def report(db: Path, workers: int | None) -> None:
             f"| {n} | `{single}` v `{others}` | {len(rows):,} | {wins / len(rows):.1%} "
             f"({low:.1%}–{high:.1%}) | {1 / n:.1%} | {none / len(rows):.1%} |"
         )
+    if forfeits:
+        print(f"\n{forfeits} games ended by a forfeit are left out (a failing bot, or a move "
+              "cut short when a run was stopped).")  # fmt: skip
     print("\n### Mean turns to certainty (own moves; share of seats that got there)\n")
     print("| players | setting | single seat | other seats |")
     print("|---:|---|---|---|")
