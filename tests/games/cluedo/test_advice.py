@@ -270,3 +270,20 @@ def test_accusation_when_certain_or_when_likely_enough_for_the_race() -> None:
 def test_bad_input_is_named(call: object, words: str) -> None:
     with pytest.raises(SleuthError, match=words):
         call()  # type: ignore[operator]
+
+
+def test_a_rivals_suspect_is_spared_when_it_costs_little_enough() -> None:
+    post = posterior(4, 3)
+    samples = draw(post, 0, 4, random.Random(4), 1000)
+    plain = best_suggestion(post, 0, 4, KITCHEN, random.Random(0), samples=samples)
+    avoid = frozenset({plain.suspect})
+    spared = best_suggestion(
+        post, 0, 4, KITCHEN, random.Random(0), samples=samples, avoid=avoid, spare=1.0
+    )
+    assert spared.suspect not in avoid and spared.gain <= plain.gain
+    triple = (spared.suspect, spared.weapon, KITCHEN)
+    assert math.isclose(spared.gain, max(0.0, exact_gain(post, 0, 4, triple, samples)))
+    kept = best_suggestion(
+        post, 0, 4, KITCHEN, random.Random(0), samples=samples, avoid=avoid, spare=0.0
+    )
+    assert kept.gain >= plain.gain  # nothing given up; one more suggestion rescored

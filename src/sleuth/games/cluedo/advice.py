@@ -212,23 +212,38 @@ def best_suggestion(
     samples: Samples | None = None,
     turns: float = 0.0,
     rescore: int = RESCORE,
+    avoid: frozenset[int] = frozenset(),
+    spare: float = 0.0,
 ) -> SuggestionAdvice:
     """The suggestion in ``room`` with the highest gain, made ``turns`` expected turns from
     now: the ``rescore`` best by the sample estimate are scored again with exact entropies
     (:func:`exact_gain`; ties: the first in card order).  ``samples`` (from :func:`draw` for
-    the same posterior and seat) saves drawing them again."""
+    the same posterior and seat) saves drawing them again.
+
+    A suggestion naming a suspect in ``avoid`` (the rivals' own tokens: it would summon them
+    here, where they may stay and suggest without moving) is taken only when every other
+    suggestion gains less than ``1 - spare`` times as much; the best suggestion without such
+    a suspect is rescored too."""
     if samples is None:
         samples = draw(posterior, seat, players, rng)
     _check_samples(samples, seat, players)
     gains = room_gains(samples, room).ravel()
     ranked = sorted(range(36), key=lambda i: -gains[i])
-    scored = [(float(gains[i]), i) for i in ranked]
+    chosen = ranked[: max(rescore, 1)]
+    if avoid:
+        chosen += [i for i in ranked if _triple(i, room)[0] not in avoid][:1]
+    scored = [(float(gains[i]), i) for i in sorted(set(chosen))]
     if rescore > 0:
         scored = [
             (exact_gain(posterior, seat, players, _triple(i, room), samples), i)
-            for i in ranked[:rescore]
+            for i in sorted(set(chosen))
         ]
-    gain, best = max(scored, key=lambda item: (item[0], -item[1]))
+    top = max(gain for gain, _ in scored)
+    spared = [
+        item for item in scored if _triple(item[1], room)[0] not in avoid
+        and item[0] >= (1 - spare) * top
+    ]  # fmt: skip
+    gain, best = max(spared or scored, key=lambda item: (item[0], -item[1]))
     s, w, r = _triple(best, room)
     gain = max(0.0, gain)
     return SuggestionAdvice(r, s, w, gain, turns, gain / max(turns, 1.0))

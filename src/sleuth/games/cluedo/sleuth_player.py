@@ -62,6 +62,9 @@ from sleuth.games.cluedo.movement import (
 from sleuth.games.cluedo.rules import CluedoGame
 from sleuth.games.cluedo.view import token_positions
 
+SPARE = 0.0
+"""The share of a suggestion's gain given up not to summon a rival (tuned by self-play)."""
+
 
 class SleuthPlayer(Bot):
     """The ``sleuth`` bot for one seat (see the module docstring)."""
@@ -75,10 +78,11 @@ class SleuthPlayer(Bot):
         rescore: int = RESCORE,
         threshold: float = THRESHOLD,
         rush: float = RUSH,
+        spare: float = SPARE,
     ) -> None:
         super().__init__(game, seat, seed)
         self.cluedo = game
-        self.samples, self.rescore = samples, rescore
+        self.samples, self.rescore, self.spare = samples, rescore, spare
         self.threshold, self.rush = threshold, min(rush, threshold)
         """``rush`` is at most ``threshold`` (``sleuth:threshold=0.7`` rushes at 0.7 too)."""
         self.belief = CluedoBelief(seat)
@@ -212,9 +216,14 @@ class SleuthPlayer(Bot):
     def _suggest(self, room: int) -> Suggest:
         posterior = self.belief.posterior
         samples = self._scores()[0]
+        rivals = frozenset(
+            self.cluedo.suspects[s]
+            for s in range(self.cluedo.players)
+            if s != self.seat and not self.out[s]
+        )
         best = best_suggestion(
             posterior, self.seat, self.cluedo.players, room, self.rng, samples=samples,
-            rescore=self.rescore,
+            rescore=self.rescore, avoid=rivals, spare=self.spare,
         )  # fmt: skip
         return Suggest(best.suspect, best.weapon, best.room)
 
@@ -266,6 +275,12 @@ SLEUTH = BotSpec(
             "rush",
             RUSH,
             "... and when this likely with a rival about to solve it",
+            parse_float(0, 1),
+        ),
+        OptionSpec(
+            "spare",
+            SPARE,
+            "give up this share of a suggestion's gain not to summon a rival's token",
             parse_float(0, 1),
         ),
     ),
