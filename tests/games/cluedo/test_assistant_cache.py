@@ -94,3 +94,14 @@ def test_a_loaded_log_starts_with_nothing_undone(tmp_path: Path) -> None:
     other.undo()
     other.enter(undone)
     assert room_advice(other.pad) == room_advice(fresh(other.history()).pad)
+
+
+def test_only_the_last_state_keeps_its_advice() -> None:
+    s = session()
+    for text in PLAY:
+        s.enter(text)
+        room_advice(s.pad)
+    assert [bool(pad.cache) for pad in s._pads] == [False] * len(s.history()) + [True]
+    s.undo()  # the state before is computed again, as a fresh session computes it
+    assert "rooms" not in s.pad.cache
+    assert room_advice(s.pad) == room_advice(fresh(s.history()).pad)

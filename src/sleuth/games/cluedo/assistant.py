@@ -65,7 +65,8 @@ class NotepadSession:
         ``setup`` texts are its first entries."""
         self.game = game
         self._pads = [Notepad(game)]
-        """The notepad before the first entry, then after each one."""
+        """The notepad before the first entry, then after each one; only the last keeps what
+        the display computed from it (its advice and samples, tens of kilobytes a state)."""
         self._texts: list[str] = []
         self._undone: list[tuple[str, Notepad]] = []
         """The entries taken back since the last new one, with their notepads, the latest
@@ -96,6 +97,7 @@ class NotepadSession:
             pad = self._undone.pop()[1]  # the same entry after the same ones: the same state
         else:
             self._undone.clear()
+        self.pad.cache.clear()
         self._pads.append(pad)
         self._texts.append(canonical)
         return canonical
