@@ -178,27 +178,30 @@ def _certainty(
     db: Path, stored: dict[Setting, list[Row]], workers: int | None
 ) -> dict[tuple[str, int], list[Any]]:
     """Turns to certainty by (run id, game index), replaying (on ``workers`` processes) the
-    games not replayed yet."""
-    with duckdb.connect(str(db)) as con:
-        con.execute(
-            "create table if not exists certainty "
-            "(run_id varchar, game_index integer, turns integer[])"
-        )
-        known = {
-            (run_id, index): list(turns)
-            for run_id, index, turns in con.execute("select * from certainty").fetchall()
-        }
-        jobs = [
-            (run_id, index, options, actions)
-            for rows in stored.values()
-            for run_id, index, _, _, actions, options in rows
-            if (run_id, index) not in known
-        ]
-        with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
-            for start in range(0, len(jobs), REPLAYS):
-                done = list(pool.map(_replay, jobs[start : start + REPLAYS], chunksize=8))
+    games not replayed yet.  The database is opened for writing only to store each batch of
+    replays, so that a ``run`` going on meanwhile is locked out for moments only."""
+    known: dict[tuple[str, int], list[Any]] = {}
+    with duckdb.connect(str(db), read_only=True) as con:
+        tables = {t for (t,) in con.execute("show tables").fetchall()}
+        if "certainty" in tables:
+            for run_id, index, turns in con.execute("select * from certainty").fetchall():
+                known[run_id, index] = list(turns)
+    jobs = [
+        (run_id, index, options, actions)
+        for rows in stored.values()
+        for run_id, index, _, _, actions, options in rows
+        if (run_id, index) not in known
+    ]
+    with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
+        for start in range(0, len(jobs), REPLAYS):
+            done = list(pool.map(_replay, jobs[start : start + REPLAYS], chunksize=8))
+            with duckdb.connect(str(db)) as con:
+                con.execute(
+                    "create table if not exists certainty "
+                    "(run_id varchar, game_index integer, turns integer[])"
+                )
                 con.executemany("insert into certainty values (?, ?, ?)", done)
-                known.update({(run_id, index): turns for run_id, index, turns in done})
+            known.update({(run_id, index): turns for run_id, index, turns in done})
     return known
 
 
