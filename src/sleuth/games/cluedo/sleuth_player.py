@@ -60,7 +60,7 @@ from sleuth.games.cluedo.movement import (
     travel_time,
 )
 from sleuth.games.cluedo.rules import CluedoGame
-from sleuth.games.cluedo.view import token_positions
+from sleuth.games.cluedo.view import last_roll, token_positions
 
 SPARE = 0.0
 """The share of a suggestion's gain given up not to summon a rival (tuned by self-play)."""
@@ -149,7 +149,7 @@ class SleuthPlayer(Bot):
                 return accusation
             target = advice.room
         if isinstance(first, Go):
-            roll = _last_roll(view)
+            roll = last_roll(view)
             goes = [a for a in legal if isinstance(a, Go)]
             targets = reachable(here, roll, self.cluedo.allow_retarget)
             worth = self._worth(target)
@@ -236,13 +236,6 @@ class SleuthPlayer(Bot):
             worth = {room: max(0.0, float(room_gains(samples, room).max())) for room in ROOMS}
             self._scored = (posterior, samples, worth)
         return self._scored[1], self._scored[2]
-
-
-def _last_roll(view: View) -> int:
-    for event in reversed(view.events):
-        if event.kind == "rolled":
-            return int(event.public["roll"])
-    raise ValueError("no roll in the view")
 
 
 def _sleuth(game: CluedoGame, seat: int, seed: int, /, **options: Any) -> SleuthPlayer:

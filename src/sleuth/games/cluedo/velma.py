@@ -51,7 +51,7 @@ from sleuth.games.cluedo.velma_scoring import (
     room_analysis,
     spans_from,
 )
-from sleuth.games.cluedo.view import token_positions
+from sleuth.games.cluedo.view import last_roll, token_positions
 
 HYPOTHESES = 100_000
 ENUMERATE_BELOW = 500_000
@@ -178,7 +178,7 @@ class VelmaPlayer(Bot):
             return self._refute([a.card for a in legal if isinstance(a, Show)])
         here = token_positions(self.cluedo, view.events)[self.cluedo.suspects[self.seat]]
         if isinstance(first, Go):
-            return self._head(here, _last_roll(view), [a for a in legal if isinstance(a, Go)])
+            return self._head(here, last_roll(view), [a for a in legal if isinstance(a, Go)])
         suggestions = [a for a in legal if isinstance(a, Suggest)]
         if not self.accuse_in_room or not (suggestions or ROLL in legal):
             accusation = self._accusation(here, legal)
@@ -264,13 +264,6 @@ class VelmaPlayer(Bot):
         if self.belief is None or not self.belief.count:
             raise RuntimeError("Velma has no hypotheses to score with")
         return self.belief
-
-
-def _last_roll(view: View) -> int:
-    for event in reversed(view.events):
-        if event.kind == "rolled":
-            return int(event.public["roll"])
-    raise ValueError("no roll in the view")
 
 
 def _velma(game: CluedoGame, seat: int, seed: int, /, **options: Any) -> VelmaPlayer:
