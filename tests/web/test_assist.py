@@ -216,6 +216,22 @@ def test_another_sessions_notepad_is_not_found_and_unchanged(app: Any, client: T
     assert rid in client.get("/assist", headers={"accept": "text/html"}).text
 
 
+def test_requests_for_unknown_notepads_leave_no_lock_behind(app: Any, client: TestClient) -> None:
+    """Made-up ids are 404s that keep nothing in memory (else any client could grow the
+    server's table of per-notepad locks without bound)."""
+    for number in range(5):
+        rid = f"made-up-{number}"
+        for method, url, body in [
+            ("POST", f"/api/assist/{rid}/entries", {"text": "1"}),
+            ("POST", f"/api/assist/{rid}/undo", {"count": 1}),
+            ("POST", f"/api/assist/{rid}/command", {"command": "hint"}),
+            ("DELETE", f"/api/assist/{rid}/entries/1", None),
+            ("GET", f"/api/assist/{rid}", None),
+        ]:
+            assert client.request(method, url, json=body).status_code == 404
+    assert not getattr(app.state, "assist_live", None) or not app.state.assist_live.locks
+
+
 def test_save_and_load_round_trip_and_the_terminals_format(
     client: TestClient, tmp_path: Path
 ) -> None:

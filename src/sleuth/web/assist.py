@@ -256,6 +256,7 @@ def _change(
     message, or raises a SleuthError); store the new record only when it succeeds."""
     store = _store(request)
     live = _live(request)
+    store.get(request.state.session, "notepad", record_id)  # a 404 before a lock is made
     with live.hold(record_id):
         record = store.get(request.state.session, "notepad", record_id)
         session = live.session(record_id, record)
