@@ -232,6 +232,23 @@ def test_requests_for_unknown_notepads_leave_no_lock_behind(app: Any, client: Te
     assert not getattr(app.state, "assist_live", None) or not app.state.assist_live.locks
 
 
+def test_a_log_with_more_entries_than_a_notepad_holds_is_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sleuth.web import assist_session
+
+    notepad = new(client, "fox")
+    for text in ("1", "2", "3"):
+        notepad = enter(client, notepad, text)
+    saved = client.get(f"/api/assist/{notepad['id']}/save").text
+    target = enter(client, new(client, "fox"), "4")
+    monkeypatch.setattr(assist_session, "MAX_ENTRIES", 2)
+    refused = client.post(f"/api/assist/{target['id']}/load", json={"log": saved})
+    assert refused.status_code == 400, refused.text
+    assert "at most 2" in refused.json()["error"]
+    same(client, target)
+
+
 def test_save_and_load_round_trip_and_the_terminals_format(
     client: TestClient, tmp_path: Path
 ) -> None:

@@ -433,6 +433,11 @@ def api_load(record_id: str, upload: Upload, request: Request) -> dict[str, Any]
         fresh = notes.rebuild({**base, "base": None})
         notes.load_text(fresh, upload.log)
         entries = fresh.history()
+        if len(entries) > notes.MAX_ENTRIES:
+            raise SleuthError(
+                f"the uploaded log has {count_entries(len(entries))}: a notepad holds at most "
+                f"{notes.MAX_ENTRIES}"
+            )
         game = getattr(fresh, "game", None) or getattr(getattr(fresh, "table", None), "game", None)
         new = {**base, "entries": entries}
         if isinstance(game, Game):  # the log's options (a Fugitive session keeps its table's)
