@@ -386,6 +386,9 @@ def test_the_cluedo_why_command(client: TestClient) -> None:
     answer = client.post(f"/api/assist/{notepad['id']}/command", json={"command": "why green"})
     assert answer.status_code == 200, answer.text
     assert "Green" in answer.json()["message"] and answer.json()["ended_by"] is None
+    bare = client.post(f"/api/assist/{notepad['id']}/command", json={"command": "Why "})
+    assert bare.status_code == 400
+    assert bare.json()["error"] == "'why' needs CARD: why CARD"  # not "no command 'why'"
 
 
 def test_the_pages(client: TestClient) -> None:

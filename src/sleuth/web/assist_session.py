@@ -288,6 +288,9 @@ def run_command(name: str, session: TableSession, line: str) -> str:
     """Run one of the session's commands (``why plum``, ``give up``); its answer as text."""
     line = " ".join(line.lower().split())
     found = next((c for c in commands(name, session) if c.matches(line)), None)
+    bare = next((c for c in commands(name, session) if c.argument and line in c.names), None)
+    if found is None and bare is not None:
+        raise SleuthError(f"{line!r} needs {bare.argument}: {bare.usage().split('  ')[0]}")
     if found is None:
         forms = ", ".join(c.usage().split("  ")[0] for c in commands(name, session))
         raise SleuthError(
