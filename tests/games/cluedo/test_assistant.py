@@ -7,7 +7,9 @@ accusation."""
 from __future__ import annotations
 
 import io
+import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -429,6 +431,32 @@ def test_bad_setup_options_and_files(cwd: Path) -> None:
         "players A,B,C",
         "hand x",
     ]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("players", 10**12, "field 'players' is 1000000000000, not a whole number from 0 to 6"),
+        ("players", 0, "field 'players' is 0, below 3"),
+        ("dealer", 4, "field 'dealer' is 4, not a whole number from 0 to 3"),
+    ],
+)
+def test_a_saved_setup_with_a_bad_count_is_refused(
+    tmp_path: Path, field: str, value: int, words: str
+) -> None:
+    """A setup event's seat count and dealer are checked before use (a huge count was a
+    MemoryError, 0 a ZeroDivisionError), and the notepad is unchanged."""
+    path = tmp_path / "view.jsonl"
+    session("Bob suggests Green Rope Study").save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    setup = next(line for line in lines if line.get("kind") == "setup")
+    setup["public"][field] = value
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    target = session("Dan suggests Plum Rope Hall")
+    before = target.history()
+    with pytest.raises(SleuthError, match=re.escape(words)):
+        target.load(path)
+    assert target.history() == before
 
 
 def test_a_full_game_log_loads_as_the_first_seats_notepad(cwd: Path) -> None:

@@ -43,7 +43,7 @@ from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
 from sleuth.games.cluedo.deduction.counting import warm_up
 from sleuth.games.cluedo.movement import AtStart, InRoom, parse_position
 from sleuth.games.cluedo.notepad import CARDS, ENTRY_FORMS, Notepad
-from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.rules import MAX_PLAYERS, MIN_PLAYERS, CluedoGame
 from sleuth.games.cluedo.table import percent, render
 
 
@@ -226,11 +226,13 @@ def entry_texts(
             kind = event.kind
             pad = session.pad
             if kind == "setup":
-                n = int(public["players"])
+                n = whole(public, "players", MAX_PLAYERS + 1)  # no huge list of hand sizes
+                if n < MIN_PLAYERS:
+                    raise ValueError(f"field 'players' is {n}, below {MIN_PLAYERS}")
                 names = public.get("names") or [NAMES[s] for s in SUSPECTS[:n]]
                 yield index, "players " + ", ".join(map(str, names))
                 yield index, f"me {names[seat]}"
-                dealer = int(public["dealer"])
+                dealer = whole(public, "dealer", n)
                 if dealer != n - 1:
                     yield index, f"dealer {names[dealer]}"
                 sizes = tuple(int(s) for s in public["hand_sizes"])
