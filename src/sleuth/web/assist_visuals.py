@@ -180,8 +180,8 @@ def fugitive(session: Any) -> str:
 def camel_up(session: Any) -> str:
     """Each camel's odds as bars: leg first, leg second, race winner, race loser."""
     state = session.state
-    if state.order is None or state.is_terminal():
-        return ""
+    if state.order is None or state.is_terminal() or state.turns >= state.game.turn_cap:
+        return ""  # no odds before the start, after the end or past the turn cap (no advice)
     odds = session.advice().odds  # computed once per state, shared with the text
     game = state.game
     columns = [

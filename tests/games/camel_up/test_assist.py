@@ -168,6 +168,27 @@ def test_undo_save_and_load(tmp_path: Path) -> None:
         session.undo()
 
 
+def test_past_the_turn_cap_rolls_are_entered_and_no_advice_is_drawn(tmp_path: Path) -> None:
+    """T4 with ``turn_cap=2``: after two turns every turn is a forced roll, entered as any
+    roll; the assistant shows no advice then (there was none to give: a ValueError before),
+    and the web picture draws no odds."""
+    from sleuth.web.assist_visuals import visual
+
+    session = CamelSession(CamelUpGame(turn_cap=2), seat=0, rollouts=50)
+    for text in (START, "roll blue 2", "leg blue"):
+        session.enter(text)
+    shown = str(session.render().renderables[-1])
+    assert "forced roll (T4)" in shown and visual("camel-up", session) == ""
+    session.enter("roll green 1")
+    session.enter("roll white 1")
+    assert "forced roll (T4)" in str(session.render().renderables[-1])
+    path = tmp_path / "capped.jsonl"
+    session.save(path)
+    loaded = CamelSession(CamelUpGame(), seat=0, rollouts=50)
+    loaded.load(path)
+    assert loaded.history() == session.history()
+
+
 def test_the_assistant_at_the_command_line(tmp_path: Path, cwd: Path) -> None:
     saved = tmp_path / "s.jsonl"
     typed = f"{START}\nleg white\nroll blue 9\nsave {saved}\nquit\n"

@@ -101,7 +101,7 @@ class CamelSession:
             if len(words) != 3:
                 raise SleuthError("a roll is entered with its die: roll blue 2")
             die = self.game.parse_action(f"die {words[1]} {words[2]}")
-            events = state.apply(ROLL)
+            events = [] if _forced_roll(state) else state.apply(ROLL)
             events += state.apply(die)
             return f"roll {words[1]} {words[2]}", events
         if words[0] in PILES and len(words) == 1:
@@ -189,6 +189,10 @@ class CamelSession:
                                 "cards)" for pile in hidden)))  # fmt: skip
                 return Group(*lines)
             lines.append(Text(f"Game over: {state.outcome()}"))
+            return Group(*lines)
+        if _forced_roll(state):
+            lines.append(Text(f"Turn {self.game.turn_cap} has passed: every turn is a forced "
+                              "roll (T4). Enter it: roll COLOUR N", style="bold"))  # fmt: skip
             return Group(*lines)
         advice = self.advice()
         who = "your turn" if state.seat == self.seat else f"seat {state.seat} to move"
@@ -318,3 +322,9 @@ def _entries_of(event: Event, hidden: set[str], entered: bool) -> list[str]:
         # a whole game's log: the engine turned every card up at once
         return [f"reveal {public['pile']} {' '.join(c[1] for c in public['cards'])}"]
     return []
+
+
+def _forced_roll(state: CamelState) -> bool:
+    """Whether the turn cap has passed (T4): every turn is then a roll that nobody chose,
+    entered as ``roll COLOUR N`` like any other, and there is no decision to advise."""
+    return state.order is not None and not state.over and state.turns >= state.game.turn_cap
