@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.registry import GameSpec
 from sleuth.web.app import COOKIE, create_app
+from sleuth.web.play import HELD
 
 
 def test_a_fox_game_against_the_random_fox(client: TestClient) -> None:
@@ -140,6 +142,20 @@ def test_a_crashing_bot_forfeits(client: TestClient, monkeypatch: pytest.MonkeyP
     assert game["result"]["winners"] == ["hunter"] and game["legal"] == []
     late = client.post(f"/api/play/{game['id']}/action", json={"action": "inspect 0"})
     assert late.status_code == 400 and late.json() == {"error": "the game is over"}
+
+
+def test_a_forfeit_reason_waits_for_the_end(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Camel Up goes on after a bot forfeits: its error text (which may name a hidden bet) is
+    not shown until the game is over."""
+    crasher = BotSpec("crasher", ("player",), _Crasher, "raises")
+    monkeypatch.setattr(GameSpec, "bot", lambda self, name: crasher)
+    game = client.post("/api/play", json={"game": "camel-up", "seed": 1}).json()
+    game = client.post(f"/api/play/{game['id']}/action", json={"action": "roll"}).json()
+    assert not game["over"] and game["forfeits"]
+    assert all(f["reason"] == HELD for f in game["forfeits"])
+    assert "boom" not in json.dumps(game)
 
 
 @settings(

@@ -85,6 +85,11 @@ class _Live:
                         self.games.popitem(last=False)
 
 
+HELD = "forfeited (the reason is shown when the game ends)"
+"""A forfeit's reason while the game goes on: a bot's error or illegal action may name what
+only it knows (a Camel Up bot's hidden bet), so it is shown with the final log."""
+
+
 def _store(request: Request) -> Store:
     store: Store = request.app.state.store
     return store
@@ -185,7 +190,10 @@ def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
         "legal": legal,
         "legal_count": len(live.legal()),
         "svg": board_svg(game, view, legal),
-        "forfeits": [{"seat": f.seat, "bot": f.bot, "reason": f.reason} for f in live.forfeits],
+        "forfeits": [
+            {"seat": f.seat, "bot": f.bot, "reason": f.reason if result is not None else HELD}
+            for f in live.forfeits
+        ],
         "result": None,
         "log": None,
     }
