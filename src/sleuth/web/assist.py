@@ -262,10 +262,12 @@ def _change(
         session = live.session(record_id, record)
         try:
             new, session, message = change(record, session)
+            store.put(request.state.session, "notepad", record_id, new)
         except BaseException:
-            live.forget(record_id)  # a change may have failed half-way through the session
+            # The change may have edited the cached session in place (half-way, or fully but
+            # not stored): drop it, so the next request rebuilds from the stored record.
+            live.forget(record_id)
             raise
-        store.put(request.state.session, "notepad", record_id, new)
         live.keep(record_id, new, session)
         return notepad_payload(record_id, new, session, message, live)
 
@@ -302,8 +304,10 @@ def api_new(choice: NewNotepad, request: Request) -> dict[str, Any]:
 @router.get("/api/assist/{record_id}")
 def api_notepad(record_id: str, request: Request) -> dict[str, Any]:
     """The notepad: its entries, the assistant's rendering and the game's picture."""
-    record = _store(request).get(request.state.session, "notepad", record_id)
-    with _live(request).hold(record_id):
+    store = _store(request)
+    store.get(request.state.session, "notepad", record_id)  # a 404 before a lock is made
+    with _live(request).hold(record_id):  # read under the lock: no change lands in between
+        record = store.get(request.state.session, "notepad", record_id)
         session = _live(request).session(record_id, record)
         return notepad_payload(record_id, record, session, live=_live(request))
 
@@ -406,8 +410,10 @@ def api_save(record_id: str, request: Request) -> Response:
     import tempfile
     from pathlib import Path
 
-    record = _store(request).get(request.state.session, "notepad", record_id)
-    with _live(request).hold(record_id):
+    store = _store(request)
+    store.get(request.state.session, "notepad", record_id)  # a 404 before a lock is made
+    with _live(request).hold(record_id):  # read under the lock: no change lands in between
+        record = store.get(request.state.session, "notepad", record_id)
         session = _live(request).session(record_id, record)
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "log.jsonl"
