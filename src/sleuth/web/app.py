@@ -4,7 +4,8 @@ Every request belongs to a browser session: the ``sleuth_session`` cookie (HttpO
 SameSite=Lax) names it, and a request without a known one gets a new session and cookie.
 Errors never leak a traceback: a :class:`~sleuth.core.errors.SleuthError` or a request that
 fails validation is a 4xx with ``{"error": "..."}`` (a page when the browser asked for HTML),
-and a record of another session is a 404 like an unknown one.
+and a record of another session is a 404 like an unknown one. A request body over its bound
+(:mod:`sleuth.web.limits`) is a 413 before anything else runs.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from starlette.exceptions import HTTPException
 import sleuth
 from sleuth.core.errors import SleuthError
 from sleuth.web import assist, play
+from sleuth.web.limits import BodyLimit
 from sleuth.web.store import NotFoundError, Store
 
 HERE = Path(__file__).parent
@@ -45,6 +47,7 @@ def create_app(store: Path) -> FastAPI:
     app.include_router(play.router)
     app.include_router(assist.router)
     app.middleware("http")(_session_cookie)
+    app.add_middleware(BodyLimit)  # outermost: a body over its bound reaches nothing
     app.add_exception_handler(SleuthError, _sleuth_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
