@@ -1,7 +1,8 @@
 """The FastAPI application: sessions, templates, static files, error pages and the routers.
 
-Every request belongs to a browser session: the ``sleuth_session`` cookie (HttpOnly,
-SameSite=Lax) names it, and a request without a known one gets a new session and cookie.
+Every request but a static file's belongs to a browser session: the ``sleuth_session``
+cookie (HttpOnly, SameSite=Lax) names it; a request without a known one gets a fresh session,
+stored (and its cookie set) only when the request creates a game or notepad.
 Errors never leak a traceback: a :class:`~sleuth.core.errors.SleuthError` or a request that
 fails validation is a 4xx with ``{"error": "..."}`` (a page when the browser asked for HTML),
 and a record of another session is a 404 like an unknown one. A request body over its bound
@@ -18,13 +19,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 import sleuth
 from sleuth.core.errors import SleuthError
 from sleuth.web import assist, play
 from sleuth.web.limits import BodyLimit
-from sleuth.web.store import NotFoundError, Store
+from sleuth.web.store import NotFoundError, Store, new_id
 
 HERE = Path(__file__).parent
 COOKIE = "sleuth_session"
@@ -73,15 +75,28 @@ def create_app(store: Path) -> FastAPI:
 async def _session_cookie(
     request: Request, call_next: Callable[[Request], Awaitable[Response]]
 ) -> Response:
-    """Put the browser session's id in ``request.state.session``, making one when needed."""
+    """Put the browser session's id in ``request.state.session``.
+
+    Static files need no session and are served without one. A request without a known
+    session gets a fresh unguessable id that is stored only when the request creates a record
+    (:meth:`Store.create` stores the session with it); only then does the response set the
+    cookie. Until then the fresh session owns nothing: its lists are empty and its reads 404,
+    exactly as a stored session without records, so a cookie-less page view stores nothing.
+    """
+    if request.url.path.startswith("/static/"):
+        return await call_next(request)
     store: Store = request.app.state.store
     session = request.cookies.get(COOKIE) or ""
-    fresh = not store.has_session(session)
-    if fresh:
-        session = store.new_session()
+    known = bool(session) and await run_in_threadpool(store.has_session, session)
+    if not known:
+        session = new_id()
     request.state.session = session
     response = await call_next(request)
-    if fresh:
+    if (
+        not known
+        and request.method not in ("GET", "HEAD", "OPTIONS")
+        and await run_in_threadpool(store.has_session, session)
+    ):
         response.set_cookie(
             COOKIE, session, httponly=True, samesite="lax", max_age=10 * 365 * 86400
         )

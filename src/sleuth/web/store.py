@@ -95,12 +95,14 @@ class Store:
         return row is not None
 
     def create(self, session: str, kind: str, data: dict[str, Any]) -> str:
-        """Store ``data`` as a new record of ``kind`` owned by ``session``; its new id."""
+        """Store ``data`` as a new record of ``kind`` owned by ``session``; its new id. The
+        session is stored with its first record (in the same transaction) when it is new."""
         if kind not in KINDS:
             raise ValueError(f"unknown record kind {kind!r}")
         record = new_id()
         now = time.time()
         with self._connect() as db:
+            db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?)", (session, now))
             db.execute(
                 "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
                 (record, session, kind, json.dumps(data), now, now),
