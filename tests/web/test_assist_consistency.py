@@ -59,3 +59,36 @@ def test_a_read_sees_a_change_landing_before_it_takes_the_lock(
     assert answer.status_code == 200, answer.text
     assert answer.text == client.get(url + path).text  # what a read after the change answers
     assert client.get(url).json()["entries"] == ["inspect 2"]
+
+
+def test_a_fox_log_over_the_cap_is_refused_before_any_replay(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading a fox log replays each inspection from the start (quadratic): its inspections are
+    counted first, and a log with more than a notepad holds never reaches the load."""
+    from sleuth.games.fox.hunt import FoxSession
+    from sleuth.web import assist_session
+
+    notepad = new(client, "fox")
+    for text in ("1", "2", "3"):
+        notepad = enter(client, notepad, text)
+    saved = client.get(f"/api/assist/{notepad['id']}/save").text
+    target = enter(client, new(client, "fox"), "4")
+    loads: list[int] = []
+    load = FoxSession.load
+
+    def counted(session: FoxSession, path: Any) -> None:
+        loads.append(1)
+        load(session, path)
+
+    monkeypatch.setattr(FoxSession, "load", counted)
+    monkeypatch.setattr(assist_session, "MAX_ENTRIES", 2)
+    refused = client.post(f"/api/assist/{target['id']}/load", json={"log": saved})
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["error"] == ("the uploaded log has 3 entries: a notepad holds at most 2")
+    assert loads == []
+    assert client.get(f"/api/assist/{target['id']}").json()["entries"] == ["inspect 4"]
+    monkeypatch.setattr(assist_session, "MAX_ENTRIES", 3)  # at the cap: loaded
+    loaded = client.post(f"/api/assist/{target['id']}/load", json={"log": saved})
+    assert loaded.status_code == 200, loaded.text
+    assert loaded.json()["entries"] == notepad["entries"] and loads

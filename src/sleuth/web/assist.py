@@ -437,6 +437,7 @@ def api_load(record_id: str, upload: Upload, request: Request) -> dict[str, Any]
     ) -> tuple[dict[str, Any], TableSession, str]:
         base = {**record, "base": upload.log, "entries": [], "ended_by": None}
         fresh = notes.rebuild({**base, "base": None})
+        notes.check_log_entries(record["game"], upload.log)  # before the (costly) replay
         notes.load_text(fresh, upload.log)
         entries = fresh.history()
         if len(entries) > notes.MAX_ENTRIES:

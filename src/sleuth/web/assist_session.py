@@ -17,6 +17,7 @@ edit or load changes nothing.
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -195,6 +196,33 @@ def load_text(session: TableSession, text: str) -> None:
                 f"the uploaded log: an event's fields have the wrong shape "
                 f"({type(exc).__name__}: {exc})"
             ) from None
+
+
+ENTRY_EVENTS = {"fox": "inspected"}
+"""Per game whose load replays each entry from the start (a cost quadratic in the entries),
+the kind of the view-log event each entry gives: :func:`check_log_entries` counts them before
+any replay."""
+
+
+def check_log_entries(name: str, text: str) -> None:
+    """Refuse (a SleuthError) an uploaded log for game ``name`` holding more than
+    :data:`MAX_ENTRIES` entries, counted from its event lines before anything is replayed
+    (linear in the text; a line that is not a JSON object is left for the load to name)."""
+    kind = ENTRY_EVENTS.get(name)
+    if kind is None:
+        return
+    count = 0
+    for line in text.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("type") == "event" and event.get("kind") == kind:
+            count += 1
+    if count > MAX_ENTRIES:
+        raise SleuthError(
+            f"the uploaded log has {count_entries(count)}: a notepad holds at most {MAX_ENTRIES}"
+        )
 
 
 def replay(record: Mapping[str, Any], entries: Sequence[str]) -> TableSession:
