@@ -86,4 +86,5 @@ def test_every_benchmark_is_tested() -> None:
         "scotland_yard_search.py",
         "cluedo_deduction.py",
         "cluedo_notepad.py",
+        "web_load.py",
     }
