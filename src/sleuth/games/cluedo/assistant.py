@@ -38,13 +38,14 @@ from sleuth.core.viewlog import (
     write_view_log,
 )
 from sleuth.games.cluedo.cards import NAMES, SUSPECTS
+from sleuth.games.cluedo.cells import percent
 from sleuth.games.cluedo.deal import hand_sizes
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
 from sleuth.games.cluedo.deduction.counting import warm_up
 from sleuth.games.cluedo.movement import AtStart, InRoom, parse_position
 from sleuth.games.cluedo.notepad import CARDS, ENTRY_FORMS, Notepad
 from sleuth.games.cluedo.rules import MAX_PLAYERS, MIN_PLAYERS, CluedoGame
-from sleuth.games.cluedo.table import percent, render
+from sleuth.games.cluedo.table import render
 
 
 def prepare(game: Game[Any]) -> None:

@@ -24,6 +24,7 @@ from sleuth.core.errors import ContradictionError
 from sleuth.core.events import JSON
 from sleuth.core.plugins import InferPlugin, Param
 from sleuth.core.viewlog import ViewLog
+from sleuth.games.cluedo.cells import cell
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import Owner
 from sleuth.games.cluedo.deduction.counting import Posterior, Responder
@@ -137,15 +138,7 @@ class SeatDeduction:
         ]
         pad = Table("card", *(owner_name(o) for o in owners), title="Notepad")
         for card in range(post.knowledge.deck.size):
-            cells = []
-            for o in owners:
-                n = post.count(card, o)
-                if n == post.total:
-                    cells.append(Text("✓", style="bold green"))
-                elif n == 0:
-                    cells.append(Text("✗", style="dim"))
-                else:
-                    cells.append(Text(_percent(n / post.total)))
+            cells = [cell(post, card, o) for o in owners]
             pad.add_row(self._name(card), *cells)
         lines.append(pad)
         top = Table("suspect", "weapon", "room", "probability", title="Most likely envelopes")
@@ -160,11 +153,6 @@ class SeatDeduction:
                     why.add_row(self._name(c), owner_name(o), reason)
             lines.append(why)
         return Group(*lines)
-
-
-def _percent(p: float) -> str:
-    """A probability strictly between 0 and 1, never printed as 0% or 100%."""
-    return "<1%" if p < 0.005 else ">99%" if p > 0.995 else f"{p:.0%}"
 
 
 def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatDeduction:

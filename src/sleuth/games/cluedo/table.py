@@ -36,6 +36,7 @@ from sleuth.games.cluedo.advice import (
     outcome_probabilities,
 )
 from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, SUSPECTS, Category
+from sleuth.games.cluedo.cells import cell
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
 from sleuth.games.cluedo.movement import InRoom, reachable, travel_time
 from sleuth.games.cluedo.notepad import Notepad
@@ -169,15 +170,7 @@ def matrix(pad: Notepad) -> Table:
              for o in owners]  # fmt: skip
     grid = Table("card", *heads, title="Notepad (✓ has, ✗ lacks; * you)", box=None)
     for card in range(CARD_COUNT):
-        cells: list[Text] = []
-        for o in owners:
-            n = post.count(card, o)
-            if n == post.total:
-                cells.append(Text("✓", style="bold green"))
-            elif n == 0:
-                cells.append(Text("✗", style="dim"))
-            else:
-                cells.append(Text(percent(n / post.total)))
+        cells = [cell(post, card, o) for o in owners]
         grid.add_row(pad.card_name(card), *cells,
                      end_section=card + 1 in (6, 12))  # fmt: skip
     return grid
@@ -196,11 +189,6 @@ def one_of(pad: Notepad) -> str:
             marks.append(f"{pad.names[o] if isinstance(owner, int) else owner}: "
                          f"{' / '.join(pad.card_name(c) for c in possible)}")  # fmt: skip
     return "One of (a shown card): " + "; ".join(marks) if marks else ""
-
-
-def percent(p: float) -> str:
-    """A probability strictly between 0 and 1, never printed as 0% or 100%."""
-    return "<1%" if p < 0.005 else ">99%" if p > 0.995 else f"{p:.0%}"
 
 
 def bars(pad: Notepad, kind: Category) -> Table:
