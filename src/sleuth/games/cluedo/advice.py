@@ -28,36 +28,66 @@ loses ``ln(m / (m - 1))`` nats when one is ruled out, least for the largest m).
 
 **Accusation** (:func:`accusation_advice`): the most likely envelope; accuse when it is
 certain, or when its probability reaches a threshold that falls from ``threshold`` (no rival
-close) to ``rush`` (a rival about to know) with the rivals' progress.
+close) to ``rush`` (a rival about to know) with the rivals' progress
+(:func:`rival_progress`).
+
+**The turn** (:func:`plan_turn`, the ``sleuth`` player's move and the notepad's "This turn"
+line): accuse when the accusation advice says so and the rules allow it now (else, under
+``accuse_at=in_named_room``, head for its room as if only that room were worth anything).
+Otherwise each room is worth its best screened gain (:func:`screened_worth`), and ending this
+turn at a place P is worth the best, over rooms R, of ``worth(R) / (1 + T(P, R))``
+(:func:`place_worth`: the suggestion costs a turn, T the expected travel time, 0 in R
+itself).  At the start of a turn rolling is worth the average over the dice of the best place
+each roll reaches (:func:`rolling_worth`), the secret passage and staying (after a summons)
+the room they leave the token in; the highest wins (ties: passage, roll, stay).  After the
+roll it heads for the best place the roll reaches (ties: the first room in card order); in a
+room just entered it suggests, else it ends the turn.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.errors import SleuthError
+from sleuth.core.events import Event
 from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SUSPECTS, WEAPONS
 from sleuth.games.cluedo.deduction.constraints import CLASSIC, Infeasible, Knowledge
 from sleuth.games.cluedo.deduction.counting import Posterior
-from sleuth.games.cluedo.movement import InRoom, Position, travel_time
+from sleuth.games.cluedo.movement import (
+    InRoom,
+    Position,
+    passage,
+    reachable,
+    roll_distribution,
+    travel_time,
+)
 
 __all__ = [
     "AccusationAdvice",
     "Samples",
     "ShowAdvice",
     "SuggestionAdvice",
+    "Turn",
+    "TurnPlan",
     "accusation_advice",
     "best_suggestion",
     "card_to_show",
     "draw",
+    "place_worth",
+    "plan_turn",
+    "rival_progress",
+    "rolling_worth",
     "room_gains",
     "rooms_advice",
+    "screened_worth",
+    "turns_to",
 ]
 
 SAMPLES = 1000
@@ -327,7 +357,7 @@ def rooms_advice(
     _check_samples(samples, seat, players)
     out = []
     for room in ROOMS:
-        turns = _turns(position, room, dice, suggest_here, retarget)
+        turns = turns_to(position, room, dice, suggest_here, retarget)
         out.append(
             best_suggestion(
                 posterior, seat, players, room, rng, samples=samples, turns=turns, rescore=rescore
@@ -336,7 +366,13 @@ def rooms_advice(
     return sorted(out, key=lambda a: -a.rate)
 
 
-def _turns(position: Position, room: int, dice: int, suggest_here: bool, retarget: bool) -> float:
+def turns_to(
+    position: Position, room: int, dice: int, suggest_here: bool, retarget: bool = False
+) -> float:
+    """Expected turns before a suggestion in ``room`` from ``position``: 0 in the room itself
+    when the token may suggest there now (``suggest_here``: it entered it this turn, or stays
+    after a summons), else the quickest way out through another room and back; elsewhere the
+    travel time (M9)."""
     if position == InRoom(room):
         if suggest_here:
             return 0.0
@@ -437,6 +473,165 @@ def accusation_advice(
     return AccusationAdvice(
         s, w, r, probability, accuse, f"{verdict}: {names} at {probability:.0%} ({risk})"
     )
+
+
+def rival_progress(events: Sequence[Event], seat: int) -> float:
+    """How close the nearest rival of ``seat`` still playing is to solving the case, in
+    [0, 1], from the public events: over the other seats that have not accused wrongly, the
+    largest share of the cards a seat did not know at the deal (neither its hand nor face up)
+    that it has since been shown (a card per refutation of its suggestions) or had ruled out
+    (three for a suggestion nobody refuted).  It cannot see which cards, so it counts high."""
+    unknown: list[int] = []
+    learned: dict[int, int] = {}
+    out: set[int] = set()
+    suggester = seat
+    for event in events:
+        public = event.public
+        if event.kind == "setup":
+            face_up = len(public["face_up"])
+            unknown = [18 - int(size) - face_up for size in public["hand_sizes"]]
+        elif event.kind == "suggested":
+            suggester = int(public["seat"])
+        elif event.kind in ("refuted", "unrefuted"):
+            learned[suggester] = learned.get(suggester, 0) + (1 if event.kind == "refuted" else 3)
+        elif event.kind == "accused" and not public["correct"]:
+            out.add(int(public["seat"]))
+    progress = [
+        min(1.0, learned.get(s, 0) / max(left, 1))
+        for s, left in enumerate(unknown)
+        if s != seat and s not in out
+    ]
+    return max(progress, default=0.0)
+
+
+def screened_worth(samples: Samples) -> dict[int, float]:
+    """What reaching each room is worth to the turn plan: its best suggestion's screened gain
+    (:func:`room_gains`, never below 0), from the samples alone (exact rescoring of every
+    room would take too long)."""
+    return {room: max(0.0, float(room_gains(samples, room).max())) for room in ROOMS}
+
+
+def place_worth(
+    position: Position, worth: Mapping[int, float], dice: int, retarget: bool = False
+) -> float:
+    """The best gain per turn of ending this turn at ``position``: over the rooms R of
+    ``worth``, ``worth[R] / (1 + T)``, T the expected travel time to R (0 in R itself)."""
+    return max(
+        gain
+        / (1.0 + (0.0 if position == InRoom(room) else travel_time(position, room, dice, retarget)))
+        for room, gain in worth.items()
+    )
+
+
+def rolling_worth(
+    position: Position, worth: Mapping[int, float], dice: int, retarget: bool = False
+) -> float:
+    """What rolling from ``position`` is worth: the average over the dice of the best
+    :func:`place_worth` among the places each roll reaches."""
+    return sum(
+        p
+        * max(
+            place_worth(pos, worth, dice, retarget)
+            for pos in reachable(position, t, retarget).values()
+        )
+        for t, p in roll_distribution(dice)
+    )
+
+
+TurnPhase = Literal["move", "head", "act"]
+TurnAction = Literal["accuse", "suggest", "end", "passage", "stay", "roll", "go"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Where a seat's turn stands: its token's ``position`` and the turn's ``phase``:
+    ``move`` (the turn begins: roll, the secret passage out of a corner room, or ``may_stay``
+    after a summons), ``head`` (rolled ``roll``: choose the room to head for) or ``act``
+    (moved: ``may_suggest`` in the room entered this turn).  Invariant (checked): ``roll`` is
+    given exactly in ``head``; ``may_stay`` only in ``move`` and ``may_suggest`` only in
+    ``act``, both in a room."""
+
+    position: Position
+    phase: TurnPhase = "move"
+    roll: int | None = None
+    may_stay: bool = False
+    may_suggest: bool = False
+
+    def __post_init__(self) -> None:
+        if self.phase not in ("move", "head", "act"):
+            raise AdviceError(f"phase {self.phase!r}: move, head or act")
+        if (self.roll is not None) != (self.phase == "head"):
+            raise AdviceError(f"a roll is given when heading for a room, not in {self.phase!r}")
+        in_room = isinstance(self.position, InRoom)
+        if self.may_stay and (self.phase != "move" or not in_room):
+            raise AdviceError("staying is a choice at the start of a turn in a room")
+        if self.may_suggest and (self.phase != "act" or not in_room):
+            raise AdviceError("a suggestion is made in a room, after moving")
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    """What to do now (:func:`plan_turn`)."""
+
+    action: TurnAction
+    room: int | None = None
+    """``accuse``: the accusation's room; ``suggest``: the room the token is in; ``passage``
+    and ``stay``: the room they leave it in; ``go``: the room to head for; else None."""
+    reached: Position | None = None
+    """``go``: where the roll takes the token (``InRoom(room)`` when it gets there)."""
+    worth: dict[str, float] = field(default_factory=dict)
+    """The worth per turn of each choice weighed: at the start of a turn, ``roll`` and those
+    of ``passage`` and ``stay`` the rules allow; after the roll, ``go``: the chosen place's."""
+    accuse_in: int | None = None
+    """The room an accusation waits for (``accuse_at=in_named_room``): the plan heads there."""
+
+
+def plan_turn(
+    turn: Turn,
+    worth: Callable[[], Mapping[int, float]],
+    *,
+    dice: int,
+    retarget: bool = False,
+    accuse_at: str = "anywhere",
+    accusation: AccusationAdvice | None = None,
+) -> TurnPlan:
+    """The ``sleuth`` player's decision for ``turn`` (see the module docstring): ``worth``
+    gives each room's worth (:func:`screened_worth`), called only when a move is weighed;
+    ``accusation`` is the accusation advice now (None: no accusation, the game is over for
+    this seat)."""
+    if accuse_at not in ("anywhere", "in_named_room"):
+        raise AdviceError(f"accuse_at={accuse_at!r}: anywhere or in_named_room")
+    target = None
+    if accusation is not None and accusation.accuse:
+        here = turn.position == InRoom(accusation.room)
+        if turn.phase != "head" and (accuse_at == "anywhere" or here):
+            return TurnPlan("accuse", accusation.room)
+        target = accusation.room
+    if turn.phase == "act":
+        if turn.may_suggest and target is None:
+            assert isinstance(turn.position, InRoom)  # Turn's invariant
+            return TurnPlan("suggest", turn.position.room)
+        return TurnPlan("end", accuse_in=target)
+    values = {room: float(room == target) for room in ROOMS} if target is not None else worth()
+    if turn.phase == "head":
+        assert turn.roll is not None  # Turn's invariant
+        targets = reachable(turn.position, turn.roll, retarget)
+        scored = {room: place_worth(pos, values, dice, retarget) for room, pos in targets.items()}
+        room = max(scored, key=lambda r: (scored[r], -r))
+        return TurnPlan("go", room, targets[room], {"go": scored[room]}, target)
+    options = {"roll": rolling_worth(turn.position, values, dice, retarget)}
+    through = passage(turn.position.room) if isinstance(turn.position, InRoom) else None
+    if through is not None:
+        options["passage"] = place_worth(InRoom(through), values, dice, retarget)
+    if turn.may_stay:
+        options["stay"] = place_worth(turn.position, values, dice, retarget)
+    by_passage, staying = options.get("passage", -1.0), options.get("stay", -1.0)
+    if through is not None and by_passage >= options["roll"] and by_passage >= staying:
+        return TurnPlan("passage", through, worth=options, accuse_in=target)
+    if turn.may_stay and staying > options["roll"]:
+        assert isinstance(turn.position, InRoom)  # Turn's invariant
+        return TurnPlan("stay", turn.position.room, worth=options, accuse_in=target)
+    return TurnPlan("roll", worth=options, accuse_in=target)
 
 
 def _check(posterior: Posterior, seat: int, players: int) -> None:

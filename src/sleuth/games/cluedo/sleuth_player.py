@@ -2,10 +2,10 @@
 :mod:`~sleuth.games.cluedo.advice`.
 
 * **Belief**: :class:`~sleuth.games.cluedo.deduction.belief.CluedoBelief`, exact.
-* **Where to go**: each room is worth its best suggestion's gain as the screen of
-  :func:`~.advice.room_gains` estimates it (the expected drop of the categories' entropies,
-  from the samples alone: exact rescoring of every room would take too long), per turn:
-  ending this turn at a position P is worth the best, over rooms R, of
+* **Where to go**: :func:`~.advice.plan_turn` (the notepad's "This turn" line too): each
+  room is worth its best suggestion's gain as the screen of :func:`~.advice.room_gains`
+  estimates it (:func:`~.advice.screened_worth`: exact rescoring of every room would take too
+  long), per turn: ending this turn at a position P is worth the best, over rooms R, of
   ``gain(R) / (1 + T(P, R))``, T the expected travel time (0 in R itself, where the
   suggestion is made at once).  Rolling is worth the average over the dice of the best
   place each roll reaches; the secret passage and staying (after a summons) the room they
@@ -14,10 +14,8 @@
 * **Suggestion**: the room's best suggestion (:func:`~.advice.best_suggestion`: the
   ``rescore`` best of the screen scored again with exact entropies).
 * **Accusation**: as :func:`~.advice.accusation_advice` says, whenever the rules let it (in
-  the envelope's room under ``accuse_at=in_named_room``: it heads there first).  The rivals'
-  progress is, over the other seats still playing, the largest share of the cards they did
-  not hold or see face up at the deal that they have since been shown (one card per
-  refutation of their suggestions) or ruled out by an unrefuted suggestion (three cards).
+  the envelope's room under ``accuse_at=in_named_room``: it heads there first), the rivals'
+  progress being :func:`~.advice.rival_progress` of the events seen.
 * **Refutation**: :func:`~.advice.card_to_show`, with the suggester's candidates left
   estimated from its hand by our posterior and the cards we showed it.
 
@@ -41,24 +39,19 @@ from sleuth.games.cluedo.advice import (
     THRESHOLD,
     AccusationAdvice,
     Samples,
+    Turn,
+    TurnPlan,
     accusation_advice,
     best_suggestion,
     candidates_left,
     card_to_show,
     draw,
-    room_gains,
+    plan_turn,
+    rival_progress,
+    screened_worth,
 )
-from sleuth.games.cluedo.cards import ROOMS
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.counting import Posterior, warm_up
-from sleuth.games.cluedo.movement import (
-    InRoom,
-    Position,
-    passage,
-    reachable,
-    roll_distribution,
-    travel_time,
-)
 from sleuth.games.cluedo.rules import CluedoGame
 from sleuth.games.cluedo.view import last_roll, token_positions
 
@@ -90,16 +83,15 @@ class SleuthPlayer(Bot):
         self.shown: dict[int, frozenset[int]] = {}
         """The cards this seat has shown each other seat."""
         self.suggester = seat
-        self.learned = [0] * n
-        """Cards each seat has been shown or ruled out by its suggestions' answers."""
-        self.unknown = [0] * n
-        """Cards each seat did not know at the deal (neither its own nor face up)."""
+        self.events: Sequence[Event] = ()
+        """The events of the latest view observed."""
         self.out = [False] * n
         self._scored: tuple[Posterior, Samples, dict[int, float]] | None = None
 
     # --- reading the view ---------------------------------------------------------------------
 
     def observe(self, view: View) -> None:
+        self.events = view.events
         for event in view.events[self.belief.events_read :]:
             self._note(event)
             if not self.belief.over:
@@ -107,31 +99,20 @@ class SleuthPlayer(Bot):
 
     def _note(self, event: Event) -> None:
         kind, public = event.kind, event.public
-        if kind == "setup":
-            sizes = [int(h) for h in public["hand_sizes"]]
-            face_up = len(public["face_up"])
-            self.unknown = [18 - h - face_up for h in sizes]
-        elif kind == "suggested":
+        if kind == "suggested":
             self.suggester = int(public["seat"])
         elif kind == "refuted":
-            self.learned[self.suggester] += 1
             if int(public["seat"]) == self.seat and event.private is not None:
                 card = int(event.private["card"])
                 before = self.shown.get(self.suggester, frozenset())
                 self.shown[self.suggester] = before | {card}
-        elif kind == "unrefuted":
-            self.learned[self.suggester] += 3
         elif kind == "accused" and not public["correct"]:
             self.out[int(public["seat"])] = True
 
     def rivals(self) -> float:
-        """How close the nearest rival still playing is to solving the case, in [0, 1]."""
-        progress = [
-            min(1.0, self.learned[s] / max(self.unknown[s], 1))
-            for s in range(self.cluedo.players)
-            if s != self.seat and not self.out[s]
-        ]
-        return max(progress, default=0.0)
+        """How close the nearest rival still playing is to solving the case, in [0, 1]
+        (:func:`~.advice.rival_progress` of the events observed)."""
+        return rival_progress(self.events, self.seat)
 
     # --- acting -------------------------------------------------------------------------------
 
@@ -141,25 +122,32 @@ class SleuthPlayer(Bot):
         if isinstance(first, Show):
             return self._refute([a.card for a in legal if isinstance(a, Show)])
         here = token_positions(self.cluedo, view.events)[self.cluedo.suspects[self.seat]]
-        advice = self.accusation()
-        target = None
-        if advice is not None and advice.accuse:
-            accusation = Accuse(advice.suspect, advice.weapon, advice.room)
-            if accusation in legal:
-                return accusation
-            target = advice.room
         if isinstance(first, Go):
-            roll = last_roll(view)
-            goes = [a for a in legal if isinstance(a, Go)]
-            targets = reachable(here, roll, self.cluedo.allow_retarget)
-            worth = self._worth(target)
-            return max(goes, key=lambda go: (self._value(targets[go.room], worth), -go.room))
-        if ROLL in legal:
-            return self._move(here, legal, self._worth(target))
-        suggestions = [a for a in legal if isinstance(a, Suggest)]
-        if suggestions and target is None:
-            return self._suggest(suggestions[0].room)
-        return END
+            turn = Turn(here, "head", roll=last_roll(view))
+        elif ROLL in legal:
+            turn = Turn(here, "move", may_stay=STAY in legal)
+        else:
+            turn = Turn(here, "act", may_suggest=any(isinstance(a, Suggest) for a in legal))
+        game, advice = self.cluedo, self.accusation()
+        plan = plan_turn(
+            turn, self._worth, dice=game.dice, retarget=game.allow_retarget,
+            accuse_at=game.accuse_at, accusation=advice,
+        )  # fmt: skip
+        return self._action(plan, advice)
+
+    def _action(self, plan: TurnPlan, advice: AccusationAdvice | None) -> Hashable:
+        """The action that carries out ``plan`` (legal: the plan follows the rules), made
+        with the accusation ``advice`` it was made with."""
+        if plan.action == "accuse":
+            assert advice is not None  # only an accusation advice makes the plan accuse
+            return Accuse(advice.suspect, advice.weapon, advice.room)
+        if plan.action == "suggest":
+            assert plan.room is not None
+            return self._suggest(plan.room)
+        if plan.action == "go":
+            assert plan.room is not None
+            return Go(plan.room)
+        return {"end": END, "passage": PASSAGE, "stay": STAY, "roll": ROLL}[plan.action]
 
     def accusation(self) -> AccusationAdvice | None:
         """The accusation advice now (None once the case is closed or before the deal)."""
@@ -176,41 +164,9 @@ class SleuthPlayer(Bot):
             left = candidates_left(self.belief.posterior, self.suggester, known)
         return Show(card_to_show(cards, self.suggester, self.shown, candidates_left=left).card)
 
-    def _move(self, here: Position, legal: Sequence[Hashable], worth: dict[int, float]) -> Hashable:
-        """Roll, passage or stay: the highest value (see the module docstring)."""
-        if PASSAGE not in legal and STAY not in legal:
-            return ROLL
-        retarget = self.cluedo.allow_retarget
-        rolling = sum(
-            p * max(self._value(pos, worth) for pos in reachable(here, t, retarget).values())
-            for t, p in roll_distribution(self.cluedo.dice)
-        )
-        assert isinstance(here, InRoom)
-        through = passage(here.room)
-        by_passage = self._value(InRoom(through), worth) if PASSAGE in legal and through else -1.0
-        staying = self._value(here, worth) if STAY in legal else -1.0
-        if by_passage >= rolling and by_passage >= staying:
-            return PASSAGE
-        return ROLL if rolling >= staying else STAY
-
-    def _value(self, position: Position, worth: dict[int, float]) -> float:
-        """The best gain per turn of ending this turn at ``position``."""
-        dice, retarget = self.cluedo.dice, self.cluedo.allow_retarget
-        return max(
-            gain
-            / (
-                1.0
-                + (0.0 if position == InRoom(room) else travel_time(position, room, dice, retarget))
-            )
-            for room, gain in worth.items()
-        )
-
-    def _worth(self, target: int | None) -> dict[int, float]:
+    def _worth(self) -> dict[int, float]:
         """What reaching each room is worth: its best suggestion's screened gain
-        (:func:`~.advice.room_gains`), or, when heading for an accusation in ``target``, 1
-        there and 0 elsewhere."""
-        if target is not None:
-            return {room: float(room == target) for room in ROOMS}
+        (:func:`~.advice.screened_worth`)."""
         return self._scores()[1]
 
     def _suggest(self, room: int) -> Suggest:
@@ -233,8 +189,7 @@ class SleuthPlayer(Bot):
         posterior = self.belief.posterior
         if self._scored is None or self._scored[0] is not posterior:
             samples = draw(posterior, self.seat, self.cluedo.players, self.rng, self.samples)
-            worth = {room: max(0.0, float(room_gains(samples, room).max())) for room in ROOMS}
-            self._scored = (posterior, samples, worth)
+            self._scored = (posterior, samples, screened_worth(samples))
         return self._scored[1], self._scored[2]
 
 
