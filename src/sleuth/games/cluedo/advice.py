@@ -75,6 +75,8 @@ __all__ = [
     "ShowAdvice",
     "SuggestionAdvice",
     "Turn",
+    "TurnAction",
+    "TurnPhase",
     "TurnPlan",
     "accusation_advice",
     "best_suggestion",
@@ -85,6 +87,7 @@ __all__ = [
     "rival_progress",
     "rolling_worth",
     "room_gains",
+    "room_screens",
     "rooms_advice",
     "screened_worth",
     "turns_to",
@@ -244,6 +247,7 @@ def best_suggestion(
     rescore: int = RESCORE,
     avoid: frozenset[int] = frozenset(),
     spare: float = 0.0,
+    screen: Floats | None = None,
 ) -> SuggestionAdvice:
     """The suggestion in ``room`` with the highest gain, made ``turns`` expected turns from
     now: the ``rescore`` best by the sample estimate are scored again with exact entropies
@@ -253,11 +257,14 @@ def best_suggestion(
     A suggestion naming a suspect in ``avoid`` (the rivals' own tokens: it would summon them
     here, where they may stay and suggest without moving) is taken only when every other
     suggestion gains less than ``1 - spare`` times as much; the best suggestion without such
-    a suspect is rescored too."""
+    a suspect is rescored too.  ``screen`` is the room's :func:`room_gains` on ``samples``
+    when computed already."""
     if samples is None:
         samples = draw(posterior, seat, players, rng)
     _check_samples(samples, seat, players)
-    gains = room_gains(samples, room).ravel()
+    if screen is not None and screen.shape != (6, 6):
+        raise AdviceError(f"a room's screen is 6 suspects by 6 weapons, not {screen.shape}")
+    gains = (room_gains(samples, room) if screen is None else screen).ravel()
     ranked = sorted(range(36), key=lambda i: -gains[i])
     chosen = ranked[: max(rescore, 1)]
     if avoid:
@@ -504,11 +511,16 @@ def rival_progress(events: Sequence[Event], seat: int) -> float:
     return max(progress, default=0.0)
 
 
-def screened_worth(samples: Samples) -> dict[int, float]:
+def room_screens(samples: Samples) -> dict[int, Floats]:
+    """Every room's :func:`room_gains` on the samples, by room."""
+    return {room: room_gains(samples, room) for room in ROOMS}
+
+
+def screened_worth(screens: Mapping[int, Floats]) -> dict[int, float]:
     """What reaching each room is worth to the turn plan: its best suggestion's screened gain
-    (:func:`room_gains`, never below 0), from the samples alone (exact rescoring of every
-    room would take too long)."""
-    return {room: max(0.0, float(room_gains(samples, room).max())) for room in ROOMS}
+    (the largest of its :func:`room_screens`, never below 0), from the samples alone (exact
+    rescoring of every room would take too long)."""
+    return {room: max(0.0, float(gains.max())) for room, gains in screens.items()}
 
 
 def place_worth(

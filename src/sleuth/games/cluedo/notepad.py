@@ -31,6 +31,7 @@ from typing import Any
 
 from sleuth.core.errors import ContradictionError, SleuthError
 from sleuth.core.events import Event
+from sleuth.games.cluedo.advice import Turn
 from sleuth.games.cluedo.cards import (
     CARD_COUNT,
     NAMES,
@@ -130,8 +131,16 @@ class Notepad:
         self.shown: dict[int, frozenset[int]] = {}
         """Seat -> the cards I have shown that seat."""
         self.position: Position | None = None
+        """My token's place: the room or start entered, the room of my suggestion, or the room
+        another's suggestion of my suspect moved it to (C18); None until one of these."""
         self.roll: int | None = None
         """My roll since my token's place was last entered."""
+        self.entered = False
+        """My token entered its room by the latest entry about it (``I am in ROOM``): I may
+        suggest there now."""
+        self.summoner: int | None = None
+        """The seat whose suggestion moved my token since my last entry about it (I may
+        stay), else None."""
         self.entropy: list[tuple[int, float]] = []
         """(entry number, the envelope's entropy after it) for each entry since the setup."""
         self.winner: int | None = None
@@ -185,6 +194,18 @@ class Notepad:
     def who(self, seat: int) -> str:
         """A seat as the subject of a sentence: ``I`` for mine."""
         return "I" if seat == self.me else self.names[seat]
+
+    def turn(self) -> Turn | None:
+        """Where my turn stands (None until my token's place is known): heading for a room
+        after my roll; acting in a room just entered (I may suggest there); else at the start
+        of a turn, free to stay when summoned."""
+        if self.position is None:
+            return None
+        if self.roll is not None:
+            return Turn(self.position, "head", roll=self.roll)
+        if self.entered:
+            return Turn(self.position, "act", may_suggest=True)
+        return Turn(self.position, "move", may_stay=self.summoner is not None)
 
     @property
     def dealer_seat(self) -> int:
@@ -459,6 +480,7 @@ class Notepad:
         if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= top:
             raise SleuthError(f"a roll is a number from 1 to {top}: 'I rolled 7'")
         self.roll = int(rest[0])
+        self.entered, self.summoner = False, None
         self._record([Event("rolled", {"seat": seat, "roll": self.roll})])
         return f"I rolled {self.roll}"
 
@@ -481,6 +503,10 @@ class Notepad:
         self.asking = Asking(seat, (s, w, r), waiting)
         public = {"seat": seat, "suspect": s, "weapon": w, "room": r}
         self._record([Event("suggested", public)])
+        assert self.me is not None
+        if seat == self.me or s == self.game.suspects[self.me]:  # I am in r, or summoned to it
+            self.position, self.roll, self.entered = InRoom(r), None, False
+            self.summoner = None if seat == self.me else seat
         verb = "suggest" if seat == self.me else "suggests"
         return f"{self.who(seat)} {verb} {self.cards_text([s, w, r])}"
 
@@ -639,6 +665,7 @@ class Notepad:
             position = InRoom(room[0])
             where = f"in {self.card_name(room[0])}"
         self.position, self.roll = position, None
+        self.entered, self.summoner = isinstance(position, InRoom), None
         public = {"seat": seat, "roll": None, "position": str(position)}
         self._record([Event("moved", public)])
         return f"I am {where}"

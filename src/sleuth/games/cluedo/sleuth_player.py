@@ -48,6 +48,7 @@ from sleuth.games.cluedo.advice import (
     draw,
     plan_turn,
     rival_progress,
+    room_screens,
     screened_worth,
 )
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
@@ -189,7 +190,7 @@ class SleuthPlayer(Bot):
         posterior = self.belief.posterior
         if self._scored is None or self._scored[0] is not posterior:
             samples = draw(posterior, self.seat, self.cluedo.players, self.rng, self.samples)
-            self._scored = (posterior, samples, screened_worth(samples))
+            self._scored = (posterior, samples, screened_worth(room_screens(samples)))
         return self._scored[1], self._scored[2]
 
 
@@ -209,27 +210,40 @@ SLEUTH = BotSpec(
     "per expected turn, accuses when certain (or nearly, when a rival is close)",
     warm_up=warm_up,
     options=(
-        OptionSpec("samples", SAMPLES, "exact deal samples to score suggestions", parse_int(1)),
         OptionSpec(
-            "rescore", RESCORE, "best suggestions per room scored again exactly", parse_int(0)
+            "samples",
+            SAMPLES,
+            "exact deal samples to score suggestions",
+            parse_int(1),
+            interactive_max=20_000,
+        ),
+        OptionSpec(
+            "rescore",
+            RESCORE,
+            "best suggestions per room scored again exactly",
+            parse_int(0),
+            interactive_max=10,
         ),
         OptionSpec(
             "threshold",
             THRESHOLD,
             "accuse when the top envelope is this likely (no rival close)",
             parse_float(0, 1),
+            interactive_max=1.0,
         ),
         OptionSpec(
             "rush",
             RUSH,
             "... and when this likely with a rival about to solve it",
             parse_float(0, 1),
+            interactive_max=1.0,
         ),
         OptionSpec(
             "spare",
             SPARE,
             "give up this share of a suggestion's gain not to summon a rival's token",
             parse_float(0, 1),
+            interactive_max=1.0,
         ),
     ),
     move_budget=SECONDS_PER_MOVE,

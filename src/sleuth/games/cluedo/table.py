@@ -26,19 +26,26 @@ from rich.text import Text
 
 from sleuth.core.bitsets import members
 from sleuth.games.cluedo.advice import (
+    AccusationAdvice,
     Samples,
     SuggestionAdvice,
+    TurnPlan,
     accusation_advice,
     best_suggestion,
     candidates_left,
     card_to_show,
     draw,
     outcome_probabilities,
+    plan_turn,
+    rival_progress,
+    room_screens,
+    screened_worth,
+    turns_to,
 )
 from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, SUSPECTS, Category
 from sleuth.games.cluedo.cells import cell
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
-from sleuth.games.cluedo.movement import InRoom, reachable, travel_time
+from sleuth.games.cluedo.movement import InRoom, Transit, reachable, travel_time
 from sleuth.games.cluedo.notepad import Notepad
 
 TOP = 5
@@ -72,19 +79,35 @@ def render(pad: Notepad) -> RenderableType:
     parts.append(Text(entropy_line(pad)))
     if not pad.over and pad.me not in pad.eliminated:
         parts.append(suggestions(pad))
+        parts.append(Text(turn_line(pad), style="bold"))
         parts.append(accusation(pad))
     return Group(*parts)
 
 
+def accusation_now(pad: Notepad) -> AccusationAdvice:
+    """The accusation advice of the ``sleuth`` player in my seat (the rivals' progress read
+    off the entries), cached on the notepad: the accusation line and the turn plan use it."""
+    cached = pad.cache.get("accusation")
+    if isinstance(cached, AccusationAdvice):
+        return cached
+    assert pad.me is not None
+    advice = accusation_advice(pad.posterior, rivals=rival_progress(pad.events, pad.me))
+    pad.cache["accusation"] = advice
+    return advice
+
+
 def accusation(pad: Notepad) -> Text:
     """Whether to accuse now, the most likely envelope and the risk."""
-    advice = accusation_advice(pad.posterior)
+    advice = accusation_now(pad)
     cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
     if advice.probability == 1.0:
         return Text(f"Accuse now: {cards} is certain.", style="bold green")
     verb = "Accuse now" if advice.accuse else "Do not accuse yet"
     risk = f"a {1 - advice.probability:.0%} risk of elimination"
-    return Text(f"{verb}: the likeliest envelope, {cards}, has {advice.probability:.1%} ({risk}).")
+    race = ": a rival is close to solving it" if advice.accuse else ""
+    return Text(
+        f"{verb}: the likeliest envelope, {cards}, has {advice.probability:.1%} ({risk}){race}."
+    )
 
 
 def _names(pad: Notepad, text: str) -> str:
@@ -225,11 +248,12 @@ def entropy_line(pad: Notepad) -> str:
 
 def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
     """The best suggestion for each room (:func:`~.advice.best_suggestion`, the best
-    :data:`RESCORE` of each room scored exactly), cached on the notepad.  From my token's place
-    when it is entered: best gain per expected turn, the turns being the travel time (M9; 0
-    for the room I am in, where I may suggest when I have just entered it); after my roll, 0
-    for each room it reaches and the travel time from where it leaves me for the others (M3,
-    M4); else by gain."""
+    :data:`RESCORE` of each room scored exactly), cached on the notepad with the samples and
+    each room's screened worth (:func:`~.advice.screened_worth`, for :func:`turn_plan`).
+    From my token's place when it is known: best gain per expected turn, the turns being the
+    travel time (M9; for the room I am in, 0 when I have just entered it or was summoned
+    there, else the quickest way out and back); after my roll, 0 for each room it reaches and
+    the travel time from where it leaves me for the others (M3, M4); else by gain."""
     cached = pad.cache.get("rooms")
     if cached is not None:
         return cached  # type: ignore[return-value]
@@ -237,23 +261,26 @@ def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
     assert me is not None
     rng = random.Random(len(pad.events))
     samples = draw(post, me, pad.players, rng)
-    retarget = pad.game.allow_retarget
+    screens = room_screens(samples)
+    dice, retarget = pad.game.dice, pad.game.allow_retarget
     after = {} if position is None or pad.roll is None else reachable(position, pad.roll, retarget)
+    suggest_here = pad.entered or pad.summoner is not None
     out = []
     for room in ROOMS:
         turns = 0.0
         if room in after:
             moved = after[room]
-            turns = 0.0 if moved == InRoom(room) else travel_time(moved, room, pad.game.dice)
+            turns = 0.0 if moved == InRoom(room) else travel_time(moved, room, dice)
         elif after:  # the room I am in, which the roll makes me leave: out and back
-            dice = pad.game.dice
             turns = 1 + min(travel_time(InRoom(o), room, dice) for o in ROOMS if o != room)
-        elif position is not None and position != InRoom(room):
-            turns = travel_time(position, room, pad.game.dice, retarget)
+        elif position is not None:
+            turns = turns_to(position, room, dice, suggest_here, retarget)
         out.append(best_suggestion(post, me, pad.players, room, rng, samples=samples,
-                                   turns=turns, rescore=RESCORE))  # fmt: skip
+                                   turns=turns, rescore=RESCORE,
+                                   screen=screens[room]))  # fmt: skip
     out.sort(key=lambda a: (-a.rate, a.room))
     pad.cache["rooms"], pad.cache["samples"] = out, samples
+    pad.cache["worth"] = screened_worth(screens)
     return out
 
 
@@ -286,3 +313,107 @@ def suggestions(pad: Notepad) -> Group:
             row += [f"{a.turns:.1f}", f"{a.rate:.2f}"]
         grid.add_row(*row)
     return Group(grid, Text(answers(pad, advice[0])))
+
+
+def turn_plan(pad: Notepad) -> TurnPlan | None:
+    """What the ``sleuth`` player would do in my place now (:func:`~.advice.plan_turn`, on the
+    notepad's samples and accusation advice), cached on the notepad; None until my token's
+    place is known."""
+    if "turn" in pad.cache:
+        return pad.cache["turn"]  # type: ignore[return-value]
+    turn = pad.turn()
+    plan = None
+    if turn is not None:
+        room_advice(pad)  # the samples and the rooms' worth
+        worth = pad.cache["worth"]
+        assert isinstance(worth, dict)
+        game = pad.game
+        plan = plan_turn(
+            turn, lambda: worth, dice=game.dice, retarget=game.allow_retarget,
+            accuse_at=game.accuse_at, accusation=accusation_now(pad),
+        )  # fmt: skip
+    pad.cache["turn"] = plan
+    return plan
+
+
+WEIGHED = {"roll": "rolling", "passage": "by the secret passage", "stay": "staying"}
+"""The choices at the start of a turn, as the turn line names them."""
+
+
+def turn_line(pad: Notepad) -> str:
+    """The plan of :func:`turn_plan` in a sentence: what to do this turn, the suggestion to
+    make (the room's row of :func:`room_advice`) and what each choice weighed is worth."""
+    plan = turn_plan(pad)
+    if plan is None:
+        return (
+            "This turn: say where your token is ('I am in Hall' or 'I am at start') to be told "
+            "where to go."
+        )
+    if plan.action == "accuse":
+        advice = accusation_now(pad)
+        cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
+        why = (
+            "it is certain"
+            if advice.probability == 1.0
+            else f"{advice.probability:.0%} likely, and a rival is close to solving it"
+        )
+        return f"This turn: accuse {cards}: {why}."
+    if plan.action == "end":
+        assert plan.accuse_in is not None  # in a room just entered, the plan suggests
+        return (
+            f"This turn: make no suggestion and head for the {pad.card_name(plan.accuse_in)} "
+            "next turn: the accusation is made there."
+        )
+    if plan.action == "roll":
+        aim = ""
+        if plan.accuse_in is not None:
+            aim = f" and head for the {pad.card_name(plan.accuse_in)} to accuse there"
+        return f"This turn: roll{aim}, then enter 'I rolled N' for where to go.{_weighed(plan)}"
+    room = plan.room
+    assert room is not None
+    name = pad.card_name(room)
+    if plan.action == "suggest":
+        return f"This turn: {_then(pad, plan, room)} here in the {name}."
+    if plan.action == "passage":
+        then = _then(pad, plan, room)
+        return f"This turn: take the secret passage to the {name} and {then} there.{_weighed(plan)}"
+    if plan.action == "stay":
+        assert pad.summoner is not None and pad.me is not None
+        summons = f"{pad.names[pad.summoner]} summoned your token, " \
+                  f"{pad.card_name(pad.game.suspects[pad.me])}"  # fmt: skip
+        return f"This turn: stay in the {name} ({summons}) and {_then(pad, plan, room)}." \
+               f"{_weighed(plan)}"  # fmt: skip
+    assert plan.action == "go" and pad.roll is not None
+    if plan.reached == InRoom(room):
+        return f"This turn: go to the {name} (your {pad.roll} reaches it) and " \
+               f"{_then(pad, plan, room)} there."  # fmt: skip
+    reached = plan.reached
+    assert isinstance(reached, Transit)
+    more = travel_time(reached, room, pad.game.dice)
+    aim = "accuse" if plan.accuse_in is not None else "suggest"
+    return (
+        f"This turn: head for the {name} to {aim} there: your {pad.roll} leaves you "
+        f"{reached.left} squares short ({more:.1f} more turns expected)."
+    )
+
+
+def _then(pad: Notepad, plan: TurnPlan, room: int) -> str:
+    """The suggestion the plan makes in ``room`` (its row of :func:`room_advice`), or the
+    accusation it heads for."""
+    if plan.accuse_in is not None:
+        return "accuse"
+    best = next(a for a in room_advice(pad) if a.room == room)
+    cards = f"{pad.card_name(best.suspect)}, {pad.card_name(best.weapon)}"
+    return f"suggest {cards} ({best.gain:.2f} nats expected)"
+
+
+def _weighed(plan: TurnPlan) -> str:
+    """What a turn is worth by the chosen start of turn, against the other choices weighed."""
+    chosen = plan.action
+    dice = " (on average over the dice)"
+    others = [f"{worth:.2f} {WEIGHED[name]}{dice if name == 'roll' else ''}"
+              for name, worth in plan.worth.items() if name != chosen]  # fmt: skip
+    text = f" A turn is worth {plan.worth[chosen]:.2f} nats that way"
+    if chosen == "roll":
+        text += dice
+    return text + (", against " + " and ".join(others) if others else "") + "."
