@@ -15,7 +15,8 @@ An assistant shows what its user knows, so a picture may draw anything the sessi
   likeliest labelled with their probability;
 - cluedo: the notepad matrix and room map (:mod:`sleuth.web.render.cluedo` from the user's
   own view), the envelope's entropy after each entry as a line, and the best suggestion in
-  each room as bars (the recommended one first, in red).
+  each room as bars (the recommended one first, in red; the room the "This turn" line goes
+  to outlined).
 
 Invariant: :func:`visual` never raises for a session in any state (an empty string when there
 is nothing to draw yet).
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from html import escape
 from typing import Any
 
 from sleuth.core.events import Event, View, freeze
@@ -302,12 +304,16 @@ def cluedo(session: Any) -> str:
 
 def _suggestions(pad: Any) -> str:
     """The best suggestion in each room as bars of its worth (the notepad's own advice:
-    gain per expected turn when the token's place is known, else gain), best first."""
-    from sleuth.games.cluedo.table import room_advice
+    gain per expected turn when the token's place is known, else gain), best first; the room
+    the notepad's "This turn" line goes to (to suggest or accuse there) outlined, the line its
+    tooltip."""
+    from sleuth.games.cluedo.table import room_advice, turn_line, turn_plan
 
     advice = room_advice(pad)  # cached by the notepad's rendering
     if not advice:
         return ""
+    plan = turn_plan(pad)
+    planned = None if plan is None or plan.action in ("roll", "end") else plan.room
     row, width, left = 22, 520, 130
     best = max(max(a.rate for a in advice), 1e-9)
     body = [text(4, 14, "best suggestion by room (bar: worth, best first)", font_weight=700)]
@@ -317,10 +323,15 @@ def _suggestions(pad: Any) -> str:
         guess = f"{pad.card_name(a.suspect)}, {pad.card_name(a.weapon)}"
         worth = f"{a.gain:.2f} nats" + (f" in {a.turns:.1f} turns" if a.turns else "")
         body.append(text(4, y + 14, room, font_weight=700 if index == 0 else None))
+        tip = f"{room}: suggest {guess} ({worth})"
+        outline: dict[str, Any] = {}
+        if a.room == planned:
+            tip = f"{tip}. {turn_line(pad)}"
+            outline = {"stroke": "#1d2330", "stroke_width": 2, "data_plan": "this-turn"}
         body.append(
             tag(
                 "rect",
-                tag("title", f"{room}: suggest {guess} ({worth})"),
+                tag("title", escape(tip)),
                 x=float(left),
                 y=float(y + 2),
                 width=round((width - left - 10) * a.rate / best, 2),
@@ -328,6 +339,7 @@ def _suggestions(pad: Any) -> str:
                 fill=HEAT if index == 0 else "#9fb3d9",
                 class_="suggestion",
                 data_room=room,
+                **outline,
             )
         )
         body.append(text(left + 4, y + 15, f"{guess}: {worth}", font_size=11))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Hashable
 from typing import cast
 
@@ -405,3 +406,20 @@ def test_along_engine_games_the_notepad_plans_what_the_player_plays(
                 checked[phase] += 1
         events += [e.seen_by(0) for e in state.apply(action)]
     assert min(checked.values()) >= 2, checked
+
+
+def test_the_web_notepad_shows_the_line_and_outlines_its_room() -> None:
+    from sleuth.web.assist import rendered_html
+    from sleuth.web.assist_visuals import cluedo
+
+    s = session(*AFTER_MY_SUGGESTION)
+    worths(s, {"Kitchen": 1.0})
+    assert "This turn: take the secret passage to the Kitchen and suggest " in flat(
+        re.sub(r"<[^>]+>", "", rendered_html(s))
+    )
+    outlined = re.findall(r'<rect[^>]*data-plan="this-turn"[^>]*>', cluedo(s))
+    assert len(outlined) == 1 and 'data-room="Kitchen"' in outlined[0]
+    rolling = session(*AFTER_MY_SUGGESTION)
+    worths(rolling, {"Library": 1.0})  # a roll goes to no room yet: nothing outlined
+    assert "This turn: roll, then enter" in flat(re.sub(r"<[^>]+>", "", rendered_html(rolling)))
+    assert "data-plan" not in cluedo(rolling)
