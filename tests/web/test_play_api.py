@@ -133,7 +133,7 @@ class _Crasher(Bot):
 
 def test_a_crashing_bot_forfeits(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     crasher = BotSpec("crasher", ("fox",), _Crasher, "raises")
-    monkeypatch.setattr(GameSpec, "bot", lambda self, name: crasher)
+    monkeypatch.setattr(GameSpec, "bot", lambda self, name, interactive=False: crasher)
     game = client.post("/api/play", json={"game": "fox", "role": "hunter", "seed": 1}).json()
     assert game["over"] and game["result"]["termination"] == "forfeit"  # the fox hides first
     assert game["forfeits"] == [
@@ -150,7 +150,7 @@ def test_a_forfeit_reason_waits_for_the_end(
     """Camel Up goes on after a bot forfeits: its error text (which may name a hidden bet) is
     not shown until the game is over."""
     crasher = BotSpec("crasher", ("player",), _Crasher, "raises")
-    monkeypatch.setattr(GameSpec, "bot", lambda self, name: crasher)
+    monkeypatch.setattr(GameSpec, "bot", lambda self, name, interactive=False: crasher)
     game = client.post("/api/play", json={"game": "camel-up", "seed": 1}).json()
     game = client.post(f"/api/play/{game['id']}/action", json={"action": "roll"}).json()
     assert not game["over"] and game["forfeits"]

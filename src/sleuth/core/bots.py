@@ -17,7 +17,7 @@ from typing import Any
 
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.core.options import OptionSpec, parse_options
+from sleuth.core.options import OptionSpec, check_interactive, parse_options
 from sleuth.core.prepare import one_off
 
 
@@ -89,10 +89,19 @@ class BotSpec:
             return self.configured({}, game.name).make(game, seat, seed)
         return self.factory(game, seat, seed)
 
-    def configured(self, texts: Mapping[str, str], game_name: str) -> BotSpec:
-        """This bot with the option values in ``texts``; bad names or values raise OptionError."""
+    def configured(
+        self, texts: Mapping[str, str], game_name: str, interactive: bool = False
+    ) -> BotSpec:
+        """This bot with the option values in ``texts``; bad names or values raise OptionError.
+
+        With ``interactive=True`` (a person waits for each move: the web app) a numeric value
+        over its option's :func:`~sleuth.core.options.interactive_limit` is an OptionError too.
+        """
         base = self.name.split(":")[0]
-        values = parse_options(self.options, texts, f"bot {base!r} of {game_name}")
+        owner = f"bot {base!r} of {game_name}"
+        values = parse_options(self.options, texts, owner)
+        if interactive:
+            check_interactive(self.options, values, owner)
         name = base + "".join(f":{key}={_text(values[key])}" for key in texts)
         budget = self.move_budget(**values) if callable(self.move_budget) else self.move_budget
         return replace(

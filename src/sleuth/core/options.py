@@ -27,6 +27,11 @@ class OptionSpec:
     help: str
     parse: Callable[[Any], JSON]
     parse_canonical: Callable[[Any], JSON] | None = None
+    interactive_max: float | None = None
+    """For a numeric option: the largest value allowed when a person waits for each move (the
+    web app), chosen so that a move there takes seconds, not minutes; at least the default.
+    None: the default is the largest (:func:`interactive_limit`).  The command line takes any
+    value ``parse`` accepts."""
 
 
 def parse_options(
@@ -51,6 +56,33 @@ def parse_options(
         except (ValueError, TypeError) as exc:
             raise OptionError(f"option {option.name}={raw!r} of {owner}: {exc}") from exc
     return values
+
+
+def interactive_limit(option: OptionSpec) -> float | None:
+    """The largest value of ``option`` allowed when a person waits for each move: its
+    :attr:`~OptionSpec.interactive_max`, else its default (an option that does not declare
+    how far it may go may only make its bot cheaper); None for an option that is not numeric."""
+    if isinstance(option.default, bool) or not isinstance(option.default, int | float):
+        return None
+    return option.default if option.interactive_max is None else option.interactive_max
+
+
+def check_interactive(
+    options: tuple[OptionSpec, ...], values: Mapping[str, JSON], owner: str
+) -> None:
+    """Raise :class:`OptionError` naming ``owner``, the option and its bound if a numeric value
+    in ``values`` is over its :func:`interactive_limit`."""
+    for option in options:
+        limit = interactive_limit(option)
+        value = values.get(option.name)
+        if limit is None or isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if value > limit:
+            bound = int(limit) if float(limit).is_integer() else limit
+            raise OptionError(
+                f"option {option.name}={value} of {owner}: at most {bound} when a person waits "
+                "for each move (the command line takes more)"
+            )
 
 
 def parse_bool(raw: Any) -> bool:

@@ -84,8 +84,11 @@ class GameSpec:
             filled[self.seats_option] = bots
         return filled
 
-    def bot(self, name: str) -> BotSpec:
-        """The bot called ``name``: a base name, optionally with options (``ismcts:c=0.5``)."""
+    def bot(self, name: str, interactive: bool = False) -> BotSpec:
+        """The bot called ``name``: a base name, optionally with options (``ismcts:c=0.5``).
+
+        With ``interactive=True`` (the web app) option values over their interactive limit
+        are refused (:meth:`BotSpec.configured`)."""
         base, *settings = name.split(":")
         for spec in self.bots:
             if spec.name == base:
@@ -95,7 +98,7 @@ class GameSpec:
                     texts = parse_option_texts(settings)
                 except OptionError as exc:
                     raise OptionError(f"bot {name!r}: {exc}") from None
-                return spec.configured(texts, self.name)
+                return spec.configured(texts, self.name, interactive)
         known = ", ".join(b.name for b in self.bots)
         raise UnknownNameError(f"unknown bot {base!r} for {self.name}; known bots: {known}")
 

@@ -185,16 +185,23 @@ SEARCH_MARGIN = 1.0
 choosing the move; see :func:`_move_budget`)."""
 
 _COMMON_OPTIONS = (
-    OptionSpec("iterations", 1000, "simulations per move, at most", parse_int(1)),
+    OptionSpec(
+        "iterations", 1000, "simulations per move, at most", parse_int(1), interactive_max=5000
+    ),
     OptionSpec(
         "seconds",
         SEARCH_SECONDS,
         "time per move, at most: the search stops at whichever of iterations and seconds "
         "comes first (0: no time budget, always the full iterations)",
         parse_float(0.0),
+        interactive_max=10.0,
     ),
     OptionSpec(
-        "c", 0.7, "UCB exploration constant (rewards are win shares in [0, 1])", parse_float(0.0)
+        "c",
+        0.7,
+        "UCB exploration constant (rewards are win shares in [0, 1])",
+        parse_float(0.0),
+        interactive_max=100.0,
     ),
     OptionSpec(
         "policy",
@@ -203,19 +210,25 @@ _COMMON_OPTIONS = (
         parse_choice(POLICIES),
     ),
     OptionSpec(
-        "epsilon", 0.1, "random-move probability of the heuristic policy", parse_float(0.0, 1.0)
+        "epsilon",
+        0.1,
+        "random-move probability of the heuristic policy",
+        parse_float(0.0, 1.0),
+        interactive_max=1.0,
     ),
     OptionSpec(
         "depth",
         0,
         "moves per simulation before the game's evaluation (0: to the end)",
         parse_int(0),
+        interactive_max=1000,
     ),
     OptionSpec(
         "coalition",
         0.0,
         "coalition reduction r for teams (a teammate's win is 1 - r)",
         parse_float(0.0, 1.0),
+        interactive_max=1.0,
     ),
 )
 
@@ -303,7 +316,9 @@ def search_bots(
             options=(
                 *common,
                 *model.options,
-                OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1)),
+                OptionSpec(
+                    "worlds", 10, "worlds sampled per move", parse_int(1), interactive_max=100
+                ),
             ),
         ),
     )

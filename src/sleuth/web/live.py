@@ -37,6 +37,11 @@ MAX_OPTION_TEXT = 500
 """The longest option or bot text the web app accepts."""
 QUICK = 2.0
 """Seconds per move a default bot may declare (see :func:`default_bot`)."""
+SLOWEST = 60.0
+"""The most seconds per move a bot of a web game may declare (its ``move_budget``, the
+``s/move`` of ``sleuth games``): a request waits for the bots' moves, and a thread cannot be
+stopped once a move has started.  Each bot option is also bounded by its own interactive limit
+(:func:`sleuth.core.options.interactive_limit`)."""
 FILE_OPTIONS = {"scotland-yard": "map"}
 """Options that name a folder on the server: a web request may only leave them at the default
 (the built-in board, or the one the server's environment names)."""
@@ -63,7 +68,9 @@ def new_log(
 
     Options are read as canonical values: a web request never makes the server read a file.
     ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's; every other
-    seat gets the bot in ``bots`` or :func:`default_bot`.
+    seat gets the bot in ``bots`` or :func:`default_bot`.  A bot option over its interactive
+    limit, or a bot declaring more than :data:`SLOWEST` seconds a move, is refused: a person
+    waits for each move.
     """
     spec = game_spec(name)
     for key, text in [*options.items(), *((str(s), b) for s, b in bots.items())]:
@@ -94,9 +101,15 @@ def new_log(
             names.append(None)
             continue
         chosen = bots.get(s) or default_bot(spec, seat_role).name
-        bot = spec.bot(chosen)
+        bot = spec.bot(chosen, interactive=True)
         if seat_role not in bot.roles:
             raise OptionError(f"bot {chosen!r} cannot play the {seat_role} (seat {s})")
+        budget = bot.budget()
+        if budget is not None and budget > SLOWEST:
+            raise OptionError(
+                f"bot {chosen!r} of {name} may take {budget:g} s a move: the web app allows at "
+                f"most {SLOWEST:g} s (the command line takes it)"
+            )
         names.append(bot.name)
     if not -(2**63) <= seed < 2**63:
         raise OptionError(f"seed {seed} does not fit in 64 bits")

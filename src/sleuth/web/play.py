@@ -21,6 +21,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
 from sleuth.core.game import CHANCE
+from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
 from sleuth.web.live import FILE_OPTIONS, LiveGame, default_bot, new_log
 from sleuth.web.render import board_svg, describe
@@ -119,7 +120,8 @@ def _templates(request: Request) -> Jinja2Templates:
 @cache
 def games_info() -> list[dict[str, Any]]:
     """What the new-game form offers: each game's roles (those of its default options first),
-    options (but those naming server files) and bots."""
+    options (but those naming server files) and bots, with each numeric bot option's largest
+    value here (``most``: its interactive limit; None for other options)."""
     out = []
     for spec in game_specs():
         out.append(
@@ -141,7 +143,12 @@ def games_info() -> list[dict[str, Any]]:
                         "roles": list(b.roles),
                         "description": b.description,
                         "options": [
-                            {"name": o.name, "default": _text(o.default), "help": o.help}
+                            {
+                                "name": o.name,
+                                "default": _text(o.default),
+                                "help": o.help,
+                                "most": interactive_limit(o),
+                            }
                             for o in b.options
                         ],
                     }

@@ -140,6 +140,11 @@ more with more): measured moves take at most about 0.5 s with Numba (2nd edition
 2-core machine) and up to 8 s as plain Python (2nd edition rollouts; 1.4 s in the 1st)."""
 
 
+INTERACTIVE_ROLLOUTS = 50_000
+"""The most rollouts the thinking bots may use with a person waiting (the web app): a 2nd
+edition move took up to 2 s at 20,000 rollouts with Numba on a loaded 2-core machine."""
+
+
 def _move_budget(rollouts: int, **_: Any) -> float:
     """The move budget of a thinking bot with ``rollouts`` rollouts (see :data:`MOVE_BUDGET`)."""
     return MOVE_BUDGET * max(1.0, rollouts / 2_000)
@@ -169,6 +174,7 @@ BOTS = (
                 2_000,
                 "2nd edition: rollouts for the later legs' odds (the 1st edition's are exact)",
                 parse_int(1),
+                interactive_max=INTERACTIVE_ROLLOUTS,
             ),
         ),
     ),
@@ -186,24 +192,35 @@ BOTS = (
                 2_000,
                 "2nd edition: rollouts for the later legs' odds (the 1st edition's are exact)",
                 parse_int(1),
+                interactive_max=INTERACTIVE_ROLLOUTS,
             ),
             OptionSpec(
-                "richest", Weights.richest, "weight of the richest opponent's gains", parse_float(0)
+                "richest",
+                Weights.richest,
+                "weight of the richest opponent's gains",
+                parse_float(0),
+                interactive_max=100.0,
             ),
             OptionSpec(
-                "others", Weights.others, "weight of the other opponents' gains", parse_float(0)
+                "others",
+                Weights.others,
+                "weight of the other opponents' gains",
+                parse_float(0),
+                interactive_max=100.0,
             ),
             OptionSpec(
                 "risk",
                 Weights.risk,
                 "risk appetite when trailing, aversion when leading",
                 parse_float(0),
+                interactive_max=100.0,
             ),
             OptionSpec(
                 "lock",
                 Weights.lock,
                 "aversion when leading, as a fraction of risk (0: only chase when trailing)",
                 parse_float(0),
+                interactive_max=100.0,
             ),
             OptionSpec(
                 "sharpness",
@@ -211,6 +228,7 @@ BOTS = (
                 "trust in opponents' judgement when inferring their hidden cards "
                 "(negative: no inference)",
                 parse_float(-1),
+                interactive_max=100.0,
             ),
         ),
     ),

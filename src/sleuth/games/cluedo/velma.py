@@ -293,15 +293,26 @@ VELMA = BotSpec(
     "fewer than 500,000), suggestions by expected entropy + remoteness, accuses above 0.79",
     warm_up=warm_up,
     options=(
-        OptionSpec("hypotheses", HYPOTHESES, "hypothetical deals kept", parse_int(1)),
+        OptionSpec(
+            "hypotheses",
+            HYPOTHESES,
+            "hypothetical deals kept",
+            parse_int(1),
+            interactive_max=HYPOTHESES,
+        ),
         OptionSpec(
             "enumerate_below",
             ENUMERATE_BELOW,
             "list every deal once the estimated number falls below this",
             parse_int(0),
+            interactive_max=ENUMERATE_BELOW,
         ),
         OptionSpec(
-            "threshold", THRESHOLD, "accuse when an envelope is more likely", parse_float(0, 1)
+            "threshold",
+            THRESHOLD,
+            "accuse when an envelope is more likely",
+            parse_float(0, 1),
+            interactive_max=1.0,
         ),
         OptionSpec(
             "sampler",
@@ -315,7 +326,13 @@ VELMA = BotSpec(
             "accuse only just after suggesting in the envelope's room (false: when it may)",
             parse_bool,
         ),
-        OptionSpec("seed", 0, "mixed with the seat's seed for Velma's own draws", parse_int(0)),
+        OptionSpec(
+            "seed",
+            0,
+            "mixed with the seat's seed for Velma's own draws",
+            parse_int(0),
+            interactive_max=2**63 - 1,
+        ),
     ),
     move_budget=move_budget,
 )

@@ -50,10 +50,26 @@ class HeuristicMrX(Bot):
 
 
 MC_OPTIONS = (
-    OptionSpec("rollouts", MCParams.rollouts, "rollouts per candidate move (N)", parse_int(1)),
-    OptionSpec("depth", MCParams.depth, "turns each rollout looks ahead", parse_int(1)),
-    OptionSpec("w1", MCParams.w1, "weight of the capture rate", parse_float(0.0)),
-    OptionSpec("w2", MCParams.w2, "weight of the mean distance to Mr. X", parse_float(0.0)),
+    OptionSpec(
+        "rollouts",
+        MCParams.rollouts,
+        "rollouts per candidate move (N)",
+        parse_int(1),
+        interactive_max=1000,
+    ),
+    OptionSpec(
+        "depth", MCParams.depth, "turns each rollout looks ahead", parse_int(1), interactive_max=20
+    ),
+    OptionSpec(
+        "w1", MCParams.w1, "weight of the capture rate", parse_float(0.0), interactive_max=100.0
+    ),
+    OptionSpec(
+        "w2",
+        MCParams.w2,
+        "weight of the mean distance to Mr. X",
+        parse_float(0.0),
+        interactive_max=100.0,
+    ),
     OptionSpec(
         "sample_from",
         MCParams.sample_from,
