@@ -49,3 +49,26 @@ def test_serve_runs_the_app_on_the_store(tmp_path: Path, monkeypatch: pytest.Mon
     assert isinstance(call["app"], FastAPI)
     assert (call["host"], call["port"]) == ("127.0.0.1", 8123)
     assert store.exists() and "http://127.0.0.1:8123/" in result.stdout
+
+
+def test_serve_forgets_idle_sessions_after_the_days_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("fastapi")
+    import uvicorn
+
+    served: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    store = tmp_path / "web.sqlite3"
+    cases: list[tuple[list[str], float | None]] = [
+        ([], 30 * 86400.0),
+        (["--forget-after", "7"], 7 * 86400.0),
+        (["--forget-after", "0.5"], 43200.0),
+        (["--forget-after", "0"], None),
+    ]
+    for given, seconds in cases:
+        result = entry("serve", "--store", str(store), *given, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert served.pop().state.store.forget_after == seconds
+    refused = entry("serve", "--store", str(store), "--forget-after", "-1", cwd=tmp_path)
+    assert refused.returncode == 2 and "--forget-after" in refused.stderr and not served

@@ -35,6 +35,16 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    forget_after: Annotated[
+        float,
+        typer.Option(
+            "--forget-after",
+            min=0.0,
+            metavar="DAYS",
+            help="Forget the browser sessions unused for this many days, with their games and "
+            "notepads (0: keep them for ever).",
+        ),
+    ] = 30.0,
 ) -> None:
     """Serve the web app: play every game against Sleuth's bots, use the assistants."""
     if any(importlib.util.find_spec(name) is None for name in ("fastapi", "uvicorn", "jinja2")):
@@ -45,7 +55,7 @@ def serve_command(
     from sleuth.web.store import default_store
 
     path = store if store is not None else default_store()
-    app = create_app(path)
+    app = create_app(path, forget_after or None)
     url = f"http://{host}:{port}/"
     console.print(f"Sleuth at {url} (sessions in {path}); Ctrl+C stops it")
     if open_browser:

@@ -2,7 +2,9 @@
 
 Every request but a static file's belongs to a browser session: the ``sleuth_session``
 cookie (HttpOnly, SameSite=Lax) names it; a request without a known one gets a fresh session,
-stored (and its cookie set) only when the request creates a game or notepad.
+stored (and its cookie set) only when the request creates a game or notepad. Sessions not seen
+for ``forget_after_days`` are forgotten with their records: when the app starts, and on a
+request at most once an hour (:meth:`Store.sweep_due`).
 Errors never leak a traceback: a :class:`~sleuth.core.errors.SleuthError` or a request that
 fails validation is a 4xx with ``{"error": "..."}`` (a page when the browser asked for HTML),
 and a record of another session is a 404 like an unknown one. A request body over its bound
@@ -11,6 +13,7 @@ and a record of another session is a 404 like an unknown one. A request body ove
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -34,8 +37,19 @@ templates = Jinja2Templates(directory=HERE / "templates")
 """The page templates (``base.html`` is the layout every page extends)."""
 
 
-def create_app(store: Path) -> FastAPI:
-    """The web app keeping its sessions in the SQLite file ``store`` (created when missing)."""
+FORGET_AFTER_DAYS = 30.0
+"""Days a browser session may go unused before it is forgotten with its games and notepads
+(``sleuth serve --forget-after``)."""
+
+
+def create_app(
+    store: Path,
+    forget_after_days: float | None = FORGET_AFTER_DAYS,
+    clock: Callable[[], float] = time.time,
+) -> FastAPI:
+    """The web app keeping its sessions in the SQLite file ``store`` (created when missing),
+    forgetting those unused for ``forget_after_days`` (None: never); ``clock`` is the store's
+    time."""
     app = FastAPI(
         title="Sleuth",
         version=sleuth.__version__,
@@ -44,7 +58,8 @@ def create_app(store: Path) -> FastAPI:
         docs_url=None,  # FastAPI's own pages load their scripts from a CDN: /api lists the API
         redoc_url=None,
     )
-    app.state.store = Store(store)
+    forget_after = None if forget_after_days is None else forget_after_days * 86400.0
+    app.state.store = Store(store, forget_after, clock)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(play.router)
     app.include_router(assist.router)
@@ -82,12 +97,16 @@ async def _session_cookie(
     (:meth:`Store.create` stores the session with it); only then does the response set the
     cookie. Until then the fresh session owns nothing: its lists are empty and its reads 404,
     exactly as a stored session without records, so a cookie-less page view stores nothing.
+    A known session is marked seen (:meth:`Store.touch`); first, when a sweep is due, idle
+    sessions are forgotten.
     """
     if request.url.path.startswith("/static/"):
         return await call_next(request)
     store: Store = request.app.state.store
+    if store.sweep_due():
+        await run_in_threadpool(store.forget_idle)
     session = request.cookies.get(COOKIE) or ""
-    known = bool(session) and await run_in_threadpool(store.has_session, session)
+    known = bool(session) and await run_in_threadpool(store.touch, session)
     if not known:
         session = new_id()
     request.state.session = session

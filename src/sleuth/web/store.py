@@ -8,16 +8,22 @@ id and belongs to exactly one session: asking for it from another session is the
 Records are JSON logs (a game's options, bots, seed and actions so far; a notepad's entries):
 whoever reads one rebuilds its state by replaying it, so a record survives page reloads and
 server restarts.  Each thread has its own connection, so the store may be used from any thread.
+
+A session not seen for ``forget_after`` seconds is forgotten with its records
+(:meth:`Store.forget_idle`): when the store opens, and then at most every
+:data:`SWEEP_EVERY` seconds when the app asks (:meth:`Store.sweep_due`).  A session is seen
+when it is stored and whenever a request names it (:meth:`Store.touch`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,9 +34,18 @@ from sleuth.core.errors import SleuthError
 
 KINDS = ("game", "notepad")
 """The kinds of record a session owns."""
+TOUCH_EVERY = 3600.0
+"""Seconds between two updates of a session's ``seen`` time (a request within this time of
+the last update writes nothing): idle times are known to within this."""
+SWEEP_EVERY = 3600.0
+"""Seconds between two sweeps of idle sessions while the app runs."""
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    seen REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS records (
     id TEXT PRIMARY KEY,
     session TEXT NOT NULL REFERENCES sessions(id),
@@ -41,6 +56,16 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_by_session ON records(session, kind, created);
 """
+_SEEN = """
+CREATE INDEX IF NOT EXISTS sessions_by_seen ON sessions(seen);
+"""
+_ADD_SEEN = """
+ALTER TABLE sessions ADD COLUMN seen REAL NOT NULL DEFAULT 0;
+UPDATE sessions SET seen = max(created,
+    coalesce((SELECT max(updated) FROM records WHERE records.session = sessions.id), 0));
+"""
+"""A store made before sessions had a ``seen`` time: each session was last seen when its
+latest record changed (or when it was stored)."""
 
 
 class NotFoundError(SleuthError, LookupError):
@@ -58,15 +83,35 @@ def new_id() -> str:
 
 
 class Store:
-    """The sessions and records in the SQLite file at ``path`` (created when missing)."""
+    """The sessions and records in the SQLite file at ``path`` (created when missing).
 
-    def __init__(self, path: Path) -> None:
+    ``forget_after``: seconds a session may go unseen before it is forgotten with its records
+    (None: never); idle sessions are forgotten at once.  ``clock`` gives the time (seconds
+    since the epoch) of every timestamp the store writes or compares.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        forget_after: float | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if forget_after is not None and not forget_after > 0:
+            raise ValueError(f"forget_after must be positive seconds, not {forget_after!r}")
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.forget_after = forget_after
+        self.clock = clock
         self._local = threading.local()
+        self._swept = -math.inf
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(sessions)")}
+            if "seen" not in columns:
+                db.executescript(_ADD_SEEN)
+            db.executescript(_SEEN)
+        self.forget_idle()
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -85,8 +130,9 @@ class Store:
     def new_session(self) -> str:
         """A fresh browser session's id."""
         session = new_id()
+        now = self.clock()
         with self._connect() as db:
-            db.execute("INSERT INTO sessions VALUES (?, ?)", (session, time.time()))
+            db.execute("INSERT INTO sessions VALUES (?, ?, ?)", (session, now, now))
         return session
 
     def has_session(self, session: str) -> bool:
@@ -94,15 +140,46 @@ class Store:
             row = db.execute("SELECT 1 FROM sessions WHERE id = ?", (session,)).fetchone()
         return row is not None
 
+    def touch(self, session: str) -> bool:
+        """Whether ``session`` is stored; if so it is seen now (its ``seen`` time is written
+        only when it is more than :data:`TOUCH_EVERY` seconds old)."""
+        now = self.clock()
+        with self._connect() as db:
+            row = db.execute("SELECT seen FROM sessions WHERE id = ?", (session,)).fetchone()
+            if row is not None and now - row[0] > TOUCH_EVERY:
+                db.execute("UPDATE sessions SET seen = ? WHERE id = ?", (now, session))
+        return row is not None
+
+    def sweep_due(self) -> bool:
+        """Whether idle sessions should be forgotten now: sessions expire and the last sweep
+        was at least :data:`SWEEP_EVERY` seconds ago (a cheap check, no database access)."""
+        return self.forget_after is not None and self.clock() - self._swept >= SWEEP_EVERY
+
+    def forget_idle(self) -> int:
+        """Delete every session not seen for ``forget_after`` seconds, with its games and
+        notepads; the number of sessions deleted (0 when sessions never expire)."""
+        if self.forget_after is None:
+            return 0
+        now = self.clock()
+        self._swept = now
+        cutoff = now - self.forget_after
+        with self._connect() as db:
+            db.execute(
+                "DELETE FROM records WHERE session IN (SELECT id FROM sessions WHERE seen < ?)",
+                (cutoff,),
+            )
+            forgotten: int = db.execute("DELETE FROM sessions WHERE seen < ?", (cutoff,)).rowcount
+        return forgotten
+
     def create(self, session: str, kind: str, data: dict[str, Any]) -> str:
         """Store ``data`` as a new record of ``kind`` owned by ``session``; its new id. The
         session is stored with its first record (in the same transaction) when it is new."""
         if kind not in KINDS:
             raise ValueError(f"unknown record kind {kind!r}")
         record = new_id()
-        now = time.time()
+        now = self.clock()
         with self._connect() as db:
-            db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?)", (session, now))
+            db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?, ?)", (session, now, now))
             db.execute(
                 "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
                 (record, session, kind, json.dumps(data), now, now),
@@ -128,7 +205,7 @@ class Store:
             changed = db.execute(
                 "UPDATE records SET data = ?, updated = ? "
                 "WHERE id = ? AND session = ? AND kind = ?",
-                (json.dumps(data), time.time(), record, session, kind),
+                (json.dumps(data), self.clock(), record, session, kind),
             ).rowcount
         if not changed:
             raise NotFoundError(f"no {kind} {record!r} in this browser session")
