@@ -14,21 +14,29 @@ from typer.testing import CliRunner
 
 import sleuth
 from sleuth.cli.app import app
+from sleuth.cli.lazy import subcommand
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200", "TERMINAL_WIDTH": "200", "NO_COLOR": "1"}
 
 
+def _subcommands(command: Any) -> dict[str, Any]:
+    """The commands of a group by name, as they run (those made on first use made now)."""
+    if not hasattr(command, "list_commands"):  # a command, not a group
+        return {}
+    return {n: subcommand(command, n) for n in command.list_commands(typer.Context(command))}
+
+
 def command_paths(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
     """The path of ``command`` and of every command below it, root first."""
     yield path
-    for name, sub in getattr(command, "commands", {}).items():
+    for name, sub in _subcommands(command).items():
         yield from command_paths(sub, (*path, name))
 
 
 def _find(command: Any, path: tuple[str, ...]) -> Any:
     for name in path:
-        command = command.commands[name]
+        command = subcommand(command, name)
     return command
 
 
@@ -60,7 +68,7 @@ def test_help_reads_well(path: tuple[str, ...]) -> None:
     assert "9223372036854775807" not in text  # the seed's bounds are in its help, in words
     if "--option" in text:
         assert re.search(r"--option +-o +NAME=VALUE ", text)
-    for sub in getattr(COMMANDS[path], "commands", {}).values():  # the list of commands
+    for sub in _subcommands(COMMANDS[path]).values():  # the list of commands
         first = " ".join(inspect.cleandoc(sub.help or "").split("\n\n")[0].split())
         if len(first) < 150:  # one line at 200 columns, not broken where the docstring was
             assert first in text, first

@@ -37,6 +37,7 @@ import pytest
 import typer
 
 from sleuth.cli.app import app
+from sleuth.cli.lazy import subcommand
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -162,7 +163,8 @@ def _wants_value(words: list[str]) -> bool:
     mention in prose does (``sleuth infer fugitive --log``)."""
     command = typer.main.get_command(app)
     for word in words[1:]:
-        command = getattr(command, "commands", {}).get(word, command)
+        if hasattr(command, "list_commands"):  # a group: the word may name a command of it
+            command = subcommand(command, word) or command
     last = words[-1]
     return any(
         last in getattr(param, "opts", ()) and not getattr(param, "is_flag", False)

@@ -1,5 +1,11 @@
 """The top-level commands: ``games``, ``play``, ``compare``, ``replay``; the generic ``infer``,
-``assist`` and ``export`` groups, and each game's own sub-commands (``GameSpec.commands``)."""
+``assist`` and ``export`` groups, and each game's own sub-commands (``GameSpec.commands``).
+
+Importing this module imports no game and none of the libraries behind the commands (the
+arena, DuckDB, NumPy, ...): each command imports what it needs when it runs, and the per-game
+commands are made on first use (:mod:`sleuth.cli.lazy`), so that ``sleuth --help`` or
+``sleuth play fox`` starts at once.  ``tests/test_cli_startup.py`` holds this.
+"""
 
 from __future__ import annotations
 
@@ -9,41 +15,34 @@ import sys
 import uuid
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 import sleuth
-from sleuth.arena import store
-from sleuth.arena.paired import Comparison, ComparisonStopped, PairedMean, compare, side_seating
-from sleuth.arena.stopping import stop_signals
-from sleuth.arena.tournament import (
-    GameRow,
-    Tournament,
-    canonical_setup,
-    run_tournament,
-    valid_seatings,
-)
 from sleuth.cli import assist as assist_cli
 from sleuth.cli import export as export_cli
 from sleuth.cli import infer as infer_cli
 from sleuth.cli import serve as serve_cli
 from sleuth.cli.common import console, errors, print_json
-from sleuth.cli.help import SleuthGroup
-from sleuth.cli.plugin_commands import commands_module
-from sleuth.core.bots import BotSpec
+from sleuth.cli.plugin_commands import RootGroup
 from sleuth.core.errors import SleuthError
-from sleuth.core.log import replay_log
 from sleuth.core.match import DEFAULT_TIME_LIMIT, seat_limits
 from sleuth.core.registry import game_spec, game_specs, make_game, parse_option_texts
 
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from sleuth.arena.paired import Comparison, PairedMean
+    from sleuth.arena.tournament import Tournament
+    from sleuth.core.bots import BotSpec
+
 app = typer.Typer(
     name="sleuth",
-    cls=SleuthGroup,
+    cls=RootGroup,
     help="Hidden-information board games: rules engines, exact deduction, AI players, tournaments.",
     no_args_is_help=True,
     add_completion=False,
@@ -72,9 +71,6 @@ def _root(
 app.add_typer(infer_cli.app, name="infer")
 app.add_typer(assist_cli.app, name="assist")
 app.add_typer(export_cli.app, name="export")
-for _spec in game_specs():
-    if (_found := commands_module(_spec)) is not None:
-        app.add_typer(_found[0], name=_spec.name)
 
 
 def _check_seed(value: int) -> int:
@@ -116,6 +112,14 @@ def _time_limit(given: float | None) -> float:
 
 def _progress(show: bool) -> Progress:
     """A transient progress bar on stderr (hidden unless ``show``)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -240,6 +244,18 @@ def play_command(
     Finished games are stored as the run goes.  Ctrl-C (or SIGTERM) stops it within about a
     second, keeping every finished game; a second Ctrl-C stops at once.  The same command
     with --resume then plays the games that are left."""
+    from sleuth.arena.stopping import stop_signals
+    from sleuth.arena.tournament import (
+        GameRow,
+        Tournament,
+        canonical_setup,
+        run_tournament,
+        valid_seatings,
+    )
+
+    if not no_db:
+        from sleuth.arena import store  # DuckDB: only where results are stored
+
     time_limit = _time_limit(time_limit)
     if no_db and db != DEFAULT_DB:
         raise SleuthError("--db and --no-db contradict each other: give one")
@@ -406,6 +422,12 @@ def compare_command(
 
     Both play the same seeds, seats and field, and the per-game difference gives the gain with
     a 95% interval."""
+    from sleuth.arena.paired import ComparisonStopped, compare, side_seating
+    from sleuth.arena.tournament import valid_seatings
+
+    if db is not None:
+        from sleuth.arena import store  # DuckDB: only where results are stored
+
     time_limit = _time_limit(time_limit)
     names = bot_names(field, "--field")
     texts = parse_option_texts(option or [])
@@ -486,6 +508,8 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Check a game log by replaying it with the rules engine; print its outcome."""
+    from sleuth.core.log import replay_log
+
     replay = replay_log(log)
     if as_json:
         print_json(

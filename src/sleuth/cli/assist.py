@@ -1,25 +1,25 @@
 """``sleuth assist GAME``: a table-side assistant for a person at a real game, for every game
-with an assist plug-in (:class:`~sleuth.core.plugins.AssistPlugin`), on the shared loop."""
+with an assist plug-in (:class:`~sleuth.core.plugins.AssistPlugin`), on the shared loop; a
+game's command is made the first time it is run or listed
+(:func:`~sleuth.cli.plugin_commands.games_group`)."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sleuth.assist.repl import run_repl
 from sleuth.cli.common import console
+from sleuth.cli.lazy import command_of
 from sleuth.cli.plugin_commands import games_group, generated_command, option_parameter
 from sleuth.core.errors import OptionError
-from sleuth.core.plugins import AssistPlugin
-from sleuth.core.registry import GameSpec, game_specs, parse_option_texts
+from sleuth.core.registry import parse_option_texts
 
-app = games_group(
-    "table-side assistant", "Table-side assistants: type what happens, see what follows."
-)
+if TYPE_CHECKING:
+    from sleuth.core.plugins import AssistPlugin
+    from sleuth.core.registry import GameSpec
 
 COMMON = [
     inspect.Parameter(
@@ -38,6 +38,8 @@ COMMON = [
 
 
 def _assist(spec: GameSpec, plugin: AssistPlugin, values: dict[str, Any]) -> None:
+    from sleuth.assist.repl import run_repl
+
     option: list[str] = values.pop("option") or []
     load: Path | None = values.pop("load")
     if load is not None:
@@ -58,15 +60,18 @@ def _assist(spec: GameSpec, plugin: AssistPlugin, values: dict[str, Any]) -> Non
     run_repl(session, console)
 
 
-def _command(spec: GameSpec, plugin: AssistPlugin) -> Callable[..., None]:
+def _command(spec: GameSpec) -> Any:
+    """The ``sleuth assist`` command of ``spec``'s game (None if it has no assist plug-in)."""
+    plugin = spec.assist
+    if plugin is None:
+        return None
     parameters = [*COMMON, *(option_parameter(p) for p in plugin.params)]
-    return generated_command(spec.name, plugin.help, parameters, lambda v: _assist(spec, plugin, v))
+    function = generated_command(
+        spec.name, plugin.help, parameters, lambda v: _assist(spec, plugin, v)
+    )
+    return command_of(spec.name, function)
 
 
-def _add_commands() -> None:
-    for spec in game_specs():
-        if spec.assist is not None:
-            app.command(spec.name)(_command(spec, spec.assist))
-
-
-_add_commands()
+app = games_group(
+    "table-side assistant", "Table-side assistants: type what happens, see what follows.", _command
+)

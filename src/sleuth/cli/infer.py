@@ -1,23 +1,23 @@
 """``sleuth infer GAME``: a seat's belief after a log, for every game with an infer plug-in
-(:class:`~sleuth.core.plugins.InferPlugin`)."""
+(:class:`~sleuth.core.plugins.InferPlugin`); a game's command is made the first time it is
+run or listed (:func:`~sleuth.cli.plugin_commands.games_group`)."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from sleuth.cli.common import console, print_json
+from sleuth.cli.lazy import command_of
 from sleuth.cli.plugin_commands import games_group, generated_command, option_parameter
 from sleuth.core.errors import SleuthError
-from sleuth.core.plugins import InferPlugin
-from sleuth.core.registry import GameSpec, game_specs
-from sleuth.core.viewlog import read_view_log
 
-app = games_group("belief for `sleuth infer`", "Exact deduction from a log: what a seat can know.")
+if TYPE_CHECKING:
+    from sleuth.core.plugins import InferPlugin
+    from sleuth.core.registry import GameSpec
 
 
 def _option(name: str, annotation: Any, default: Any = None) -> inspect.Parameter:
@@ -45,6 +45,8 @@ def _parameters(spec: GameSpec, plugin: InferPlugin) -> list[inspect.Parameter]:
 
 
 def _infer(spec: GameSpec, plugin: InferPlugin, values: dict[str, Any]) -> None:
+    from sleuth.core.viewlog import read_view_log  # pydantic and the log models: when run
+
     log: Path = values.pop("log")
     events: int | None = values.pop("events")
     as_json: bool = values.pop("as_json")
@@ -65,16 +67,17 @@ def _infer(spec: GameSpec, plugin: InferPlugin, values: dict[str, Any]) -> None:
         console.print(inferred.render())
 
 
-def _command(spec: GameSpec, plugin: InferPlugin) -> Callable[..., None]:
-    return generated_command(
+def _command(spec: GameSpec) -> Any:
+    """The ``sleuth infer`` command of ``spec``'s game (None if it has no infer plug-in)."""
+    plugin = spec.infer
+    if plugin is None:
+        return None
+    function = generated_command(
         spec.name, plugin.help, _parameters(spec, plugin), lambda v: _infer(spec, plugin, v)
     )
+    return command_of(spec.name, function)
 
 
-def _add_commands() -> None:
-    for spec in game_specs():
-        if spec.infer is not None:
-            app.command(spec.name)(_command(spec, spec.infer))
-
-
-_add_commands()
+app = games_group(
+    "belief for `sleuth infer`", "Exact deduction from a log: what a seat can know.", _command
+)

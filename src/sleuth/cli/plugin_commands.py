@@ -1,11 +1,14 @@
-"""The per-game commands of ``infer`` and ``assist``, built from the games' plug-ins.
+"""The per-game commands of ``infer``, ``assist`` and ``export``, and each game's own commands.
 
 A plug-in's :class:`~sleuth.core.plugins.Param` values become ``--name`` options:
 :func:`generated_command` returns a function with the signature Typer reads (every parameter
 ``Annotated`` with its ``typer.Option``), whose body gets the values by name.
-:func:`games_group` is the group holding one such command per game; a game it does not hold
-is a precise error listing the games it does.  :func:`commands_module` loads a game's own
-sub-commands (``GameSpec.commands``).
+:func:`games_group` is the group holding one such command per game, made the first time it is
+run or listed (:mod:`sleuth.cli.lazy`): ``sleuth infer fox`` imports the fox game only.  A game
+it does not hold is a precise error listing the games it does.  :func:`commands_module` loads a
+game's own sub-commands (``GameSpec.commands``); :class:`RootGroup` mounts them as
+``sleuth GAME ...`` without importing a built-in game before its commands run
+(:data:`BUILTIN_COMMANDS`).
 """
 
 from __future__ import annotations
@@ -15,13 +18,18 @@ import inspect
 from collections.abc import Callable
 from enum import Enum
 from types import ModuleType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from sleuth.core.plugins import Param
-from sleuth.core.registry import GameSpec, game_names
+from sleuth.cli.help import SleuthGroup
+from sleuth.cli.lazy import DeferredGroup, LazyGroup, group_of
+from sleuth.core.errors import UnknownNameError
+from sleuth.core.registry import GameSpec, builtin_game_names, game_names, game_spec, game_specs
+
+if TYPE_CHECKING:
+    from sleuth.core.plugins import Param
 
 
 def option_parameter(param: Param) -> inspect.Parameter:
@@ -64,24 +72,54 @@ def generated_command(
     return command
 
 
-class GameCommands(TyperGroup):
-    """A group of per-game commands; ``plugin`` names what a game needs to be in it."""
+GameCommand = Callable[[GameSpec], Any]
+"""Makes the command of one game in a :func:`games_group` (None: the game has none)."""
+
+
+class GameCommands(LazyGroup):
+    """A group of per-game commands, one per game for which :attr:`command_for` makes one,
+    made on first use; ``plugin`` names what a game needs to be in it, and ``friendly`` says
+    whether a game it does not hold is an error naming the games it does (else Typer's own
+    "No such command")."""
 
     plugin = "a plug-in"
+    friendly = True
+
+    def command_for(self, spec: GameSpec) -> Any:
+        """The command of ``spec``'s game in this group, made now (None: the game has none)."""
+        return None
+
+    def lazy_names(self, ctx: Any) -> list[str]:
+        return [spec.name for spec in game_specs() if self.get_command(ctx, spec.name)]
+
+    def make_command(self, ctx: Any, name: str) -> Any:
+        try:
+            spec = game_spec(name)
+        except UnknownNameError:
+            return None
+        return self.command_for(spec)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
         name = args[0]
-        if self.get_command(ctx, name) is None and not name.startswith("-"):
-            having = ", ".join(self.commands) or "none"
+        if self.friendly and not name.startswith("-") and self.get_command(ctx, name) is None:
+            having = ", ".join(self.list_commands(ctx)) or "none"
             if name in game_names():
                 ctx.fail(f"{name} has no {self.plugin}; games with one: {having}")
             ctx.fail(f"unknown game {name!r}; games with a {self.plugin}: {having}")
         return super().resolve_command(ctx, args)
 
 
-def games_group(plugin: str, help: str) -> typer.Typer:
-    """An empty Typer group of per-game commands whose errors say a game lacks ``plugin``."""
-    cls = type("GameCommands", (GameCommands,), {"plugin": plugin})
+def games_group(
+    plugin: str, help: str, command_for: GameCommand, friendly: bool = True
+) -> typer.Typer:
+    """A Typer group of per-game commands made by ``command_for`` (see :class:`GameCommands`)
+    whose errors say a game lacks ``plugin``."""
+
+    def made(self: GameCommands, spec: GameSpec) -> Any:
+        return command_for(spec)
+
+    attributes = {"plugin": plugin, "friendly": friendly, "command_for": made}
+    cls = type("GameCommands", (GameCommands,), attributes)
     return typer.Typer(cls=cls, help=help, no_args_is_help=True)
 
 
@@ -95,3 +133,46 @@ def commands_module(spec: GameSpec) -> tuple[typer.Typer, ModuleType] | None:
     if not isinstance(found, typer.Typer):
         raise TypeError(f"game {spec.name!r}: {spec.commands} is not a Typer app")
     return found, module
+
+
+BUILTIN_COMMANDS = {
+    "fox": "Fox in a Hole: solve boards, compute game values, play the quantum fox.",
+    "camel-up": "Camel Up tools: exact odds and advice.",
+}
+"""The built-in games that have their own commands (``GameSpec.commands``), with the help of
+their group: ``sleuth --help`` lists them without importing the games.  A test checks this
+against the games' specs and Typer apps."""
+
+
+def _game_group(name: str) -> TyperGroup | None:
+    """The group of the game's own commands, made now (None if the game has none)."""
+    found = commands_module(game_spec(name))
+    return None if found is None else group_of(name, found[0])
+
+
+def _builtin_group(name: str) -> TyperGroup:
+    """The group of a game of :data:`BUILTIN_COMMANDS`, made now."""
+    group = _game_group(name)
+    if group is None:
+        raise TypeError(f"game {name!r} is in BUILTIN_COMMANDS but its spec names no commands")
+    return group
+
+
+class RootGroup(SleuthGroup, LazyGroup):
+    """The root ``sleuth`` group: its own commands, then one group per game with commands of
+    its own.  A built-in game's group is a :class:`~sleuth.cli.lazy.DeferredGroup` (its game is
+    imported when it runs); a game registered or installed as a plug-in is imported when the
+    commands are listed or its name is looked up."""
+
+    def lazy_names(self, ctx: Any) -> list[str]:
+        return [name for name in game_names() if self.get_command(ctx, name) is not None]
+
+    def make_command(self, ctx: Any, name: str) -> Any:
+        if name in BUILTIN_COMMANDS:
+            return DeferredGroup(name, BUILTIN_COMMANDS[name], lambda: _builtin_group(name))
+        if name in builtin_game_names():
+            return None
+        try:
+            return _game_group(name)
+        except UnknownNameError:
+            return None

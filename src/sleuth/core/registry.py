@@ -30,6 +30,7 @@ __all__ = [
     "GameSpec",
     "OptionSpec",
     "PluginWarning",
+    "builtin_game_names",
     "game_names",
     "game_spec",
     "game_specs",
@@ -170,6 +171,11 @@ def _load_entry_point(point: importlib.metadata.EntryPoint) -> GameSpec:
         raise UnknownNameError(message) from None
     register(spec)
     return spec
+
+
+def builtin_game_names() -> list[str]:
+    """The games that come with Sleuth, in listing order (none is imported)."""
+    return list(_GAME_MODULES)
 
 
 def game_names() -> list[str]:

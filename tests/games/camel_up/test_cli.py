@@ -125,9 +125,10 @@ def test_the_example_in_odds_help_runs(cwd: Path) -> None:
     import typer.main
 
     from sleuth.cli.app import app
+    from sleuth.cli.lazy import subcommand
     from sleuth.games.camel_up.commands import STATE_EXAMPLE
 
-    odds = typer.main.get_command(app).commands["camel-up"].commands["odds"]
+    odds = subcommand(subcommand(typer.main.get_command(app), "camel-up"), "odds")
     (state,) = [p for p in odds.params if p.name == "state"]
     assert STATE_EXAMPLE in state.help
     done = entry("camel-up", "odds", "--state", STATE_EXAMPLE, "--json", cwd=cwd)

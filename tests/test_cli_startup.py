@@ -1,0 +1,184 @@
+"""The command line starts without importing what a command does not need.
+
+Importing every game (and Numba, NumPy, DuckDB, PySAT, rapidfuzz, ... behind them) takes about
+a second; ``sleuth --help`` must not pay for it, ``sleuth play fox`` must not pay for the other
+games, and no listing pays for the web app or for games' own commands.  Each case runs the
+real entry point in a fresh interpreter and reads the modules it imported.  The speed itself
+is measured by ``bench/cli_startup.py``, not here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+from sleuth.cli.app import app
+from sleuth.cli.lazy import subcommand
+from sleuth.cli.plugin_commands import BUILTIN_COMMANDS, commands_module
+from sleuth.core.registry import builtin_game_names, game_spec
+
+HEAVY = ("numba", "llvmlite", "numpy", "scipy", "duckdb", "pysat", "rapidfuzz")
+"""Libraries the games and the arena import, none needed to start the command line.  (Pydantic
+is not among them: Typer itself imports it to build a command's options.)"""
+WEB = ("fastapi", "starlette", "uvicorn", "jinja2", "sleuth.web")
+GAMES = tuple(f"sleuth.games.{name.replace('-', '_')}" for name in builtin_game_names())
+
+PROBE = """\
+import json, sys
+from sleuth.cli import main
+sys.argv = ["sleuth", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit:
+    pass
+with open(OUT, "w") as out:
+    json.dump(sorted(sys.modules), out)
+"""
+
+
+def imported_by(
+    args: list[str], tmp_path: Path, before: str = "", env: dict[str, str] | None = None
+) -> set[str]:
+    """The modules imported by running ``sleuth ARGS`` in a fresh interpreter (``before``:
+    Python run first, in the same interpreter)."""
+    out = tmp_path / "modules.json"
+    code = before + f"\nOUT = {str(out)!r}\n" + PROBE
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(args)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert out.exists(), done.stderr
+    return set(json.loads(out.read_text()))
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """The ``names`` that are among ``modules``, as packages (``numba`` covers ``numba.core``)."""
+    return sorted(n for n in names if any(m == n or m.startswith(n + ".") for m in modules))
+
+
+def test_the_probe_sees_what_an_import_loads(tmp_path: Path) -> None:
+    """The check below can fail: a game imported before the command shows up with its
+    libraries."""
+    modules = imported_by(["--version"], tmp_path, before="import sleuth.games.cluedo")
+    assert loaded(modules, GAMES) == ["sleuth.games.cluedo"]
+    assert {"numba", "numpy", "rapidfuzz"} <= set(loaded(modules, HEAVY))
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["play", "--help"], ["foxx"]], ids=" ".join
+)
+def test_starting_imports_no_game_and_no_heavy_library(args: list[str], tmp_path: Path) -> None:
+    modules = imported_by(args, tmp_path)
+    assert "sleuth.cli.app" in modules  # the command line did start
+    assert loaded(modules, GAMES) == []
+    assert loaded(modules, (*HEAVY, *WEB, "sleuth.arena", "sleuth.assist")) == []
+
+
+def test_playing_one_game_imports_no_other_game_and_no_database(tmp_path: Path) -> None:
+    modules = imported_by(
+        ["play", "fox", "--bots", "solver,quantum", "-n", "2", "-w", "1", "--no-db"], tmp_path
+    )
+    assert "sleuth.arena.tournament" in modules  # the tournament did run
+    assert loaded(modules, GAMES) == ["sleuth.games.fox"]
+    assert loaded(modules, ("numba", "duckdb", "pysat", "rapidfuzz", "scipy", *WEB)) == []
+
+
+def test_listing_the_games_imports_no_commands_no_database_and_no_web(tmp_path: Path) -> None:
+    modules = imported_by(["games"], tmp_path)
+    assert loaded(modules, GAMES) == sorted(GAMES)  # every game is listed
+    commands = [m for m in modules if m.startswith("sleuth.games.") and m.endswith(".commands")]
+    assert commands == []
+    assert loaded(modules, ("duckdb", "pysat", "scipy.optimize", "sleuth.arena", *WEB)) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "module"),
+    [
+        pytest.param(
+            ["fox", "solve", "--graph", "path:3", "--json"], "sleuth.games.fox.commands", id="solve"
+        ),
+        pytest.param(["infer", "fox", "--help"], "sleuth.games.fox.plugins", id="infer"),
+    ],
+)
+def test_a_game_command_imports_that_game_only(
+    args: list[str], module: str, tmp_path: Path
+) -> None:
+    modules = imported_by(args, tmp_path)
+    assert module in modules
+    assert loaded(modules, GAMES) == ["sleuth.games.fox"]
+    assert loaded(modules, ("numba", "duckdb", "pysat", "rapidfuzz", *WEB)) == []
+
+
+def test_the_builtin_commands_table_matches_the_games() -> None:
+    """``sleuth --help`` shows :data:`BUILTIN_COMMANDS` for the games' own commands: it names
+    exactly the built-in games with commands, with the help of their Typer apps."""
+    with_commands = {}
+    for name in builtin_game_names():
+        found = commands_module(game_spec(name))
+        if found is not None:
+            with_commands[name] = found[0].info.help
+    assert with_commands == BUILTIN_COMMANDS
+    root = typer.main.get_command(app)
+    for name, help_text in BUILTIN_COMMANDS.items():
+        assert subcommand(root, name).help == help_text  # the group that runs says the same
+
+
+PLUGIN = """\
+import dataclasses
+import typer
+from tests.core import toy
+app = typer.Typer(help="Tiny tools: say hello.", no_args_is_help=True)
+@app.command("hello")
+def hello() -> None:
+    \"\"\"Say hello.\"\"\"
+    print("hello from a plug-in")
+SPEC = dataclasses.replace(toy.SPEC, name="tinycli", commands="tiny_cli_game:app")
+"""
+
+
+@pytest.fixture
+def plugin_env(tmp_path: Path) -> dict[str, str]:
+    """An environment with one more installed game, ``tinycli``, a plug-in (an entry point)
+    with its own commands."""
+    info = tmp_path / "tiny_cli_game-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-cli-game\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[sleuth.games]\ntinycli = tiny_cli_game:SPEC\n")
+    (tmp_path / "tiny_cli_game.py").write_text(PLUGIN)
+    root = Path(__file__).resolve().parents[1]
+    path = os.pathsep.join([str(tmp_path), str(root), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path, "COLUMNS": "200", "NO_COLOR": "1"}
+
+
+def test_a_plug_in_game_s_commands_are_listed_and_run(
+    plugin_env: dict[str, str], tmp_path: Path
+) -> None:
+    def sleuth(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", "from sleuth.cli import main; main()", *args],
+            cwd=tmp_path, env=plugin_env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    listed = sleuth("--help")
+    assert listed.returncode == 0, listed.stderr
+    assert "tinycli" in listed.stdout and "Tiny tools: say hello." in listed.stdout
+    assert "fox " in listed.stdout and "camel-up " in listed.stdout  # the built-in ones too
+    ran = sleuth("tinycli", "hello")
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == "hello from a plug-in\n"
+    typo = sleuth("tinycl")
+    assert typo.returncode == 2 and "Did you mean 'tinycli'?" in typo.stderr
+
+
+def test_a_plug_in_is_imported_only_when_the_games_are_listed(
+    plugin_env: dict[str, str], tmp_path: Path
+) -> None:
+    playing = ["play", "fox", "--bots", "solver,quantum", "-n", "1", "-w", "1", "--no-db"]
+    assert "tiny_cli_game" not in imported_by(playing, tmp_path, env=plugin_env)
+    assert "tiny_cli_game" in imported_by(["--help"], tmp_path, env=plugin_env)
