@@ -33,6 +33,7 @@ from sleuth.core.registry import game_spec
 from sleuth.core.table import TableSession, count_entries
 from sleuth.web import assist_session as notes
 from sleuth.web.assist_visuals import visual
+from sleuth.web.locks import RecordLocks
 from sleuth.web.store import Store
 
 router = APIRouter()
@@ -91,20 +92,18 @@ class Upload(BaseModel):
 class _Live:
     """Live sessions by notepad id (an LRU) with the record each was built from, the
     renderings and pictures drawn lately by notepad id and record state (an LRU), and one
-    lock per notepad id."""
+    lock per notepad id while it is used."""
 
     def __init__(self) -> None:
         self.sessions: OrderedDict[str, tuple[str, TableSession]] = OrderedDict()
         self.drawn: OrderedDict[tuple[str, bytes], tuple[str, str]] = OrderedDict()
-        self.locks: dict[str, threading.Lock] = {}
+        self.locks = RecordLocks()
         self.guard = threading.Lock()
 
     @contextmanager
     def hold(self, record_id: str) -> Iterator[None]:
         """Hold the notepad's lock (one change at a time per notepad)."""
-        with self.guard:
-            lock = self.locks.setdefault(record_id, threading.Lock())
-        with lock:
+        with self.locks.hold(record_id):
             yield
 
     def session(self, record_id: str, record: dict[str, Any]) -> TableSession:

@@ -24,6 +24,7 @@ from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
 from sleuth.web.live import FILE_OPTIONS, LiveGame, default_bot, new_log
+from sleuth.web.locks import RecordLocks
 from sleuth.web.render import board_svg, describe
 from sleuth.web.store import Store
 
@@ -57,11 +58,11 @@ class Move(BaseModel):
 
 
 class _Live:
-    """Live games by record id (a small LRU), with one lock per game id."""
+    """Live games by record id (a small LRU), with one lock per game id while it is used."""
 
     def __init__(self) -> None:
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
-        self.locks: dict[str, threading.Lock] = {}
+        self.locks = RecordLocks()
         self.guard = threading.Lock()
 
     @contextmanager
@@ -69,9 +70,7 @@ class _Live:
         """The live game of ``record``, held alone: the cached one if it is at the stored log
         (``fetch`` reads it once the game is held, so no other request changes it
         meanwhile), else one rebuilt from that log."""
-        with self.guard:
-            lock = self.locks.setdefault(record, threading.Lock())
-        with lock:
+        with self.locks.hold(record):
             log = fetch()
             with self.guard:
                 live = self.games.pop(record, None)
