@@ -151,16 +151,14 @@ def test_at_the_start_of_a_turn_it_is_the_players_move(
         kitchen = next(a for a in room_advice(s.pad) if a.room == KITCHEN)
         cards = f"{s.pad.card_name(kitchen.suspect)}, {s.pad.card_name(kitchen.weapon)}"
         assert line.startswith(
-            f"This turn: take the secret passage to the Kitchen and suggest {cards} "
-            f"({kitchen.gain:.2f} nats expected) there. A turn is worth "
-            f"{plan.worth['passage']:.2f} nats that way, against {plan.worth['roll']:.2f} "
-            "rolling (on average over the dice)."
+            f"This turn: take the secret passage to the Kitchen and suggest {cards} there "
+            f"({kitchen.gain:.2f} nats expected). Worth in nats a turn: passage "
+            f"{plan.worth['passage']:.2f}, roll {plan.worth['roll']:.2f} on average."
         )
     else:
         assert line == (
-            "This turn: roll, then enter 'I rolled N' for where to go. A turn is worth "
-            f"{plan.worth['roll']:.2f} nats that way (on average over the dice), against "
-            f"{plan.worth['passage']:.2f} by the secret passage."
+            "This turn: roll, then enter 'I rolled N' for where to go. Worth in nats a turn: "
+            f"roll {plan.worth['roll']:.2f} on average, passage {plan.worth['passage']:.2f}."
         )
 
 
@@ -192,7 +190,7 @@ def test_summoned_it_may_stay_and_suggest(
         assert line.startswith(
             "This turn: stay in the Kitchen (Bob summoned your token, Miss Scarlet) and suggest "
         )
-        assert f"A turn is worth {plan.worth['stay']:.2f} nats that way, against " in line
+        assert f"Worth in nats a turn: stay {plan.worth['stay']:.2f}, roll " in line
     # entering the token's place ends the summons
     s.enter("I am in the kitchen")
     assert s.pad.summoner is None and s.pad.turn() == Turn(InRoom(KITCHEN), "act", may_suggest=True)
@@ -227,7 +225,7 @@ def test_in_a_room_just_entered_it_suggests_here() -> None:
     kitchen = next(a for a in room_advice(s.pad) if a.room == KITCHEN)
     cards = f"{s.pad.card_name(kitchen.suspect)}, {s.pad.card_name(kitchen.weapon)}"
     assert turn_line(s.pad) == (
-        f"This turn: suggest {cards} ({kitchen.gain:.2f} nats expected) here in the Kitchen."
+        f"This turn: suggest {cards} here in the Kitchen ({kitchen.gain:.2f} nats expected)."
     )
     # once I have suggested there, the Kitchen is a round trip away in the table too
     s.enter("I suggest green rope kitchen")
@@ -262,8 +260,8 @@ def test_where_the_rules_want_the_accusation_in_its_room_it_heads_there() -> Non
     assert plan.action == "passage" and plan.room == KITCHEN and plan.accuse_in == KITCHEN
     assert plan.worth == {"roll": plan.worth["roll"], "passage": 1.0, "stay": 0.5}
     assert flat(turn_line(s.pad)).startswith(
-        "This turn: take the secret passage to the Kitchen and accuse there. A turn is worth "
-        "1.00 nats that way, against "
+        "This turn: take the secret passage to the Kitchen and accuse there. Worth in nats a "
+        "turn: passage 1.00, roll "
     )
     s.enter("I am in the kitchen")
     assert agrees(s) == TurnPlan("accuse", KITCHEN)

@@ -323,7 +323,8 @@ ASSIST = AssistPlugin(
     help="A notepad for a player at a real table: give the seats, yours and your hand (as "
     "options or when asked), then type each suggestion and its answers and each accusation; "
     "see after every entry who may hold each card, the likely envelopes, the best suggestion "
-    "for each room, which card to show and whether to accuse.  'why CARD' explains a fact; "
+    "for each room, what to do this turn, which card to show and whether to accuse.  'why "
+    "CARD' explains a fact; "
     "undo, edit, delete, insert, save FILE and load FILE work at any time.",
     session=_session,
     prepare=prepare,

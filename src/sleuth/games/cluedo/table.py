@@ -8,7 +8,9 @@ from a :class:`~.notepad.Notepad`.
   ✓ has, ✗ lacks, else the exact probability); a bar chart of the envelope per category; the
   most likely envelopes; the entropy after each entry; the best suggestion for each room
   (:func:`room_advice`: gain per expected turn from my token's place when it is entered, else
-  every room ranked by gain alone); and whether to accuse (:func:`~.advice.accusation_advice`).
+  every room ranked by gain alone); what to do this turn (:func:`turn_line`: the ``sleuth``
+  player's own decision, :func:`~.advice.plan_turn`); and whether to accuse
+  (:func:`~.advice.accusation_advice`, with the rivals' progress read off the entries).
 
 Advice draws samples with a random stream seeded by the number of events, so the same entries
 always show the same advice.
@@ -336,10 +338,6 @@ def turn_plan(pad: Notepad) -> TurnPlan | None:
     return plan
 
 
-WEIGHED = {"roll": "rolling", "passage": "by the secret passage", "stay": "staying"}
-"""The choices at the start of a turn, as the turn line names them."""
-
-
 def turn_line(pad: Notepad) -> str:
     """The plan of :func:`turn_plan` in a sentence: what to do this turn, the suggestion to
     make (the room's row of :func:`room_advice`) and what each choice weighed is worth."""
@@ -373,10 +371,10 @@ def turn_line(pad: Notepad) -> str:
     assert room is not None
     name = pad.card_name(room)
     if plan.action == "suggest":
-        return f"This turn: {_then(pad, plan, room)} here in the {name}."
+        return f"This turn: {_then(pad, plan, room, f'here in the {name}')}."
     if plan.action == "passage":
         then = _then(pad, plan, room)
-        return f"This turn: take the secret passage to the {name} and {then} there.{_weighed(plan)}"
+        return f"This turn: take the secret passage to the {name} and {then}.{_weighed(plan)}"
     if plan.action == "stay":
         assert pad.summoner is not None and pad.me is not None
         summons = f"{pad.names[pad.summoner]} summoned your token, " \
@@ -386,7 +384,7 @@ def turn_line(pad: Notepad) -> str:
     assert plan.action == "go" and pad.roll is not None
     if plan.reached == InRoom(room):
         return f"This turn: go to the {name} (your {pad.roll} reaches it) and " \
-               f"{_then(pad, plan, room)} there."  # fmt: skip
+               f"{_then(pad, plan, room)}."  # fmt: skip
     reached = plan.reached
     assert isinstance(reached, Transit)
     more = travel_time(reached, room, pad.game.dice)
@@ -397,23 +395,20 @@ def turn_line(pad: Notepad) -> str:
     )
 
 
-def _then(pad: Notepad, plan: TurnPlan, room: int) -> str:
+def _then(pad: Notepad, plan: TurnPlan, room: int, where: str = "there") -> str:
     """The suggestion the plan makes in ``room`` (its row of :func:`room_advice`), or the
-    accusation it heads for."""
+    accusation it heads for, made ``where``."""
     if plan.accuse_in is not None:
-        return "accuse"
+        return f"accuse {where}"
     best = next(a for a in room_advice(pad) if a.room == room)
     cards = f"{pad.card_name(best.suspect)}, {pad.card_name(best.weapon)}"
-    return f"suggest {cards} ({best.gain:.2f} nats expected)"
+    return f"suggest {cards} {where} ({best.gain:.2f} nats expected)"
 
 
 def _weighed(plan: TurnPlan) -> str:
-    """What a turn is worth by the chosen start of turn, against the other choices weighed."""
-    chosen = plan.action
-    dice = " (on average over the dice)"
-    others = [f"{worth:.2f} {WEIGHED[name]}{dice if name == 'roll' else ''}"
-              for name, worth in plan.worth.items() if name != chosen]  # fmt: skip
-    text = f" A turn is worth {plan.worth[chosen]:.2f} nats that way"
-    if chosen == "roll":
-        text += dice
-    return text + (", against " + " and ".join(others) if others else "") + "."
+    """What a turn is worth by each start of turn weighed, the chosen one first."""
+    order = sorted(plan.worth, key=lambda name: name != plan.action)
+    worths = ", ".join(
+        f"{name} {plan.worth[name]:.2f}{' on average' if name == 'roll' else ''}" for name in order
+    )
+    return f" Worth in nats a turn: {worths}."
