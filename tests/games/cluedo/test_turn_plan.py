@@ -30,10 +30,12 @@ from sleuth.games.cluedo.actions import (
     Suggest,
 )
 from sleuth.games.cluedo.advice import (
+    AccusationAdvice,
     AdviceError,
     Turn,
     TurnPhase,
     TurnPlan,
+    accusation_advice,
     place_worth,
     plan_turn,
     rival_progress,
@@ -44,7 +46,13 @@ from sleuth.games.cluedo.cards import ROOMS, SUSPECTS, WEAPONS, card_named
 from sleuth.games.cluedo.movement import AtStart, InRoom, Transit, passage, reachable
 from sleuth.games.cluedo.rules import ACCUSATIONS, CluedoGame
 from sleuth.games.cluedo.sleuth_player import SleuthPlayer
-from sleuth.games.cluedo.table import room_advice, turn_line, turn_plan
+from sleuth.games.cluedo.table import (
+    accusation,
+    accusation_now,
+    room_advice,
+    turn_line,
+    turn_plan,
+)
 from tests.cli_helpers import flat
 
 SETUP = ["players Ann, Bob, Cy, Dan", "me Ann", "hand plum knife hall lounge study"]
@@ -421,3 +429,24 @@ def test_the_web_notepad_shows_the_line_and_outlines_its_room() -> None:
     worths(rolling, {"Library": 1.0})  # a roll goes to no room yet: nothing outlined
     assert "This turn: roll, then enter" in flat(re.sub(r"<[^>]+>", "", rendered_html(rolling)))
     assert "data-plan" not in cluedo(rolling)
+
+
+def test_a_rival_close_to_solving_it_hurries_both_lines_alike() -> None:
+    """The accusation line and the turn line read one accusation advice: when the rivals'
+    progress lowers the bar below certainty, both say to accuse, and why."""
+    s = session("I am in the study", "Bob suggests white rope library", "nobody")
+    pad = s.pad
+    assert pad.me is not None
+    progress = rival_progress(pad.events, pad.me)
+    assert progress == 3 / 13
+    advice = accusation_now(pad)
+    assert advice == accusation_advice(pad.posterior, rivals=progress) and not advice.accuse
+    hurried = AccusationAdvice(advice.suspect, advice.weapon, advice.room, 0.85, True, "rush")
+    pad.cache["accusation"] = hurried  # as if the rivals' progress had lowered the bar to 85%
+    cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
+    assert turn_line(pad) == f"This turn: accuse {cards}: 85% likely, and a rival is close to " \
+                             "solving it."  # fmt: skip
+    assert str(accusation(pad)) == (
+        f"Accuse now: the likeliest envelope, {cards}, has 85.0% (a 15% risk of elimination): "
+        "a rival is close to solving it."
+    )
