@@ -42,6 +42,8 @@ SLOWEST = 60.0
 ``s/move`` of ``sleuth games``): a request waits for the bots' moves, and a thread cannot be
 stopped once a move has started.  Each bot option is also bounded by its own interactive limit
 (:func:`sleuth.core.options.interactive_limit`)."""
+MOST_SEATS = 16
+"""The most seats tried for a role that the game's default seat count lacks."""
 FILE_OPTIONS = {"scotland-yard": "map"}
 """Options that name a folder on the server: a web request may only leave them at the default
 (the built-in board, or the one the server's environment names)."""
@@ -68,7 +70,9 @@ def new_log(
 
     Options are read as canonical values: a web request never makes the server read a file.
     ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's; every other
-    seat gets the bot in ``bots`` or :func:`default_bot`.  A bot option over its interactive
+    seat gets the bot in ``bots`` or :func:`default_bot`.  A ``role`` that only some seat
+    counts have (Scotland Yard's ``detective``) sets the seat-count option when it is not
+    given (:func:`_seated_for`).  A bot option over its interactive
     limit, or a bot declaring more than :data:`SLOWEST` seconds a move, is refused: a person
     waits for each move.
     """
@@ -80,6 +84,15 @@ def new_log(
     if folder is not None and options.get(folder, "") not in ("", "builtin"):
         raise OptionError(f"option {folder}: the web app reads no files (leave it at builtin)")
     game = spec.make(options, canonical=True)
+    if seat is None and role is not None and role not in game.roles:
+        seated = _seated_for(spec, options, role)
+        if seated is not None and spec.seats_option not in options:
+            game = seated[1]
+        elif seated is not None:
+            raise UnknownNameError(
+                f"no role {role!r} in this {name} game; its roles: {', '.join(game.roles)} "
+                f"({spec.seats_option}={seated[0]} has a {role} seat)"
+            )
     roles = game.roles
     if seat is None:
         if role is None:
@@ -122,6 +135,23 @@ def new_log(
         "actions": [],
         "forfeits": [],
     }
+
+
+def _seated_for(spec: GameSpec, options: dict[str, str], role: str) -> tuple[int, Game[Any]] | None:
+    """The fewest seats (at most :data:`MOST_SEATS`) for which the game of ``options`` has a
+    seat of ``role``, whatever ``options`` say of the seat count, with that game; None if no
+    seat count has one (or the game has no seat-count option).  Scotland Yard's
+    ``detective`` seats exist only with a seat per detective."""
+    if spec.seats_option is None:
+        return None
+    for seats in range(1, MOST_SEATS + 1):
+        try:
+            game = spec.make({**options, spec.seats_option: seats}, canonical=True)
+        except OptionError:
+            continue
+        if role in game.roles:
+            return seats, game
+    return None
 
 
 def default_bot(spec: GameSpec, role: str) -> BotSpec:

@@ -56,6 +56,14 @@ def test_the_forms_bots_and_options_are_used(page: Page) -> None:
     assert over(page)
 
 
+def test_the_one_detective_role_gets_a_seat_per_detective(page: Page) -> None:
+    game = start_game(page, "scotland-yard", "detective", options={"max_rounds": "2"})
+    answer = page.request.get(f"/api/play/{game}").json()
+    assert answer["options"]["seats"] == 6 and answer["role"] == "detective"
+    play_through(page, seed=2)
+    assert over(page)
+
+
 def test_a_bad_form_names_the_problem_and_starts_nothing(page: Page) -> None:
     page.goto("/play/new?game=fox")
     page.fill("#bots", "1=no-such-bot")

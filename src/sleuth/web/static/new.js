@@ -9,8 +9,11 @@ form.addEventListener("submit", async (event) => {
   error.textContent = "";
   const data = new FormData(form);
   const choice = { game: form.dataset.game, role: data.get("role"), options: {}, bots: {} };
-  for (const [name, value] of data.entries()) {
-    if (name.startsWith("option:")) choice.options[name.slice(7)] = String(value).trim();
+  // only the options changed from their defaults: the server fills in the others, and the
+  // seat count a role needs (Scotland Yard's one-detective seats) when it is not given
+  for (const input of form.querySelectorAll("input[name^='option:']")) {
+    const value = input.value.trim();
+    if (value !== input.defaultValue.trim()) choice.options[input.name.slice(7)] = value;
   }
   for (const line of String(data.get("bots")).split("\n")) {
     if (!line.trim()) continue;
