@@ -281,6 +281,15 @@ def test_where_the_rules_want_the_accusation_in_its_room_it_heads_there() -> Non
         "This turn: make no suggestion and head for the Kitchen next turn: the accusation is "
         "made there."
     )
+    # the passage out of the Study to the Kitchen is the quickest way to the Ballroom
+    far = session("I suggest green rope ballroom", "nobody", *summoned, accuse_at="in_named_room")
+    plan = agrees(far)
+    assert plan.action == "passage" and plan.room == KITCHEN
+    assert plan.accuse_in == card_named("Ballroom")
+    assert flat(turn_line(far.pad)).startswith(
+        "This turn: take the secret passage to the Kitchen and head on for the Ballroom to "
+        "accuse there. Worth in nats a turn: passage "
+    )
 
 
 def test_the_notepads_rivals_are_the_players() -> None:
@@ -324,6 +333,10 @@ def test_a_refused_entry_leaves_the_line_as_it_was() -> None:
         (
             lambda: plan_turn(Turn(InRoom(KITCHEN)), dict, dice=1, accuse_at="nowhere"),
             "accuse_at='nowhere'",
+        ),
+        (
+            lambda: plan_turn(Turn(InRoom(KITCHEN)), lambda: {KITCHEN: 1.0}, dice=1),
+            r"the rooms' worth names cards \[15\], not the nine rooms",
         ),
     ],
 )

@@ -625,6 +625,8 @@ def plan_turn(
             return TurnPlan("suggest", turn.position.room)
         return TurnPlan("end", accuse_in=target)
     values = {room: float(room == target) for room in ROOMS} if target is not None else worth()
+    if sorted(values) != list(ROOMS):
+        raise AdviceError(f"the rooms' worth names cards {sorted(values)}, not the nine rooms")
     if turn.phase == "head":
         assert turn.roll is not None  # Turn's invariant
         targets = reachable(turn.position, turn.roll, retarget)

@@ -396,9 +396,11 @@ def turn_line(pad: Notepad) -> str:
 
 
 def _then(pad: Notepad, plan: TurnPlan, room: int, where: str = "there") -> str:
-    """The suggestion the plan makes in ``room`` (its row of :func:`room_advice`), or the
-    accusation it heads for, made ``where``."""
+    """The suggestion the plan makes in ``room`` (its row of :func:`room_advice`), made
+    ``where``, or the accusation it heads for."""
     if plan.accuse_in is not None:
+        if plan.accuse_in != room:
+            return f"head on for the {pad.card_name(plan.accuse_in)} to accuse there"
         return f"accuse {where}"
     best = next(a for a in room_advice(pad) if a.room == room)
     cards = f"{pad.card_name(best.suspect)}, {pad.card_name(best.weapon)}"
