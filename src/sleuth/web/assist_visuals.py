@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from html import escape
 from typing import Any
 
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import Game
 from sleuth.core.table import TableSession
-from sleuth.web.render.svg import document, tag, text
+from sleuth.web.render.svg import document, tag, text, title
 
 HEAT = "#c0392b"
 """The colour of certainty in the heat maps and bars (lighter: less likely)."""
@@ -153,7 +152,7 @@ def fugitive(session: Any) -> str:
             body.append(
                 tag(
                     "rect",
-                    tag("title", label) if label else "",
+                    title(label) if label else "",
                     x=float(x),
                     y=float(y),
                     width=cell - 1,
@@ -196,15 +195,15 @@ def camel_up(session: Any) -> str:
     width = label_w + len(columns) * (bar_w + gap) + 10
     height = 30 + row * 5 + 10
     body = [
-        text(label_w + i * (bar_w + gap), 16, title, font_weight=700)
-        for i, (title, _) in enumerate(columns)
+        text(label_w + i * (bar_w + gap), 16, heading, font_weight=700)
+        for i, (heading, _) in enumerate(columns)
     ]
     for camel in range(5):
         name = game.camel_name(camel)
         y = 26 + row * camel
         body.append(text(4, y + 13, name))
         colour = CAMEL_COLOURS.get(name.lower(), "#5b6475")
-        for i, (title, values) in enumerate(columns):
+        for i, (heading, values) in enumerate(columns):
             p = float(values[camel])
             x = label_w + i * (bar_w + gap)
             body.append(
@@ -213,7 +212,7 @@ def camel_up(session: Any) -> str:
             body.append(
                 tag(
                     "rect",
-                    tag("title", f"{name} {title}: {p:.1%}"),
+                    title(f"{name} {heading}: {p:.1%}"),
                     x=float(x),
                     y=float(y + 2),
                     width=round(bar_w * p, 2),
@@ -259,7 +258,7 @@ def scotland_yard(session: Any) -> str:
         shades.append(
             tag(
                 "circle",
-                tag("title", f"station {station}: {p:.1%}"),
+                title(f"station {station}: {p:.1%}"),
                 cx=x,
                 cy=y,
                 r=board.RADIUS + 5,
@@ -331,7 +330,7 @@ def _suggestions(pad: Any) -> str:
         body.append(
             tag(
                 "rect",
-                tag("title", escape(tip)),
+                title(tip),
                 x=float(left),
                 y=float(y + 2),
                 width=round((width - left - 10) * a.rate / best, 2),
@@ -379,9 +378,7 @@ def _entropy(points: Sequence[tuple[int, float]]) -> str:
     ]
     for n, h in points:
         x, y = at(n, h)
-        body.append(
-            tag("circle", tag("title", f"entry {n}: {h:.2f} nats"), cx=x, cy=y, r=3, fill=HEAT)
-        )
+        body.append(tag("circle", title(f"entry {n}: {h:.2f} nats"), cx=x, cy=y, r=3, fill=HEAT))
     chart = document(width, height, "".join(body), "Cluedo: the envelope's entropy over time")
     return chart.replace("<svg ", '<svg class="chart" ', 1)
 

@@ -23,6 +23,12 @@ def tag(name: str, body: str = "", **attrs: Attr) -> str:
     return f"<{name}{_attrs(attrs)}>{body}</{name}>" if body else f"<{name}{_attrs(attrs)}/>"
 
 
+def title(words: object) -> str:
+    """A ``<title>`` element (the tooltip of its parent, or the picture's name) holding
+    ``words`` (escaped: a tooltip may quote what a user typed, such as a player's name)."""
+    return tag("title", escape(str(words)))
+
+
 def text(x: float, y: float, words: object, **attrs: Attr) -> str:
     """A text element at ``(x, y)`` holding ``words`` (escaped)."""
     return tag("text", escape(str(words)), x=float(x), y=float(y), **attrs)
@@ -36,7 +42,7 @@ def document(
     screen (the stylesheet applies it there)."""
     return tag(
         "svg",
-        tag("title", escape(label)) + body,
+        title(label) + body,
         class_=None if min_width is None else "scrolls",
         style=None if min_width is None else f"--min-width: {min_width}px",
         xmlns="http://www.w3.org/2000/svg",
