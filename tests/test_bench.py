@@ -41,6 +41,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("cluedo_deduction.py", "vs baseline"),
         ("web_load.py", "vs alone"),
         ("cluedo_notepad.py", "vs baseline"),
+        ("cli_startup.py", "vs eager"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -87,4 +88,5 @@ def test_every_benchmark_is_tested() -> None:
         "cluedo_deduction.py",
         "cluedo_notepad.py",
         "web_load.py",
+        "cli_startup.py",
     }
