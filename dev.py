@@ -31,8 +31,9 @@ STAMP = VENV / ".sleuth-install-stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PLAIN = ROOT / ".venv-plain"
 PLAIN_BIN = PLAIN / BIN.name
-PLAIN_TESTS = ("tests/test_docs_examples.py", "tests/test_cli_help.py")
-"""The CLI smoke tests run on the plain install: every documented command, and the help."""
+PLAIN_TESTS = ("tests/test_docs_examples.py", "tests/test_cli_help.py", "tests/test_cli_startup.py")
+"""The CLI smoke tests run on the plain install: every documented command, the help, and what
+each start imports."""
 
 
 def run(*args: str | Path) -> None:
