@@ -22,6 +22,7 @@ from sleuth.cli.app import app
 from sleuth.cli.lazy import subcommand
 from sleuth.cli.plugin_commands import BUILTIN_COMMANDS, commands_module
 from sleuth.core.registry import builtin_game_names, game_spec
+from tests.cli_helpers import check_error, entry
 
 HEAVY = ("numba", "llvmlite", "numpy", "scipy", "duckdb", "pysat", "rapidfuzz")
 """Libraries the games and the arena import, none needed to start the command line.  (Pydantic
@@ -113,6 +114,29 @@ def test_a_game_command_imports_that_game_only(
     assert module in modules
     assert loaded(modules, GAMES) == ["sleuth.games.fox"]
     assert loaded(modules, ("numba", "duckdb", "pysat", "rapidfuzz", *WEB)) == []
+
+
+NAME_ERRORS = [
+    (["foxx"], ["No such command 'foxx'. Did you mean 'fox'?"]),
+    (["camel-upp", "odds"], ["Did you mean 'camel-up'?"]),
+    (["export", "camel-upp"], ["No such command 'camel-upp'. Did you mean 'camel-up'?"]),
+    (["export", "fox"], ["No such command 'fox'."]),
+    (["infer", "foxx"], ["unknown game 'foxx'; games with a belief for `sleuth infer`: fox,"]),
+    (["assist", "fox"], ["fox has no table-side assistant; games with one: fugitive,"]),
+    (["fox", "nosuch"], ["No such command 'nosuch'."]),
+]
+"""Mistyped or missing names at each level, and what the error must say."""
+
+
+@pytest.mark.parametrize(
+    ("args", "culprits"), [pytest.param(a, c, id=" ".join(a)) for a, c in NAME_ERRORS]
+)
+def test_a_name_not_made_yet_gets_the_same_errors(
+    args: list[str], culprits: list[str], tmp_path: Path
+) -> None:
+    """Commands made on first use are known to errors and to Typer's close-name suggestions
+    as if they had been made at start-up."""
+    check_error(entry(*args, cwd=tmp_path), *culprits)
 
 
 def test_the_builtin_commands_table_matches_the_games() -> None:

@@ -72,15 +72,15 @@ def generated_command(
     return command
 
 
-GameCommand = Callable[[GameSpec], Any]
+CommandMaker = Callable[[GameSpec], Any]
 """Makes the command of one game in a :func:`games_group` (None: the game has none)."""
 
 
 class GameCommands(LazyGroup):
-    """A group of per-game commands, one per game for which :attr:`command_for` makes one,
+    """A group of per-game commands, one per game for which :meth:`command_for` makes one,
     made on first use; ``plugin`` names what a game needs to be in it, and ``friendly`` says
     whether a game it does not hold is an error naming the games it does (else Typer's own
-    "No such command")."""
+    "No such command", with a close name suggested)."""
 
     plugin = "a plug-in"
     friendly = True
@@ -110,7 +110,7 @@ class GameCommands(LazyGroup):
 
 
 def games_group(
-    plugin: str, help: str, command_for: GameCommand, friendly: bool = True
+    plugin: str, help: str, command_for: CommandMaker, friendly: bool = True
 ) -> typer.Typer:
     """A Typer group of per-game commands made by ``command_for`` (see :class:`GameCommands`)
     whose errors say a game lacks ``plugin``."""
