@@ -49,6 +49,7 @@ def imported_by(
     """The modules imported by running ``sleuth ARGS`` in a fresh interpreter (``before``:
     Python run first, in the same interpreter)."""
     out = tmp_path / "modules.json"
+    out.unlink(missing_ok=True)  # a run that fails to write it must not read an earlier one
     code = before + f"\nOUT = {str(out)!r}\n" + PROBE
     done = subprocess.run(
         [sys.executable, "-c", code, json.dumps(args)],
