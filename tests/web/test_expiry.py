@@ -53,9 +53,9 @@ def test_a_session_is_seen_when_it_is_touched_not_when_it_is_read(tmp_path: Path
     session = store.new_session()
     clock.now += TOUCH_EVERY / 2
     store.touch(session)  # too soon after being stored: nothing written
-    clock.now += 10 * DAY - TOUCH_EVERY / 4  # just over 10 days after it was stored
+    clock.now += 10 * DAY + TOUCH_EVERY * 3 / 4  # stored 10 days + TOUCH_EVERY * 5/4 ago
     assert store.has_session(session)  # a read is not a visit
-    assert store.forget_idle() == 1
+    assert store.forget_idle() == 1  # a seen time written by the touch would have kept it
 
 
 def test_idle_sessions_are_forgotten_when_the_store_opens(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_a_store_made_before_seen_times_counts_the_last_change(tmp_path: Path) -
             INSERT INTO records VALUES ('g2', 'left', 'game', '{}', 0, 5);
             """
         )
-    store = Store(path, forget_after=20.0, clock=Clock(60.0))
+    store = Store(path, forget_after=20.0, clock=Clock(60.0 + TOUCH_EVERY))  # lag allowed for
     assert store.has_session("played") and not store.has_session("left")
     assert store.get("played", "game", "g1") == {}
 
@@ -119,3 +119,22 @@ def test_an_app_that_never_forgets(store: Path) -> None:
         clock.now += 3650 * DAY
         assert client.get(f"/api/play/{game['id']}").status_code == 200
         assert not app.state.store.sweep_due()
+
+
+def test_a_session_in_use_is_never_forgotten_however_short_the_expiry(store: Path) -> None:
+    """A request writes the seen time at most every TOUCH_EVERY seconds, so a sweep allows
+    for that lag: a session used every few minutes outlives a shorter expiry, and is forgotten
+    only once it has gone unused for the whole expiry."""
+    clock = Clock()
+    app = create_app(store, forget_after_days=(TOUCH_EVERY / 2) / DAY, clock=clock)
+    with TestClient(app) as client:
+        game = client.post("/api/play", json={"game": "fox", "seed": 1}).json()
+        for _ in range(round(3 * TOUCH_EVERY / 600)):  # three hours, a request every 10 min
+            clock.now += 600
+            assert client.get(f"/api/play/{game['id']}").status_code == 200
+        last_use = clock.now
+        clock.now = last_use + TOUCH_EVERY / 2 - 1  # unused for just under the expiry
+        assert app.state.store.forget_idle() == 0
+        clock.now = last_use + TOUCH_EVERY / 2 + TOUCH_EVERY + 1  # over it, with the lag
+        assert app.state.store.forget_idle() == 1
+        assert client.get(f"/api/play/{game['id']}").status_code == 404

@@ -36,7 +36,8 @@ KINDS = ("game", "notepad")
 """The kinds of record a session owns."""
 TOUCH_EVERY = 3600.0
 """Seconds between two updates of a session's ``seen`` time (a request within this time of
-the last update writes nothing): idle times are known to within this."""
+the last update writes nothing): ``seen`` may lag a session's last use by up to this, which
+:meth:`Store.forget_idle` allows for."""
 SWEEP_EVERY = 3600.0
 """Seconds between two sweeps of idle sessions while the app runs."""
 
@@ -156,13 +157,17 @@ class Store:
         return self.forget_after is not None and self.clock() - self._swept >= SWEEP_EVERY
 
     def forget_idle(self) -> int:
-        """Delete every session not seen for ``forget_after`` seconds, with its games and
-        notepads; the number of sessions deleted (0 when sessions never expire)."""
+        """Delete every session unused for ``forget_after`` seconds, with its games and
+        notepads; the number of sessions deleted (0 when sessions never expire).
+
+        Invariant: a session used within ``forget_after`` seconds is kept, however short that
+        is: its ``seen`` time may lag its last use by :data:`TOUCH_EVERY`, so only a session
+        not seen for ``forget_after + TOUCH_EVERY`` seconds is deleted."""
         if self.forget_after is None:
             return 0
         now = self.clock()
         self._swept = now
-        cutoff = now - self.forget_after
+        cutoff = now - self.forget_after - TOUCH_EVERY
         with self._connect() as db:
             db.execute(
                 "DELETE FROM records WHERE session IN (SELECT id FROM sessions WHERE seen < ?)",
