@@ -461,3 +461,28 @@ def _random_changes(client: TestClient, rng: random.Random) -> int:
             assert body["html"] == rendered_html(direct)
         assert client.get(url).json()["entries"] == model
     return over
+
+
+def test_the_cluedo_chart_outlines_this_turn_s_room_only_while_i_play(client: TestClient) -> None:
+    """The suggestion chart outlines the room of the "This turn" line, its tooltip the line;
+    once my accusation was wrong I make no more moves, so neither the text nor the chart
+    advises one."""
+    params = {"players": "Ann, Bob, Cy, Dan", "me": "Ann", "hand": "Plum, Knife, Hall, Rope, Study"}
+    record = client.post("/api/assist", json={"game": "cluedo", "params": params}).json()["id"]
+
+    def enter(text: str) -> dict[str, Any]:
+        answer = client.post(f"/api/assist/{record}/entries", json={"text": text})
+        assert answer.status_code == 200, answer.text
+        shown: dict[str, Any] = answer.json()
+        return shown
+
+    playing = enter("I am in the kitchen")
+    outlined = re.findall(
+        r'<rect[^>]*data-plan="this-turn"[^>]*><title>([^<]*)</title>', playing["svg"]
+    )
+    assert len(outlined) == 1 and outlined[0].startswith("Kitchen: suggest "), outlined
+    assert "This turn: suggest " in outlined[0] and "This turn: suggest " in playing["html"]
+    out = enter("I accuse green rope kitchen wrong, envelope mustard wrench ballroom")
+    assert 'class="suggestion"' in out["svg"]  # the chart is still drawn
+    assert "this-turn" not in out["svg"] and "This turn" not in out["svg"]
+    assert "This turn" not in out["html"]

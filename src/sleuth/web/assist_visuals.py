@@ -305,13 +305,14 @@ def _suggestions(pad: Any) -> str:
     """The best suggestion in each room as bars of its worth (the notepad's own advice:
     gain per expected turn when the token's place is known, else gain), best first; the room
     the notepad's "This turn" line goes to (to suggest or accuse there) outlined, the line its
-    tooltip."""
+    tooltip, while I am in the game (the text has no such line once my accusation was
+    wrong)."""
     from sleuth.games.cluedo.table import room_advice, turn_line, turn_plan
 
     advice = room_advice(pad)  # cached by the notepad's rendering
     if not advice:
         return ""
-    plan = turn_plan(pad)
+    plan = None if pad.me in pad.eliminated else turn_plan(pad)
     planned = None if plan is None or plan.action in ("roll", "end") else plan.room
     row, width, left = 22, 520, 130
     best = max(max(a.rate for a in advice), 1e-9)
