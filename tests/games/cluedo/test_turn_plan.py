@@ -330,6 +330,8 @@ def test_a_refused_entry_leaves_the_line_as_it_was() -> None:
         (lambda: Turn(AtStart(0), "move", may_stay=True), "staying is a choice"),
         (lambda: Turn(InRoom(KITCHEN), "move", may_suggest=True), "a suggestion is made"),
         (lambda: Turn(InRoom(KITCHEN), "fly"), "phase 'fly'"),  # type: ignore[arg-type]
+        (lambda: Turn(InRoom(KITCHEN), "head", roll=0), "a roll of 0: a roll is at least 1"),
+        (lambda: Turn(AtStart(0), "head", roll=-2), "a roll of -2"),
         (
             lambda: plan_turn(Turn(InRoom(KITCHEN)), dict, dice=1, accuse_at="nowhere"),
             "accuse_at='nowhere'",
@@ -428,6 +430,7 @@ def test_along_engine_games_the_notepad_plans_what_the_player_plays(
 
 
 def test_the_web_notepad_shows_the_line_and_outlines_its_room() -> None:
+    pytest.importorskip("fastapi")  # the web extra
     from sleuth.web.assist import rendered_html
     from sleuth.web.assist_visuals import cluedo
 

@@ -560,8 +560,8 @@ class Turn:
     ``move`` (the turn begins: roll, the secret passage out of a corner room, or ``may_stay``
     after a summons), ``head`` (rolled ``roll``: choose the room to head for) or ``act``
     (moved: ``may_suggest`` in the room entered this turn).  Invariant (checked): ``roll`` is
-    given exactly in ``head``; ``may_stay`` only in ``move`` and ``may_suggest`` only in
-    ``act``, both in a room."""
+    given exactly in ``head``, a positive number; ``may_stay`` only in ``move`` and
+    ``may_suggest`` only in ``act``, both in a room."""
 
     position: Position
     phase: TurnPhase = "move"
@@ -574,6 +574,8 @@ class Turn:
             raise AdviceError(f"phase {self.phase!r}: move, head or act")
         if (self.roll is not None) != (self.phase == "head"):
             raise AdviceError(f"a roll is given when heading for a room, not in {self.phase!r}")
+        if self.roll is not None and self.roll < 1:
+            raise AdviceError(f"a roll of {self.roll}: a roll is at least 1")
         in_room = isinstance(self.position, InRoom)
         if self.may_stay and (self.phase != "move" or not in_room):
             raise AdviceError("staying is a choice at the start of a turn in a room")
