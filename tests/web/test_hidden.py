@@ -35,6 +35,7 @@ CASES = [
     ("fugitive", "fugitive", {}, 2),
     ("camel-up", "player", {}, 2),
     ("scotland-yard", "detectives", {}, 2),
+    ("scotland-yard", "detective", {}, 2),  # one of five detectives, the others bots
     ("scotland-yard", "mrx", {}, 2),
     ("cluedo", "player", {"players": "3", "max_turns": "90"}, 2),
 ]
