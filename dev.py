@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -95,6 +96,7 @@ def plain(args: list[str]) -> None:
     """Install Sleuth as a user would (``pip install .``: not editable, no extras) in
     .venv-plain, then run the CLI smoke tests with that environment's ``sleuth``."""
     bin_dir = make_venv(PLAIN)
+    shutil.rmtree(ROOT / "build", ignore_errors=True)  # setuptools would ship stale modules
     pip = (bin_dir / "python", "-m", "pip", "install", "--quiet")
     run(*pip, ".", "pytest")  # the dependencies; then this folder's code, always fresh:
     run(*pip, "--no-deps", "--force-reinstall", ".")

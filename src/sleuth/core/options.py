@@ -33,6 +33,19 @@ class OptionSpec:
     None: the default is the largest (:func:`interactive_limit`).  The command line takes any
     value ``parse`` accepts."""
 
+    def __post_init__(self) -> None:
+        default = self.default
+        if (
+            self.interactive_max is not None
+            and isinstance(default, int | float)
+            and not isinstance(default, bool)
+            and default > self.interactive_max
+        ):
+            raise ValueError(
+                f"option {self.name}: interactive_max={self.interactive_max} is below the "
+                f"default {default}, so the default itself would be refused in the web app"
+            )
+
 
 def parse_options(
     options: tuple[OptionSpec, ...], texts: Mapping[str, Any], owner: str, canonical: bool = False

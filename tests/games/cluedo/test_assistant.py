@@ -296,6 +296,13 @@ def test_the_notepad_shows_the_deduction_and_the_advice() -> None:
         assert (a.turns == 0) == (reach.get(a.room) == InRoom(a.room)), a
     with pytest.raises(SleuthError, match="a roll is a number from 1 to 6"):
         s.enter("I rolled 9")
+    two_dice = NotepadSession(CluedoGame(players=4, dice=2), SETUP)
+    two_dice.enter("I am in Kitchen")
+    with pytest.raises(SleuthError, match="a roll is a number from 2 to 12"):
+        two_dice.enter("I rolled 1")
+    assert two_dice.pad.roll is None
+    two_dice.enter("I rolled 12")
+    assert two_dice.pad.roll == 12
     assert session("Bob suggests plum rope library", "Cy shows").pad.events[-1].kind == "refuted"
     marks = flat(shown(session("Bob suggests plum rope library", "Cy shows")))
     assert "One of (a shown card): Cy: Rope / Library" in marks

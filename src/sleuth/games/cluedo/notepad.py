@@ -476,9 +476,9 @@ class Notepad:
             raise SleuthError("only your own roll is entered: 'I rolled 7'")
         if self.position is None:
             raise SleuthError("first say where your token is: 'I am in Hall' or 'I am at start'")
-        top = 6 * self.game.dice
-        if len(rest) != 1 or not rest[0].isdigit() or not 1 <= int(rest[0]) <= top:
-            raise SleuthError(f"a roll is a number from 1 to {top}: 'I rolled 7'")
+        low, top = self.game.dice, 6 * self.game.dice
+        if len(rest) != 1 or not rest[0].isdigit() or not low <= int(rest[0]) <= top:
+            raise SleuthError(f"a roll is a number from {low} to {top}: 'I rolled {top // 2}'")
         self.roll = int(rest[0])
         self.entered, self.summoner = False, None
         self._record([Event("rolled", {"seat": seat, "roll": self.roll})])
