@@ -18,6 +18,10 @@ from sleuth.core.compiled import kernel
 CARDS = 21
 ENVELOPE_ORDER = ((0, 6), (12, 21), (6, 12))
 """The envelope's categories in the order drawn: suspect, room, weapon (card ranges)."""
+ENVELOPE_WEIGHTS = (54, 1, 9)
+"""What each category's card (counted from the range's start) adds to the solution number."""
+LOWEST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 64)], dtype=np.int64)
+"""The index of the lowest set bit of each 6-bit mask (0 for 0): seats are at most 6."""
 
 
 @kernel
@@ -35,20 +39,37 @@ def attempts(
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
     """``b`` runs from the owners ``start`` (steps 1 done); the hypotheses of the runs that
     succeed and their envelopes' solution numbers.  ``seed`` seeds the kernel's own random
-    stream."""
+    stream.
+
+    Each run draws, in order: step 2's picks, step 3's three envelope cards, step 4's shuffle
+    (Fisher-Yates from the last undealt card down).  Nothing after the shuffle draws, so step
+    4's dealing and step 5's check are done in whichever order is cheaper (step 5 first, and
+    the deal with bit masks of the seats that may still take a card) without changing the
+    stream or the result."""
     np.random.seed(seed)
     out = np.empty((b, CARDS), dtype=np.int8)
     numbers = np.empty(b, dtype=np.int16)
+    n = len(sizes)
+    start_counts = np.zeros(n, dtype=np.int64)
+    for card in range(CARDS):
+        if 0 <= start[card] < n:
+            start_counts[start[card]] += 1
+    allowed = np.zeros(CARDS, dtype=np.int64)  # bit k: the fill order's k-th seat may hold it
+    for card in range(CARDS):
+        for k in range(n):
+            if not forbidden[fill_order[k], card]:
+                allowed[card] |= 1 << k
+    capacity = np.empty(n, dtype=np.int64)  # the hand size of the k-th seat of the fill order
+    for k in range(n):
+        capacity[k] = sizes[fill_order[k]]
     own = np.empty(CARDS, dtype=np.int8)
-    counts = np.zeros(len(sizes), dtype=np.int64)
+    counts = np.empty(n, dtype=np.int64)
+    filled = np.empty(n, dtype=np.int64)
     free = np.empty(CARDS, dtype=np.int64)
     kept = 0
     for _ in range(b):
         own[:] = start
-        counts[:] = 0
-        for card in range(CARDS):
-            if 0 <= own[card] < len(sizes):
-                counts[own[card]] += 1
+        counts[:] = start_counts
         ok = True
         for j in range(len(unseen_seats)):  # step 2
             seat = unseen_seats[j]
@@ -70,7 +91,9 @@ def attempts(
             counts[seat] += 1
         if not ok:
             continue
-        for lo, hi in ENVELOPE_ORDER:  # step 3
+        number = 0
+        for i in range(3):  # step 3
+            lo, hi = ENVELOPE_ORDER[i]
             nfree = 0
             for card in range(lo, hi):
                 if own[card] == -1 and not forbidden[envelope, card]:
@@ -79,7 +102,9 @@ def attempts(
             if nfree == 0:
                 ok = False
                 break
-            own[free[np.random.randint(0, nfree)]] = envelope
+            card = free[np.random.randint(0, nfree)]
+            own[card] = envelope
+            number += ENVELOPE_WEIGHTS[i] * (card - lo)
         if not ok:
             continue
         nfree = 0  # step 4: the undealt cards, shuffled
@@ -90,32 +115,27 @@ def attempts(
         for i in range(nfree - 1, 0, -1):
             j = np.random.randint(0, i + 1)
             free[i], free[j] = free[j], free[i]
-        for i in range(nfree):
-            card = free[i]
-            placed = False
-            for seat in fill_order:
-                if not forbidden[seat, card] and counts[seat] < sizes[seat]:
-                    own[card] = seat
-                    counts[seat] += 1
-                    placed = True
-                    break
-            if not placed:
-                ok = False
-                break
-        if not ok:
-            continue
-        number = 0
-        for card in range(CARDS):
-            if own[card] == envelope:
-                if card < 6:
-                    number += 54 * card
-                elif card < 12:
-                    number += 9 * (card - 6)
-                else:
-                    number += card - 12
         for x in wrong:  # step 5
             if number == x:
                 ok = False
+        if not ok:
+            continue
+        room = 0  # step 4's deal: bit k set while the k-th seat of the fill order has room
+        for k in range(n):
+            filled[k] = counts[fill_order[k]]
+            if filled[k] < capacity[k]:
+                room |= 1 << k
+        for i in range(nfree):
+            card = free[i]
+            fits = allowed[card] & room
+            if fits == 0:
+                ok = False
+                break
+            k = LOWEST_BIT[fits]
+            own[card] = fill_order[k]
+            filled[k] += 1
+            if filled[k] == capacity[k]:
+                room ^= 1 << k
         if ok:
             out[kept] = own
             numbers[kept] = number
