@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
+from sleuth.games.cluedo import _velma_kernels as kernels
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, Accuse, Go, Show, Suggest
 from sleuth.games.cluedo.bots import LogicPlayer
 from sleuth.games.cluedo.cards import NAMES, ROOMS, SUSPECTS, WEAPONS, solution_index
@@ -21,9 +23,11 @@ from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import AtStart, InRoom, Transit
 from sleuth.games.cluedo.rules import ACCUSATIONS, CluedoGame
 from sleuth.games.cluedo.velma import VelmaPlayer, move_budget
-from sleuth.games.cluedo.velma_hypotheses import VelmaBelief
+from sleuth.games.cluedo.velma_hypotheses import VelmaBelief, warm_up
 from sleuth.games.cluedo.velma_scoring import (
     ROOM_SPANS,
+    _histogram,
+    answer_counts,
     answer_order,
     entropy,
     room_analysis,
@@ -363,6 +367,44 @@ def test_room_analysis_equals_a_per_hypothesis_oracle() -> None:
                 want, want_rooms = oracle(owners, envelopes, 1, players, (s, 6 + w, room))
                 assert expected[s, w] == pytest.approx(want)
                 assert np.allclose(rooms[s, w], want_rooms)
+
+
+@pytest.mark.skipif(not kernels.COMPILED, reason="Numba is not installed (or is turned off)")
+def test_the_compiled_answer_counts_equal_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled histogram counts what NumPy's does, chunks and all (70,000 hypotheses are
+    two of NumPy's chunks), and its plain-Python version too; each hypothesis counts once per
+    suggestion."""
+    rng = np.random.default_rng(5)
+    for players, rows in ((3, 70_000), (4, 2_000), (6, 2_000)):
+        owners = rng.integers(0, players + 2, size=(rows, 21)).astype(np.int8)
+        envelopes = rng.integers(0, 324, size=rows).astype(np.int16)
+        order = answer_order(owners, players - 1, players)
+        slots = (players - 1) * 8 + 1
+        for room in (12, 17, 20):
+            compiled = answer_counts(order, envelopes, players, room, slots)
+            with monkeypatch.context() as patch:
+                patch.setattr(kernels, "COMPILED", False)
+                vectorised = answer_counts(order, envelopes, players, room, slots)
+            assert compiled.dtype == vectorised.dtype == np.int64
+            assert np.array_equal(compiled, vectorised)
+            assert compiled.sum() == 36 * rows
+            few = (order[:200], envelopes[:200], players, room, slots)
+            plain = kernels.histogram.py_func(*few)  # type: ignore[attr-defined]
+            assert np.array_equal(plain, _histogram(*few))
+
+
+@pytest.mark.skipif(not kernels.COMPILED, reason="Numba is not installed (or is turned off)")
+def test_the_warm_up_compiles_each_kernel_for_the_types_velmas_moves_pass() -> None:
+    """After :func:`warm_up`, a move compiles nothing more (which would take seconds of a timed
+    move on a cold cache)."""
+    compiled: list[Any] = [kernels.attempts, kernels.histogram]
+    warm_up()
+    warmed = [list(k.signatures) for k in compiled]
+    assert all(warmed)
+    player = velma(4, hypotheses=500)
+    observe(player, setup((5, 5, 4, 4), c(*MY_HAND[:5])))
+    player._analysis(KITCHEN)
+    assert [list(k.signatures) for k in compiled] == warmed
 
 
 def oracle(

@@ -1,10 +1,11 @@
-"""Velma's hybrid sampler compiled (Numba): steps 2-5 of
-:mod:`~sleuth.games.cluedo.velma_hypotheses`, one run at a time.
+"""Velma's hot loops compiled (Numba): her hybrid sampler (steps 2-5 of
+:mod:`~sleuth.games.cluedo.velma_hypotheses`, one run at a time) and the answer histogram of
+:mod:`~sleuth.games.cluedo.velma_scoring`.
 
 This module imports no constant from Sleuth (Numba's cache is keyed on this file alone, see
 :mod:`sleuth.core.compiled`).  Owners are coded as there: seats ``0..n-1``, the envelope,
-``-1`` for a card not dealt yet.  Without Numba, :class:`VelmaBelief` uses its NumPy version
-instead (this plain-Python loop would be far slower).
+``-1`` for a card not dealt yet.  Without Numba, :class:`VelmaBelief` and the scoring use
+their NumPy versions instead (these plain-Python loops would be far slower).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from sleuth.core.compiled import COMPILED as COMPILED
 from sleuth.core.compiled import kernel
 
 CARDS = 21
+ENVELOPES = 324
+"""Solution numbers ``54 s + 9 w + r``."""
 ENVELOPE_ORDER = ((0, 6), (12, 21), (6, 12))
 """The envelope's categories in the order drawn: suspect, room, weapon (card ranges)."""
 ENVELOPE_WEIGHTS = (54, 1, 9)
@@ -141,3 +144,32 @@ def attempts(
             numbers[kept] = number
             kept += 1
     return out[:kept], numbers[:kept]
+
+
+@kernel
+def histogram(
+    order: npt.NDArray[np.uint8],
+    envelopes: npt.NDArray[np.int16],
+    players: int,
+    room: int,
+    slots: int,
+) -> npt.NDArray[np.int64]:
+    """:func:`~sleuth.games.cluedo.velma_scoring.answer_counts`, one hypothesis at a time: the
+    same counts, laid out the same (suspect, weapon, answer slot, envelope).  It counts by
+    envelope first, so that a hypothesis's 36 counts lie close together, then transposes."""
+    by_envelope = np.zeros((ENVELOPES, 36 * slots), dtype=np.int64)
+    for h in range(len(envelopes)):
+        counts = by_envelope[envelopes[h]]
+        here = np.int64(order[h, room])
+        for s in range(6):
+            suspect = np.int64(order[h, s])
+            for w in range(6):
+                weapon = np.int64(order[h, 6 + w])
+                first = min(suspect, weapon, here)
+                if first == players:
+                    slot = slots - 1
+                else:
+                    cards = (suspect == first) | (here == first) << 1 | (weapon == first) << 2
+                    slot = (first - 1) * 8 + cards
+                counts[(6 * s + w) * slots + slot] += 1
+    return by_envelope.T.copy().reshape(-1)

@@ -391,7 +391,10 @@ class VelmaBelief:
 
 
 def warm_up() -> None:
-    """Compile the sampler's kernel (or load it from Numba's cache) before a timed move."""
+    """Compile Velma's kernels, the sampler's and the scoring's histogram (or load them from
+    Numba's cache), for the argument types her moves pass, before a timed move."""
     if kernels.COMPILED:
         belief = VelmaBelief(0, (6, 6, 6), 2, (), 1, 0, np.random.default_rng(0))
         belief.own_hand(range(6))
+        order = np.full((1, CARD_COUNT), 3, dtype=np.uint8)  # as answer_order gives (3 seats)
+        kernels.histogram(order, belief.envelopes[:1], 3, ROOMS.start, 17)

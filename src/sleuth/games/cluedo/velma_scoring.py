@@ -28,6 +28,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.games.cluedo import _velma_kernels as kernels
 from sleuth.games.cluedo.cards import ROOMS, SUSPECTS, WEAPONS
 from sleuth.games.cluedo.movement import (
     PASSAGES,
@@ -48,7 +49,7 @@ _R = ROOMS.start
 _BITS = (1, 2, 4)
 """A hypothesis's answer bin: bit 1 the suspect, 2 the room, 4 the weapon (as the original)."""
 _CHUNK = 1 << 16
-"""Hypotheses histogrammed at a time (bounds the memory of a room's analysis)."""
+"""Hypotheses histogrammed at a time by NumPy (bounds the memory of a room's analysis)."""
 _BINS_WITH = [[b for b in range(1, 8) if b & bit] for bit in _BITS]
 
 
@@ -122,10 +123,7 @@ def room_analysis(
     suggestion (suspect, weapon) in ``room``, by suspect then weapon, over the pool given by
     :func:`answer_order` and its envelopes."""
     slots = (players - 1) * 8 + 1
-    counts = np.zeros(36 * slots * 324, dtype=np.int64)
-    for start in range(0, len(envelopes), _CHUNK):
-        part = slice(start, start + _CHUNK)
-        counts += _histogram(order[part], envelopes[part], players, room, slots)
+    counts = answer_counts(order, envelopes, players, room, slots)
     hist = counts.astype(np.float64).reshape(6, 6, slots, 324)
     answered = hist[:, :, :-1].reshape(6, 6, players - 1, 8, 324)
     none = hist[:, :, -1]
@@ -141,12 +139,28 @@ def room_analysis(
     return expected, rooms / rooms.sum(-1, keepdims=True)
 
 
+def answer_counts(
+    order: npt.NDArray[np.uint8], envelopes: Envelopes, players: int, room: int, slots: int
+) -> npt.NDArray[np.int64]:
+    """How many hypotheses of the pool give each answer to each suggestion in ``room``, by
+    (suspect, weapon, answer slot, envelope), flat: the answer slot is ``8 (p - 1) + bin`` for
+    the p-th seat clockwise answering with the cards of ``bin``, or ``slots - 1`` for no
+    answer.  Counted by :func:`~._velma_kernels.histogram` when Numba is there, else by
+    :func:`_histogram` a chunk of the pool at a time (the same counts)."""
+    if kernels.COMPILED:
+        counts: npt.NDArray[np.int64] = kernels.histogram(order, envelopes, players, room, slots)
+        return counts
+    counts = np.zeros(36 * slots * 324, dtype=np.int64)
+    for start in range(0, len(envelopes), _CHUNK):
+        part = slice(start, start + _CHUNK)
+        counts += _histogram(order[part], envelopes[part], players, room, slots)
+    return counts
+
+
 def _histogram(
     order: npt.NDArray[np.uint8], envelopes: Envelopes, players: int, room: int, slots: int
 ) -> npt.NDArray[np.int64]:
-    """Counts by (suspect, weapon, answer slot, envelope): the answer slot is
-    ``8 (p - 1) + bin`` for the p-th seat clockwise answering with the cards of ``bin``, or
-    ``slots - 1`` for no answer."""
+    """:func:`answer_counts` for a part of the pool, vectorised with NumPy."""
     suspects = order[:, SUSPECTS.start : SUSPECTS.stop, None]
     weapons = order[:, None, WEAPONS.start : WEAPONS.stop]
     here = order[:, room, None, None]
