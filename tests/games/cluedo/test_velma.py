@@ -369,6 +369,21 @@ def test_room_analysis_equals_a_per_hypothesis_oracle() -> None:
                 assert np.allclose(rooms[s, w], want_rooms)
 
 
+def test_the_answer_order_counts_seats_clockwise_and_refuses_unknown_owners() -> None:
+    rng = np.random.default_rng(4)
+    for players in range(3, 7):
+        owners = rng.integers(0, players + 2, size=(500, 21)).astype(np.int8)
+        for seat in range(players):
+            order = answer_order(owners, seat, players)
+            o = owners.astype(np.int64)
+            want = np.where((o < players) & (o != seat), (o - seat) % players, players)
+            assert order.dtype == np.uint8 and np.array_equal(order, want)
+    assert answer_order(np.array([[1, 0, 3, 4]], dtype=np.int8), 1, 3).tolist() == [[3, 2, 3, 3]]
+    for unknown in (-1, 5):  # an undealt card, or past the table's code (n + 1 = 4)
+        with pytest.raises(IndexError):
+            answer_order(np.array([[0, unknown]], dtype=np.int8), 0, 3)
+
+
 @pytest.mark.skipif(not kernels.COMPILED, reason="Numba is not installed (or is turned off)")
 def test_the_compiled_answer_counts_equal_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled histogram counts what NumPy's does, chunks and all (70,000 hypotheses are

@@ -109,11 +109,12 @@ def entropy(counts: Floats) -> Floats:
 def answer_order(owners: Owners, seat: int, players: int) -> npt.NDArray[np.uint8]:
     """For each hypothesis and card, how many seats clockwise after ``seat`` its holder sits
     (1..players-1), or ``players`` when no one would show it (``seat`` itself, the envelope,
-    the table)."""
-    o = owners.astype(np.int16)
-    steps = (o - seat) % players
-    answers = (o < players) & (o != seat)
-    return np.where(answers, steps, players).astype(np.uint8)
+    the table): looked up by owner code, ``0 .. players + 1``."""
+    codes = np.arange(players + 2)
+    answers = (codes < players) & (codes != seat)
+    by_code = np.where(answers, (codes - seat) % players, players).astype(np.uint8)
+    order: npt.NDArray[np.uint8] = np.take(by_code, owners.view(np.uint8))
+    return order
 
 
 def room_analysis(
