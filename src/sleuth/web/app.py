@@ -35,6 +35,7 @@ HERE = Path(__file__).parent
 COOKIE = "sleuth_session"
 templates = Jinja2Templates(directory=HERE / "templates")
 """The page templates (``base.html`` is the layout every page extends)."""
+templates.env.filters["bound"] = play.bound_text
 
 
 FORGET_AFTER_DAYS = 30.0

@@ -12,7 +12,15 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web.browser.conftest import Server, artifact
-from tests.web.browser.pages import over, play_once, play_through, settle, start_game, texts
+from tests.web.browser.pages import (
+    GAME_URL,
+    over,
+    play_once,
+    play_through,
+    settle,
+    start_game,
+    texts,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -73,6 +81,34 @@ def test_a_bad_form_names_the_problem_and_starts_nothing(page: Page) -> None:
     assert page.url.endswith("/play/new?game=fox")
     page.goto("/")
     assert page.locator("#my-games").count() == 0
+
+
+def test_a_bot_option_shows_its_bound_and_a_larger_value_is_refused_by_name(page: Page) -> None:
+    page.goto("/play/new?game=fox")
+    page.select_option("#role", "hunter")
+    page.fill('input[name="seed"]', "4")
+    page.fill("#bots", "1=ismcts:iterations=9000")
+    check = page.locator("#bot-check")
+    assert "iterations at most 5,000" in check.locator(".hint").inner_text()
+    assert check.locator(".error").inner_text() == (
+        "seat 1, ismcts: iterations=9000 is too large here, iterations at most 5,000"
+    )
+    page.click("#new-game button[type=submit]")  # the server is the judge: it refuses
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    refusal = page.locator("#error").inner_text()
+    assert "iterations=9000 of bot 'ismcts'" in refusal and "at most 5000" in refusal
+    assert page.url.endswith("/play/new?game=fox")  # the choices stay, to be corrected
+    assert page.input_value("#bots") == "1=ismcts:iterations=9000"
+    assert page.input_value("#role") == "hunter"
+    assert page.input_value('input[name="seed"]') == "4"
+    page.fill("#bots", "1=ismcts:iterations=200")
+    assert check.locator(".error").count() == 0
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(GAME_URL)
+    settle(page)
+    game = page.url.rsplit("/", 1)[1]
+    players = page.request.get(f"/api/play/{game}").json()["players"]
+    assert [p["player"] for p in players] == ["you", "ismcts:iterations=200"]
 
 
 def test_a_typed_action_is_checked_by_the_server(page: Page) -> None:

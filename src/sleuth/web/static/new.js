@@ -1,8 +1,64 @@
-// The new-game form: sends the choices as JSON and opens the game's page.
-import { request } from "./api.js";
+// The new-game form: sends the choices as JSON and opens the game's page. While bot lines
+// are typed, it shows the options of each bot named and the largest value of each numeric
+// one here, and warns of a value over it (the server refuses it when the game starts).
+import { element, request } from "./api.js";
 
 const form = document.getElementById("new-game");
 const error = document.getElementById("error");
+const bots = document.getElementById("bots");
+const botCheck = document.getElementById("bot-check");
+
+// Each bot's options by bot name, read from the page's bot table: the server writes them and
+// their bounds from the data GET /api/games serves, so the page holds no numbers of its own.
+const botOptions = new Map(
+  [...document.querySelectorAll("#bot-list tr[data-bot]")].map((row) => [
+    row.dataset.bot,
+    [...row.querySelectorAll(".bot-option")].map((option) => ({
+      name: option.dataset.option,
+      most: option.dataset.most ?? null, // the bound as the server wrote it (exact for ints)
+      bound: option.querySelector(".most")?.textContent ?? "", // "at most 5,000"
+    })),
+  ]),
+);
+
+// Whether the typed value is a number over the bound `most` (whole numbers compared exactly,
+// as a bound may be past JavaScript's exact integers); text that is no number is left to the
+// server, which names what is wrong with it.
+function over(value, most) {
+  const whole = /^[+-]?\d+$/;
+  if (whole.test(value) && whole.test(most)) return BigInt(value) > BigInt(most);
+  const number = Number(value);
+  return value !== "" && Number.isFinite(number) && number > Number(most);
+}
+
+function checkBots() {
+  botCheck.replaceChildren();
+  for (const line of bots.value.split("\n")) {
+    const at = line.indexOf("=");
+    if (at < 0) continue; // the submit says how to write a line
+    const seat = line.slice(0, at).trim();
+    const [name, ...settings] = line.slice(at + 1).split(":").map((part) => part.trim());
+    const options = botOptions.get(name);
+    if (!options) continue; // the server names an unknown bot when the game starts
+    const ranges = options.map((o) => (o.bound ? `${o.name} ${o.bound}` : o.name));
+    const listed = ranges.length ? ranges.join(", ") : "no options";
+    botCheck.append(element("span", { class: "hint" }, `seat ${seat}, ${name}: ${listed}`));
+    for (const setting of settings) {
+      const eq = setting.indexOf("=");
+      const option = options.find((o) => o.name === setting.slice(0, eq).trim());
+      if (eq < 0 || !option || option.most === null) continue;
+      const value = setting.slice(eq + 1).trim();
+      if (!over(value, option.most)) continue;
+      const warning =
+        `seat ${seat}, ${name}: ${option.name}=${value} is too large here, ` +
+        `${option.name} ${option.bound}`;
+      botCheck.append(element("span", { class: "error" }, warning));
+    }
+  }
+}
+
+bots.addEventListener("input", checkBots);
+checkBots(); // the browser may keep typed text over a reload
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -29,6 +85,7 @@ form.addEventListener("submit", async (event) => {
     const game = await request("POST", "/api/play", choice);
     window.location.href = `/play/${game.id}`;
   } catch (problem) {
-    error.textContent = problem.message;
+    error.textContent = problem.message; // the choices stay as they were, to be corrected
+    error.scrollIntoView({ block: "nearest" });
   }
 });
