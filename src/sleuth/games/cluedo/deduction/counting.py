@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -70,6 +71,14 @@ class Deal:
         raise ValueError(f"card {card} is not dealt")
 
 
+Takes = tuple[tuple[int, int], ...]
+"""A shape's (unit, count) pairs with a positive count."""
+
+DrawTable = tuple[list[int], list[Takes], list[int]]
+"""The shapes an owner may take in a state (:meth:`Posterior._draw`): running sums of their
+weights, their :data:`Takes` and the states they leave."""
+
+
 class Posterior:
     """The exact posterior over the deals a knowledge allows.  Raises
     :class:`~.constraints.Infeasible` when no deal satisfies it.
@@ -101,16 +110,20 @@ class Posterior:
         self._problem: Problem
         self._tables: Tables
         self._deals: int | None
-        self._draws: dict[tuple[int, int], tuple[list[int], list[int]]]
+        self._draws: dict[tuple[int, int], DrawTable]
+        """Cached :meth:`_draw` tables by (position, state)."""
+        self._shape_takes: dict[int, Takes]
+        """Cached :meth:`_takes` by shape."""
         self._units: list[list[int]] | None
         if reuse is not None and reuse._signature() == self._signature():
             self._problem, self._tables = reuse._problem, reuse._tables
             self._deals, self._draws, self._units = reuse._deals, reuse._draws, reuse._units
+            self._shape_takes = reuse._shape_takes
         else:
             self._problem = Problem(self.closure, self._weighted)
             self._tables = tables(self._problem, self._weighted, compiled)
             self._deals = None if self._weighted else self._tables.total
-            self._draws, self._units = {}, None
+            self._draws, self._shape_takes, self._units = {}, {}, None
         self.total = self._tables.total
         """The weighted total (the deal count when unweighted): ``weight * scale``."""
         if not self.total:
@@ -266,26 +279,34 @@ class Posterior:
     # --- samples --------------------------------------------------------------------------
 
     def sample(self, rng: random.Random) -> Deal:
-        """One consistent deal, drawn exactly in proportion to its weight."""
+        """One consistent deal, drawn exactly in proportion to its weight.
+
+        The draws are those of ``rng.randrange`` (a shape) and ``rng.sample`` (a unit's
+        cards) made in a fixed order, taken through :func:`_below` and :func:`_pick`, which
+        make the same calls on ``rng``: the same seed, the same deal."""
         problem = self._problem
         k = self.knowledge
-        hands = [self.closure.known[p] for p in range(k.players)]
-        envelope = self.closure.known[k.envelope]
+        known = self.closure.known
+        hands = [known[p] for p in range(k.players)]
+        envelope = known[k.envelope]
         left = [list(u.cards) for u in problem.units]
         state = problem.full
         last = len(problem.owners) - 1
+        below = _below(rng)
         for position, owner in enumerate(problem.owners):
             if position < last:
-                taken, state = self._draw(position, state, rng)
+                cumulative, picks, nexts = self._draw(position, state)
+                i = bisect.bisect_right(cumulative, below(cumulative[-1]))
+                taken, state = picks[i], nexts[i]
             else:
-                taken = state
+                taken = self._takes(state)
             got = 0
-            for j, unit in enumerate(problem.units):
-                n = unit.take(taken)
-                if n:
-                    for card in rng.sample(left[j], n):
-                        left[j].remove(card)
-                        got |= 1 << card
+            for j, n in taken:
+                cards = left[j]
+                chosen = _pick(below, cards, n)
+                for card in chosen:
+                    cards.remove(card)
+                    got |= 1 << card
             if owner == k.envelope:
                 envelope |= got
             else:
@@ -297,9 +318,18 @@ class Posterior:
         """``n`` independent draws of :meth:`sample`."""
         return [self.sample(rng) for _ in range(n)]
 
-    def _draw(self, position: int, state: int, rng: random.Random) -> tuple[int, int]:
-        """A shape for the owner at ``position`` in ``state``, drawn in proportion to its
-        weight times its completions: (the shape's packed counts, the next state)."""
+    def _takes(self, packed: int) -> tuple[tuple[int, int], ...]:
+        """The (unit, count) pairs of a shape with a positive count, in unit order (cached)."""
+        got = self._shape_takes.get(packed)
+        if got is None:
+            got = tuple((j, n) for j, u in enumerate(self._problem.units) if (n := u.take(packed)))
+            self._shape_takes[packed] = got
+        return got
+
+    def _draw(self, position: int, state: int) -> DrawTable:
+        """The shapes the owner at ``position`` may take in ``state``, for a draw in
+        proportion to each one's weight times its completions (cached): the running sums of
+        those weights, each shape's :meth:`_takes` and the state it leaves."""
         problem = self._problem
         guard = problem.guard
         key = (position, state)
@@ -307,7 +337,8 @@ class Posterior:
         if table is None:
             after = self._tables.completions(position + 1)
             cumulative: list[int] = []
-            chosen: list[int] = []
+            picks: list[Takes] = []
+            nexts: list[int] = []
             running = 0
             s = state | guard
             for packed, static in problem.shapes[position]:
@@ -320,12 +351,34 @@ class Posterior:
                 if w:
                     running += w
                     cumulative.append(running)
-                    chosen.append(packed)
-            table = (cumulative, chosen)
+                    picks.append(self._takes(packed))
+                    nexts.append(t ^ guard)
+            table = (cumulative, picks, nexts)
             self._draws[key] = table
-        cumulative, chosen = table
-        packed = chosen[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
-        return packed, ((state | guard) - packed) ^ guard
+        return table
+
+
+def _below(rng: random.Random) -> Callable[[int], int]:
+    """``rng``'s draw of a number in ``[0, n)`` for ``n >= 1``: what ``rng.randrange(n)`` and
+    ``rng.sample`` call (``random.Random._randbelow``; a test checks that both still draw
+    through it)."""
+    return rng._randbelow  # type: ignore[attr-defined,no-any-return]
+
+
+def _pick(below: Callable[[int], int], cards: list[int], n: int) -> list[int]:
+    """``rng.sample(cards, n)`` for ``1 <= n <= len(cards) <= 21`` with ``below`` the rng's
+    :func:`_below`: the same calls, the same cards in the same order (the standard library's
+    algorithm for a population of at most 21, which swaps each pick out of a copy)."""
+    size = len(cards)
+    if n == 1:
+        return [cards[below(size)]]
+    pool = list(cards)
+    out = []
+    for i in range(n):
+        j = below(size - i)
+        out.append(pool[j])
+        pool[j] = pool[size - i - 1]
+    return out
 
 
 def warm_up() -> None:
