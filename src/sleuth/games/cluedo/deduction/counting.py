@@ -284,18 +284,29 @@ class Posterior:
         The draws are those of ``rng.randrange`` (a shape) and ``rng.sample`` (a unit's
         cards) made in a fixed order, taken through :func:`_below` and :func:`_pick`, which
         make the same calls on ``rng``: the same seed, the same deal."""
+        hands, triple = self._deal(_below(rng))
+        return Deal(hands, triple, self.knowledge.table)
+
+    def samples(self, rng: random.Random, n: int) -> list[Deal]:
+        """``n`` independent draws of :meth:`sample`."""
+        below, table = _below(rng), self.knowledge.table
+        return [Deal(*self._deal(below), table) for _ in range(n)]
+
+    def _deal(self, below: Callable[[int], int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The hands and the envelope of one deal drawn with ``below`` (:meth:`sample`)."""
         problem = self._problem
         k = self.knowledge
         known = self.closure.known
-        hands = [known[p] for p in range(k.players)]
+        hands = list(known[: k.players])
         envelope = known[k.envelope]
         left = [list(u.cards) for u in problem.units]
         state = problem.full
         last = len(problem.owners) - 1
-        below = _below(rng)
+        draws = self._draws
         for position, owner in enumerate(problem.owners):
             if position < last:
-                cumulative, picks, nexts = self._draw(position, state)
+                table = draws.get((position, state)) or self._draw(position, state)
+                cumulative, picks, nexts = table
                 i = bisect.bisect_right(cumulative, below(cumulative[-1]))
                 taken, state = picks[i], nexts[i]
             else:
@@ -303,20 +314,18 @@ class Posterior:
             got = 0
             for j, n in taken:
                 cards = left[j]
-                chosen = _pick(below, cards, n)
-                for card in chosen:
+                if n == 1:
+                    got |= 1 << cards.pop(below(len(cards)))
+                    continue
+                for card in _pick(below, cards, n):
                     cards.remove(card)
                     got |= 1 << card
             if owner == k.envelope:
                 envelope |= got
             else:
                 hands[owner] |= got
-        triple = tuple(members(envelope & c)[0] for c in k.deck.categories)
-        return Deal(tuple(hands), triple, k.table)
-
-    def samples(self, rng: random.Random, n: int) -> list[Deal]:
-        """``n`` independent draws of :meth:`sample`."""
-        return [self.sample(rng) for _ in range(n)]
+        triple = tuple((envelope & c & -(envelope & c)).bit_length() - 1 for c in k.deck.categories)
+        return tuple(hands), triple
 
     def _takes(self, packed: int) -> tuple[tuple[int, int], ...]:
         """The (unit, count) pairs of a shape with a positive count, in unit order (cached)."""
