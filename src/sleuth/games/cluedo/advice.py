@@ -57,9 +57,11 @@ import numpy.typing as npt
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
+from sleuth.games.cluedo import _advice_kernels as kernels
 from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SUSPECTS, WEAPONS
 from sleuth.games.cluedo.deduction.constraints import CLASSIC, Infeasible, Knowledge
 from sleuth.games.cluedo.deduction.counting import Posterior
+from sleuth.games.cluedo.deduction.counting import warm_up as warm_up_counting
 from sleuth.games.cluedo.movement import (
     InRoom,
     Position,
@@ -91,6 +93,7 @@ __all__ = [
     "rooms_advice",
     "screened_worth",
     "turns_to",
+    "warm_up",
 ]
 
 SAMPLES = 1000
@@ -182,35 +185,20 @@ def room_gains(samples: Samples, room: int) -> Floats:
     independent)."""
     if room not in ROOMS:
         raise AdviceError(f"card {room} is not a room")
-    order, n = samples.order, samples.players
-    k = len(samples.envelopes)
+    n, k = samples.players, len(samples.envelopes)
     slots = 3 * (n - 1) + 1
-    shape = (k, 6, 6)
-    o = (
-        np.broadcast_to(order[:, SUSPECTS.start : SUSPECTS.stop, None], shape),
-        np.broadcast_to(order[:, None, WEAPONS.start : WEAPONS.stop], shape),
-        np.broadcast_to(order[:, room, None, None], shape),
-    )
-    first = np.minimum(np.minimum(o[0], o[1]), o[2]).astype(np.intp)
-    answered = first < n
-    holding = [(oj == first) & answered for oj in o]
-    shown = sum(h.astype(np.int64) for h in holding)
-    pair = np.broadcast_to(np.arange(36, dtype=np.intp).reshape(1, 6, 6) * slots, shape)
     envelopes = samples.envelopes
     parts = [envelopes // 54, envelopes // 9 % 6, envelopes % 9]
     sizes = (6, 6, 9)
     hists = [np.zeros(36 * slots * size) for size in sizes]
     weight = np.zeros(36 * slots)
-    selections = [(pair[~answered], ~answered)]
-    weight += np.bincount(pair[~answered], minlength=weight.size)
-    for j, h in enumerate(holding):
-        key = (pair + 1 + (first - 1) * 3 + j)[h]
-        selections.append((key, h))
-        weight += np.bincount(key, weights=1.0 / shown[h], minlength=weight.size)
-    for part, size, hist in zip(parts, sizes, hists, strict=True):
-        values = np.broadcast_to(part[:, None, None], shape)
-        for key, mask in selections:
-            hist += np.bincount(key * size + values[mask], minlength=hist.size)
+    if kernels.COMPILED:
+        kernels.answer_counts(
+            samples.order, np.array(parts, dtype=np.intp), np.array(sizes, dtype=np.intp),
+            SUSPECTS.start, WEAPONS.start, room, n, (hists[0], hists[1], hists[2]), weight,
+        )  # fmt: skip
+    else:
+        _answer_counts(samples, room, parts, hists, weight)
     expected = sum(
         (_corrected_entropy(hist.reshape(36, slots, size)) * weight.reshape(36, slots)).sum(-1)
         for hist, size in zip(hists, sizes, strict=True)
@@ -221,6 +209,47 @@ def room_gains(samples: Samples, room: int) -> Floats:
     )
     gains: Floats = (now - expected / k).reshape(6, 6)
     return gains
+
+
+def warm_up() -> None:
+    """Load (or compile, once after an install) the counting kernels and the screen's
+    (:func:`room_gains`), so that the first advice does not pay for it; nothing to compile
+    without Numba."""
+    warm_up_counting()
+    if kernels.COMPILED:
+        order = np.full((2, CARD_COUNT), 2, dtype=np.uint8)
+        order[0, ROOMS.start] = 1
+        room_gains(Samples(order, np.array([0, 323], dtype=np.intp), 3), ROOMS.start)
+
+
+def _answer_counts(
+    samples: Samples, room: int, parts: list[npt.NDArray[np.intp]], hists: list[Floats],
+    weight: Floats,
+) -> None:  # fmt: skip
+    """NumPy's :func:`~._advice_kernels.answer_counts` (without Numba): the same sums."""
+    order, n = samples.order, samples.players
+    slots = 3 * (n - 1) + 1
+    shape = (len(samples.envelopes), 6, 6)
+    o = (
+        np.broadcast_to(order[:, SUSPECTS.start : SUSPECTS.stop, None], shape),
+        np.broadcast_to(order[:, None, WEAPONS.start : WEAPONS.stop], shape),
+        np.broadcast_to(order[:, room, None, None], shape),
+    )
+    first = np.minimum(np.minimum(o[0], o[1]), o[2]).astype(np.intp)
+    answered = first < n
+    holding = [(oj == first) & answered for oj in o]
+    shown = sum(h.astype(np.int64) for h in holding)
+    pair = np.broadcast_to(np.arange(36, dtype=np.intp).reshape(1, 6, 6) * slots, shape)
+    selections = [(pair[~answered], ~answered)]
+    weight += np.bincount(pair[~answered], minlength=weight.size)
+    for j, h in enumerate(holding):
+        key = (pair + 1 + (first - 1) * 3 + j)[h]
+        selections.append((key, h))
+        weight += np.bincount(key, weights=1.0 / shown[h], minlength=weight.size)
+    for part, size, hist in zip(parts, (6, 6, 9), hists, strict=True):
+        values = np.broadcast_to(part[:, None, None], shape)
+        for key, mask in selections:
+            hist += np.bincount(key * size + values[mask], minlength=hist.size)
 
 
 def _corrected_entropy(counts: Floats) -> Floats:

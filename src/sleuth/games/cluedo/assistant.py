@@ -37,11 +37,11 @@ from sleuth.core.viewlog import (
     wholes,
     write_view_log,
 )
+from sleuth.games.cluedo.advice import warm_up
 from sleuth.games.cluedo.cards import NAMES, SUSPECTS
 from sleuth.games.cluedo.cells import percent
 from sleuth.games.cluedo.deal import hand_sizes
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
-from sleuth.games.cluedo.deduction.counting import warm_up
 from sleuth.games.cluedo.movement import AtStart, InRoom, parse_position
 from sleuth.games.cluedo.notepad import CARDS, ENTRY_FORMS, Notepad
 from sleuth.games.cluedo.rules import MAX_PLAYERS, MIN_PLAYERS, CluedoGame
@@ -49,8 +49,8 @@ from sleuth.games.cluedo.table import render
 
 
 def prepare(game: Game[Any]) -> None:
-    """Load (or compile) the counting kernels before the first answer, saying so when it is
-    slow (the first run after an install)."""
+    """Load (or compile) the counting and advice kernels before the first answer, saying so
+    when it is slow (the first run after an install)."""
     with one_off("Preparing the exact deduction", "once after an install"):
         warm_up()
 

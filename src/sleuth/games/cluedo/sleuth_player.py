@@ -50,9 +50,10 @@ from sleuth.games.cluedo.advice import (
     rival_progress,
     room_screens,
     screened_worth,
+    warm_up,
 )
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
-from sleuth.games.cluedo.deduction.counting import Posterior, warm_up
+from sleuth.games.cluedo.deduction.counting import Posterior
 from sleuth.games.cluedo.rules import CluedoGame
 from sleuth.games.cluedo.view import last_roll, token_positions
 
