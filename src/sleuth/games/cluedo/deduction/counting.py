@@ -40,7 +40,7 @@ from sleuth.games.cluedo.deduction.constraints import (
     Owner,
     close,
 )
-from sleuth.games.cluedo.deduction.dp import BINOM, Tables, tables, terms
+from sleuth.games.cluedo.deduction.dp import BINOM, Tables, Terms, tables, terms
 from sleuth.games.cluedo.deduction.units import Problem
 
 __all__ = ["Deal", "Posterior", "Responder", "warm_up"]
@@ -114,16 +114,18 @@ class Posterior:
         """Cached :meth:`_draw` tables by (position, state)."""
         self._shape_takes: dict[int, Takes]
         """Cached :meth:`_takes` by shape."""
+        self._terms: dict[int, list[tuple[int, int, Terms]]]
+        """Cached :meth:`_shape_terms` by position."""
         self._units: list[list[int]] | None
         if reuse is not None and reuse._signature() == self._signature():
             self._problem, self._tables = reuse._problem, reuse._tables
             self._deals, self._draws, self._units = reuse._deals, reuse._draws, reuse._units
-            self._shape_takes = reuse._shape_takes
+            self._shape_takes, self._terms = reuse._shape_takes, reuse._terms
         else:
             self._problem = Problem(self.closure, self._weighted)
             self._tables = tables(self._problem, self._weighted, compiled)
             self._deals = None if self._weighted else self._tables.total
-            self._draws, self._shape_takes, self._units = {}, {}, None
+            self._draws, self._shape_takes, self._terms, self._units = {}, {}, {}, None
         self.total = self._tables.total
         """The weighted total (the deal count when unweighted): ``weight * scale``."""
         if not self.total:
@@ -339,23 +341,25 @@ class Posterior:
         """The shapes the owner at ``position`` may take in ``state``, for a draw in
         proportion to each one's weight times its completions (cached): the running sums of
         those weights, each shape's :meth:`_takes` and the state it leaves."""
-        problem = self._problem
-        guard = problem.guard
         key = (position, state)
         table = self._draws.get(key)
         if table is None:
+            guard = self._problem.guard
             after = self._tables.completions(position + 1)
             cumulative: list[int] = []
             picks: list[Takes] = []
             nexts: list[int] = []
             running = 0
             s = state | guard
-            for packed, static in problem.shapes[position]:
+            for packed, static, shape_terms in self._shape_terms(position):
                 t = s - packed
                 if t & guard != guard:
                     continue
-                w = (static if self._weighted else 1) * after.get(t ^ guard, 0)
-                for shift, mask, n in terms(problem, packed):
+                w = after.get(t ^ guard, 0)
+                if not w:
+                    continue
+                w *= static
+                for shift, mask, n in shape_terms:
                     w *= BINOM[(state >> shift) & mask][n]
                 if w:
                     running += w
@@ -365,6 +369,19 @@ class Posterior:
             table = (cumulative, picks, nexts)
             self._draws[key] = table
         return table
+
+    def _shape_terms(self, position: int) -> list[tuple[int, int, Terms]]:
+        """The shapes of the owner at ``position``: (packed counts, weight, binomial terms),
+        the weight 1 when unweighted (cached)."""
+        got = self._terms.get(position)
+        if got is None:
+            problem = self._problem
+            got = [
+                (packed, static if self._weighted else 1, terms(problem, packed))
+                for packed, static in problem.shapes[position]
+            ]
+            self._terms[position] = got
+        return got
 
 
 def _below(rng: random.Random) -> Callable[[int], int]:
