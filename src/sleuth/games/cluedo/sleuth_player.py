@@ -38,6 +38,7 @@ from sleuth.games.cluedo.advice import (
     SAMPLES,
     THRESHOLD,
     AccusationAdvice,
+    Floats,
     Samples,
     Turn,
     TurnPlan,
@@ -89,6 +90,10 @@ class SleuthPlayer(Bot):
         """The events of the latest view observed."""
         self.out = [False] * n
         self._scored: tuple[Posterior, Samples, dict[int, float]] | None = None
+        """The posterior last scored, its samples and its rooms' worth."""
+        self._screened: tuple[Samples, dict[int, Floats]] | None = None
+        """The samples last screened and their room screens (the move and the suggestion of a
+        turn share them)."""
 
     # --- reading the view ---------------------------------------------------------------------
 
@@ -182,6 +187,7 @@ class SleuthPlayer(Bot):
         best = best_suggestion(
             posterior, self.seat, self.cluedo.players, room, self.rng, samples=samples,
             rescore=self.rescore, avoid=rivals, spare=self.spare,
+            screen=self._screen(samples, room),
         )  # fmt: skip
         return Suggest(best.suspect, best.weapon, best.room)
 
@@ -191,8 +197,16 @@ class SleuthPlayer(Bot):
         posterior = self.belief.posterior
         if self._scored is None or self._scored[0] is not posterior:
             samples = draw(posterior, self.seat, self.cluedo.players, self.rng, self.samples)
-            self._scored = (posterior, samples, screened_worth(room_screens(samples)))
+            screens = room_screens(samples)
+            self._screened = (samples, screens)
+            self._scored = (posterior, samples, screened_worth(screens))
         return self._scored[1], self._scored[2]
+
+    def _screen(self, samples: Samples, room: int) -> Floats | None:
+        """The room's screen on ``samples`` if they were screened (None: not yet)."""
+        if self._screened is None or self._screened[0] is not samples:
+            return None
+        return self._screened[1][room]
 
 
 def _sleuth(game: CluedoGame, seat: int, seed: int, /, **options: Any) -> SleuthPlayer:

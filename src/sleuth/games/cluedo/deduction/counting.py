@@ -127,6 +127,7 @@ class Posterior:
             self._deals = None if self._weighted else self._tables.total
             self._draws, self._shape_takes, self._terms, self._units = {}, {}, {}, None
         self.total = self._tables.total
+        self._entropy: float | None = None
         """The weighted total (the deal count when unweighted): ``weight * scale``."""
         if not self.total:
             raise Infeasible("no deal satisfies every fact")
@@ -266,12 +267,14 @@ class Posterior:
         ]
 
     def entropy(self) -> float:
-        """The entropy of the envelope's distribution, in nats."""
-        h = 0.0
-        for count in self.solution_counts().values():
-            p = count / self.total
-            h -= p * math.log(p)
-        return h
+        """The entropy of the envelope's distribution, in nats (computed once)."""
+        if self._entropy is None:
+            h = 0.0
+            for count in self.solution_counts().values():
+                p = count / self.total
+                h -= p * math.log(p)
+            self._entropy = h
+        return self._entropy
 
     def top(self, k: int = 5) -> list[tuple[tuple[int, ...], float]]:
         """The ``k`` most likely envelopes with their probabilities (ties in card order)."""
