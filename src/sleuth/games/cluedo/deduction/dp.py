@@ -208,22 +208,23 @@ class PlainTables:
 
 
 class _Shapes:
-    """One owner's shapes as the kernels' arrays."""
+    """One owner's shapes as the kernels' arrays (the problem fits int64: its packed states
+    take fewer than 63 bits)."""
 
     def __init__(self, problem: Problem, shapes: list[tuple[int, int]], weighted: bool) -> None:
         self.packed = np.array([p for p, _ in shapes], dtype=np.int64)
-        self.index = np.array([problem.index(p) for p, _ in shapes], dtype=np.int64)
-
+        self.index = np.zeros(len(shapes), dtype=np.int64)
+        for shift, mask, stride in problem.digits:
+            self.index += ((self.packed >> shift) & mask) * stride
         self.static = np.array([w if weighted else 1 for _, w in shapes], dtype=np.int64)
-        start = [0]
-        flat: list[tuple[int, int, int]] = []
-        for p, _ in shapes:
-            flat.extend(terms(problem, p))
-            start.append(len(flat))
-        self.term_start = np.array(start, dtype=np.int64)
-        self.term_shift = np.array([t[0] for t in flat], dtype=np.int64)
-        self.term_mask = np.array([t[1] for t in flat], dtype=np.int64)
-        self.term_k = np.array([t[2] for t in flat], dtype=np.int64)
+        groups = np.array(problem.groups, dtype=np.int64).reshape(-1, 2)
+        counts = (self.packed[:, None] >> groups[:, 0]) & groups[:, 1]
+        rows, columns = np.nonzero(counts)  # by shape, then in the groups' order: terms()
+        self.term_start = np.zeros(len(shapes) + 1, dtype=np.int64)
+        np.cumsum(np.count_nonzero(counts, axis=1), out=self.term_start[1:])
+        self.term_shift = groups[columns, 0]
+        self.term_mask = groups[columns, 1]
+        self.term_k = counts[rows, columns]
 
 
 _BINOM_ARRAY = np.array([row[:32] for row in BINOM[:32]], dtype=np.int64)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 
 from sleuth.core.bitsets import members
@@ -147,7 +148,8 @@ class Problem:
         self.unit_of = {card: j for j, u in enumerate(units) for card in u.cards}
         self.groups = [(u.shift, u.mask) for u in units if u.size > 1]
         """(shift, value mask) of each unit of two cards or more (binomial terms)."""
-        self._digits = [(u.shift, u.mask, u.stride) for u in units]
+        self.digits = [(u.shift, u.mask, u.stride) for u in units]
+        """(shift, value mask, stride) of each unit: a packed vector's mixed-radix index."""
 
         def fields(mask: int) -> int:
             return sum(units[self.unit_of[c]].low for c in members(mask))
@@ -196,34 +198,24 @@ class Problem:
 
     def index(self, packed: int) -> int:
         """The mixed-radix index of a packed count vector."""
-        return sum(((packed >> shift) & mask) * stride for shift, mask, stride in self._digits)
+        return sum(((packed >> shift) & mask) * stride for shift, mask, stride in self.digits)
 
     def _shapes(self, owner: int) -> list[tuple[int, int]]:
         """Every (packed counts, weight > 0) that ``owner`` may take."""
         if owner == self.env:
             return self._envelope_shapes()
         units = [u for u in self.units if u.values & self.allowed[owner]]
-        sizes = [u.size for u in units]
-        shifts = [u.shift for u in units]
-        room = [sum(sizes[i:]) for i in range(len(units) + 1)]
+        sizes = tuple(u.size for u in units)
+        shifts = tuple(u.shift for u in units)
         clauses = self.clauses[owner]
         shown = self.shown[owner]
         out: list[tuple[int, int]] = []
-
-        def fill(i: int, need: int, packed: int) -> None:
-            if need == 0:
-                if all(packed & clause for clause in clauses):
-                    w = 1
-                    for s in shown:
-                        w *= s.scale // (s.base + (packed & s.fields).bit_count())
-                    out.append((packed, w))
-                return
-            if room[i] < need:
-                return
-            for k in range(min(sizes[i], need), -1, -1):
-                fill(i + 1, need - k, packed | k << shifts[i])
-
-        fill(0, self.closure.need[owner], 0)
+        for packed in _compositions(sizes, shifts, self.closure.need[owner]):
+            if all(packed & clause for clause in clauses):
+                w = 1
+                for s in shown:
+                    w *= s.scale // (s.base + (packed & s.fields).bit_count())
+                out.append((packed, w))
         return out
 
     def _envelope_shapes(self) -> list[tuple[int, int]]:
@@ -239,3 +231,24 @@ class Problem:
             if not any(packed & failed == failed for failed in self.failed):
                 out.append((packed, 1))
         return out
+
+
+@lru_cache(maxsize=4096)
+def _compositions(sizes: tuple[int, ...], shifts: tuple[int, ...], need: int) -> tuple[int, ...]:
+    """Every way to take ``need`` cards, at most ``sizes[i]`` from the unit whose field is at
+    ``shifts[i]``, packed; in a fixed order: the first unit's count from high to low, then
+    the next's, and so on (cached: posteriors that differ by a fact share most owners')."""
+    room = [sum(sizes[i:]) for i in range(len(sizes) + 1)]
+    out: list[int] = []
+
+    def fill(i: int, need: int, packed: int) -> None:
+        if need == 0:
+            out.append(packed)
+            return
+        if room[i] < need:
+            return
+        for k in range(min(sizes[i], need), -1, -1):
+            fill(i + 1, need - k, packed | k << shifts[i])
+
+    fill(0, need, 0)
+    return tuple(out)
