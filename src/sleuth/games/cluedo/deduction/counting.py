@@ -269,12 +269,28 @@ class Posterior:
     def entropy(self) -> float:
         """The entropy of the envelope's distribution, in nats (computed once)."""
         if self._entropy is None:
-            h = 0.0
-            for count in self.solution_counts().values():
-                p = count / self.total
-                h -= p * math.log(p)
-            self._entropy = h
+            self._entropy = self._envelope_entropy()
         return self._entropy
+
+    def _envelope_entropy(self) -> float:
+        """``-sum p log p`` over :meth:`solution_counts` without listing the envelopes: the
+        envelopes of one envelope shape are as many as the product of its units' sizes and
+        share its count equally, and no envelope comes from two shapes (their units differ),
+        so each shape's term is subtracted once per envelope, in the order of
+        :meth:`solution_counts` (the same float to the bit)."""
+        problem = self._problem
+        k = self.knowledge
+        if k.envelope not in problem.owners:
+            return 0.0 - 1.0 * math.log(1.0)
+        units = problem.units
+        h = 0.0
+        for packed, count in self._tables.taken()[problem.owners.index(k.envelope)].items():
+            envelopes = math.prod(units[j].size for j, _ in self._takes(packed))
+            p = count // envelopes / self.total
+            term = p * math.log(p)
+            for _ in range(envelopes):
+                h -= term
+        return h
 
     def top(self, k: int = 5) -> list[tuple[tuple[int, ...], float]]:
         """The ``k`` most likely envelopes with their probabilities (ties in card order)."""

@@ -209,8 +209,11 @@ class Problem:
         shifts = tuple(u.shift for u in units)
         clauses = self.clauses[owner]
         shown = self.shown[owner]
+        every = _compositions(sizes, shifts, self.closure.need[owner])
+        if not clauses and not shown:
+            return [(packed, 1) for packed in every]
         out: list[tuple[int, int]] = []
-        for packed in _compositions(sizes, shifts, self.closure.need[owner]):
+        for packed in every:
             if all(packed & clause for clause in clauses):
                 w = 1
                 for s in shown:
