@@ -114,18 +114,18 @@ class Posterior:
         """Cached :meth:`_draw` tables by (position, state)."""
         self._shape_takes: dict[int, Takes]
         """Cached :meth:`_takes` by shape."""
-        self._terms: dict[int, list[tuple[int, int, Terms]]]
-        """Cached :meth:`_shape_terms` by position."""
+        self._shape_lists: dict[int, list[tuple[int, int, Terms, Takes]]]
+        """Cached :meth:`_shapes` by position."""
         self._units: list[list[int]] | None
         if reuse is not None and reuse._signature() == self._signature():
             self._problem, self._tables = reuse._problem, reuse._tables
             self._deals, self._draws, self._units = reuse._deals, reuse._draws, reuse._units
-            self._shape_takes, self._terms = reuse._shape_takes, reuse._terms
+            self._shape_takes, self._shape_lists = reuse._shape_takes, reuse._shape_lists
         else:
             self._problem = Problem(self.closure, self._weighted)
             self._tables = tables(self._problem, self._weighted, compiled)
             self._deals = None if self._weighted else self._tables.total
-            self._draws, self._shape_takes, self._terms, self._units = {}, {}, {}, None
+            self._draws, self._shape_takes, self._shape_lists, self._units = {}, {}, {}, None
         self.total = self._tables.total
         self._entropy: float | None = None
         """The weighted total (the deal count when unweighted): ``weight * scale``."""
@@ -370,7 +370,7 @@ class Posterior:
             nexts: list[int] = []
             running = 0
             s = state | guard
-            for packed, static, shape_terms in self._shape_terms(position):
+            for packed, static, shape_terms, takes in self._shapes(position):
                 t = s - packed
                 if t & guard != guard:
                     continue
@@ -383,23 +383,24 @@ class Posterior:
                 if w:
                     running += w
                     cumulative.append(running)
-                    picks.append(self._takes(packed))
+                    picks.append(takes)
                     nexts.append(t ^ guard)
             table = (cumulative, picks, nexts)
             self._draws[key] = table
         return table
 
-    def _shape_terms(self, position: int) -> list[tuple[int, int, Terms]]:
-        """The shapes of the owner at ``position``: (packed counts, weight, binomial terms),
-        the weight 1 when unweighted (cached)."""
-        got = self._terms.get(position)
+    def _shapes(self, position: int) -> list[tuple[int, int, Terms, Takes]]:
+        """The shapes of the owner at ``position``: (packed counts, weight, binomial terms,
+        :meth:`_takes`), the weight 1 when unweighted (cached)."""
+        got = self._shape_lists.get(position)
         if got is None:
             problem = self._problem
+            weighted = self._weighted
             got = [
-                (packed, static if self._weighted else 1, terms(problem, packed))
+                (packed, static if weighted else 1, terms(problem, packed), self._takes(packed))
                 for packed, static in problem.shapes[position]
             ]
-            self._terms[position] = got
+            self._shape_lists[position] = got
         return got
 
 
