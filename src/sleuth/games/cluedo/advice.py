@@ -97,7 +97,7 @@ __all__ = [
 ]
 
 SAMPLES = 1000
-"""Deals drawn to score suggestions: about 30-60 ms of sampling with 6 players."""
+"""Deals drawn to score suggestions: about 10-20 ms of sampling with 6 players."""
 THRESHOLD = 1.0
 """Accuse at this probability of the top envelope when no rival is close (1: only when
 certain); tuned by self-play (``docs/cluedo.md``)."""
