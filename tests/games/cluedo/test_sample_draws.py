@@ -10,7 +10,9 @@ import random
 
 import pytest
 
-from sleuth.games.cluedo.deduction.counting import _below, _pick
+from sleuth.games.cluedo.advice import draw
+from sleuth.games.cluedo.deduction.constraints import CLASSIC, Knowledge
+from sleuth.games.cluedo.deduction.counting import Posterior, _below, _pick
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -35,3 +37,20 @@ def test_pick_leaves_the_cards_as_they_were() -> None:
     cards = [3, 1, 4, 15, 9]
     _pick(_below(random.Random(1)), cards, 3)
     assert cards == [3, 1, 4, 15, 9]
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_draw_indexes_the_envelopes_it_drew(players: int) -> None:
+    """``draw``'s envelope indices (computed on arrays) are the deck's solution indices of the
+    deals the same seed draws, and its orders name who holds each card."""
+    sizes = tuple((18 + p) // players for p in range(players))[::-1]
+    posterior = Posterior(Knowledge(tuple(sorted(sizes, reverse=True))))
+    samples = draw(posterior, 1, players, random.Random(players), 300)
+    deals = posterior.samples(random.Random(players), 300)
+    assert samples.envelopes.tolist() == [CLASSIC.solution_index(d.envelope) for d in deals]
+    assert len(set(samples.envelopes.tolist())) > 50
+    for i, deal in enumerate(deals[:20]):
+        for card in range(21):
+            owner = deal.owner(card)
+            steps = (owner - 1) % players if isinstance(owner, int) and owner >= 0 else 0
+            assert samples.order[i, card] == (steps if steps else players)

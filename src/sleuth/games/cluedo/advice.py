@@ -171,7 +171,9 @@ def draw(
     steps = (holds.argmax(1) - seat) % players
     answers = holds.any(1) & (steps != 0)
     order = np.where(answers, steps, players).astype(np.uint8)
-    envelopes = np.array([CLASSIC.solution_index(d.envelope) for d in deals], dtype=np.intp)
+    triples = np.array([d.envelope for d in deals], dtype=np.intp).reshape(k, 3)
+    local = triples - (SUSPECTS.start, WEAPONS.start, ROOMS.start)
+    envelopes = local @ np.array([54, 9, 1], dtype=np.intp)  # CLASSIC.solution_index
     return Samples(order, envelopes, players)
 
 
