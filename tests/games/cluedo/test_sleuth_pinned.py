@@ -14,25 +14,22 @@ differ without it, so only the games marked ``plain`` (where velma's pool is sma
 be enumerated, or no velma plays) are replayed without Numba.
 
 To re-record after an *intended* change of the player's decisions (never for a speed-up):
-``.venv/bin/python tests/games/cluedo/test_sleuth_pinned.py``.
+``.venv/bin/python -m tests.games.cluedo.test_sleuth_pinned``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from sleuth.core.events import View
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.cluedo import _velma_kernels as velma_kernels
@@ -40,6 +37,7 @@ from sleuth.games.cluedo.actions import Suggest
 from sleuth.games.cluedo.advice import RESCORE, exact_gain, room_gains
 from sleuth.games.cluedo.cards import SUSPECTS, WEAPONS
 from sleuth.games.cluedo.sleuth_player import SleuthPlayer
+from tests.games.cluedo.pinning import digest, first_difference, recording
 
 FIXTURE = Path(__file__).parent / "data" / "sleuth_pinned.json"
 
@@ -84,14 +82,6 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
-def _digest(*parts: bytes) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()[:16]
-
-
 def _floats(values: Any) -> str:
     return ",".join(f"{x:.12g}" for x in np.asarray(values, dtype=np.float64).ravel())
 
@@ -105,11 +95,11 @@ def _state(player: SleuthPlayer, action: Hashable) -> dict[str, Any]:
     scored = player._scored
     if scored is not None and scored[0] is player.belief.posterior:
         _, samples, worth = scored
-        out["samples"] = _digest(samples.order.tobytes(), samples.envelopes.tobytes())
+        out["samples"] = digest(samples.order.tobytes(), samples.envelopes.tobytes())
         out["worth"] = _floats([worth[room] for room in sorted(worth)])
         if isinstance(action, Suggest):
             screen = room_gains(samples, action.room)
-            out["screen"] = _digest(_floats(screen).encode())
+            out["screen"] = digest(_floats(screen).encode())
             ranked = sorted(range(36), key=lambda i: -screen.ravel()[i])[: max(RESCORE, 3)]
             triples = [
                 (SUSPECTS.start + i // 6, WEAPONS.start + i % 6, action.room) for i in ranked
@@ -122,23 +112,6 @@ def _state(player: SleuthPlayer, action: Hashable) -> dict[str, Any]:
     return out
 
 
-@contextmanager
-def _recording(states: list[dict[str, Any]]) -> Iterator[None]:
-    """Appends the state of each sleuth move to ``states`` while inside."""
-    act = SleuthPlayer.act
-
-    def recorded(self: SleuthPlayer, view: View, legal: Sequence[Hashable]) -> Hashable:
-        action = act(self, view, legal)
-        states.append(_state(self, action))
-        return action
-
-    SleuthPlayer.act = recorded  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        SleuthPlayer.act = act  # type: ignore[method-assign]
-
-
 def play(name: str) -> dict[str, Any]:
     """Plays the pinned game ``name``: every step's seat and action, and sleuth's states."""
     setting = GAMES[name]
@@ -147,7 +120,7 @@ def play(name: str) -> dict[str, Any]:
     spec = game_spec("cluedo")
     bots = [spec.bot(b) for b in setting["bots"]]
     states: list[dict[str, Any]] = []
-    with _recording(states):
+    with recording(SleuthPlayer, lambda player, action: states.append(_state(player, action))):
         record = run_match(
             make_game("cluedo", setting["options"]), bots, setting["seed"], time_limit=None
         )
@@ -156,19 +129,12 @@ def play(name: str) -> dict[str, Any]:
     return {"steps": steps, "sleuth": states}
 
 
-def _first_difference(got: list[Any], want: list[Any]) -> str:
-    for i, (a, b) in enumerate(zip(got, want, strict=False)):
-        if a != b:
-            return f"first difference at {i}: {a} != {b}"
-    return f"lengths {len(got)} != {len(want)}"
-
-
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_sleuth_decides_as_pinned(name: str) -> None:
     want = json.loads(FIXTURE.read_text())[name]
     got = play(name)
-    assert got["steps"] == want["steps"], _first_difference(got["steps"], want["steps"])
-    assert got["sleuth"] == want["sleuth"], _first_difference(got["sleuth"], want["sleuth"])
+    assert got["steps"] == want["steps"], first_difference(got["steps"], want["steps"])
+    assert got["sleuth"] == want["sleuth"], first_difference(got["sleuth"], want["sleuth"])
 
 
 def test_sleuth_decides_as_pinned_without_numba() -> None:
@@ -189,7 +155,7 @@ def test_sleuth_decides_as_pinned_without_numba() -> None:
         want = pinned[name]
         assert got[name]["steps"] == want["steps"], name
         assert got[name]["sleuth"] == want["sleuth"], (
-            name, _first_difference(got[name]["sleuth"], want["sleuth"])
+            name, first_difference(got[name]["sleuth"], want["sleuth"])
         )  # fmt: skip
 
 

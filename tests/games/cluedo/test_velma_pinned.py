@@ -10,26 +10,24 @@ paths were compiled further, with the compiled sampler (Numba) and with the vect
 only Velma's code (and the rules engine) decides these games.
 
 To re-record after an *intended* change of Velma's decisions (never for a speed-up):
-``.venv/bin/python tests/games/cluedo/test_velma_pinned.py``.
+``.venv/bin/python -m tests.games.cluedo.test_velma_pinned``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from sleuth.core.events import View
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.cluedo import _velma_kernels as kernels
 from sleuth.games.cluedo.velma import VelmaPlayer
+from tests.games.cluedo.pinning import digest, first_difference, recording
 
 FIXTURE = Path(__file__).parent / "data" / "velma_pinned.json"
 
@@ -76,14 +74,6 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
-def _digest(*parts: bytes) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()[:16]
-
-
 def _state(player: VelmaPlayer, action: Hashable) -> str:
     """A digest of ``player``'s pool (ordered), of her cached room analyses (floats to 12
     significant digits, so that the fixture holds on another CPU's logarithms) and of the
@@ -97,24 +87,7 @@ def _state(player: VelmaPlayer, action: Hashable) -> str:
             expected, rooms, choice = player._analysed[room]
             shares = ",".join(f"{x:.12g}" for x in np.asarray(rooms, dtype=np.float64))
             parts.append(f"{room}:{expected:.12g}:{choice}:{shares}".encode())
-    return _digest(*parts)
-
-
-@contextmanager
-def _recording(states: list[str]) -> Iterator[None]:
-    """Appends the digest of each velma move to ``states`` while inside."""
-    act = VelmaPlayer.act
-
-    def recorded(self: VelmaPlayer, view: View, legal: Sequence[Hashable]) -> Hashable:
-        action = act(self, view, legal)
-        states.append(f"{self.seat}:{_state(self, action)}")
-        return action
-
-    VelmaPlayer.act = recorded  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        VelmaPlayer.act = act  # type: ignore[method-assign]
+    return digest(*parts)
 
 
 def play(name: str) -> dict[str, Any]:
@@ -129,7 +102,10 @@ def play(name: str) -> dict[str, Any]:
     kernels_module: Any = kernels
     kernels_module.COMPILED = setting["compiled"] and compiled
     try:
-        with _recording(states):
+        with recording(
+            VelmaPlayer,
+            lambda player, action: states.append(f"{player.seat}:{_state(player, action)}"),
+        ):
             record = run_match(
                 make_game("cluedo", setting["options"]), bots, setting["seed"], time_limit=None
             )
@@ -140,19 +116,12 @@ def play(name: str) -> dict[str, Any]:
     return {"steps": steps, "velma": states}
 
 
-def _first_difference(got: list[str], want: list[str]) -> str:
-    for i, (a, b) in enumerate(zip(got, want, strict=False)):
-        if a != b:
-            return f"first difference at {i}: {a} != {b}"
-    return f"lengths {len(got)} != {len(want)}"
-
-
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_velma_decides_as_pinned(name: str) -> None:
     want = json.loads(FIXTURE.read_text())[name]
     got = play(name)
-    assert got["steps"] == want["steps"], _first_difference(got["steps"], want["steps"])
-    assert got["velma"] == want["velma"], _first_difference(got["velma"], want["velma"])
+    assert got["steps"] == want["steps"], first_difference(got["steps"], want["steps"])
+    assert got["velma"] == want["velma"], first_difference(got["velma"], want["velma"])
 
 
 def test_the_pinned_games_exercise_what_they_are_for() -> None:
