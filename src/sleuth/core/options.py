@@ -34,16 +34,11 @@ class OptionSpec:
     value ``parse`` accepts."""
 
     def __post_init__(self) -> None:
-        default = self.default
-        if (
-            self.interactive_max is not None
-            and isinstance(default, int | float)
-            and not isinstance(default, bool)
-            and default > self.interactive_max
-        ):
+        limit = interactive_limit(self)
+        if limit is not None and limit < self.default:
             raise ValueError(
                 f"option {self.name}: interactive_max={self.interactive_max} is below the "
-                f"default {default}, so the default itself would be refused in the web app"
+                f"default {self.default}, so the default itself would be refused in the web app"
             )
 
 
