@@ -84,10 +84,10 @@ def test_the_refusal_names_the_bound() -> None:
     with pytest.raises(OptionError) as refused:
         new_log("cluedo", {}, 0, None, {1: "sleuth:samples=1000000000"}, 1)
     assert str(refused.value) == (
-        "option samples=1000000000 of bot 'sleuth' of cluedo: at most 20000 when a person "
+        "option samples=1000000000 of bot 'sleuth' of cluedo: at most 20,000 when a person "
         "waits for each move (the command line takes more)"
     )
-    with pytest.raises(OptionError, match=r"iterations=1000000000 .* at most 5000"):
+    with pytest.raises(OptionError, match=r"iterations=1000000000 .* at most 5,000 "):
         new_log("fox", {}, 1, None, {0: "ismcts:iterations=1000000000"}, 1)
 
 

@@ -4,6 +4,7 @@ or option is covered without a change here)."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -12,9 +13,8 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from sleuth.core.options import interactive_limit
+from sleuth.core.options import interactive_limit, limit_text
 from sleuth.core.registry import game_specs
-from sleuth.web.play import bound_text
 
 
 class BotTable(HTMLParser):
@@ -83,7 +83,7 @@ def test_the_form_shows_every_bot_option_and_its_bound_as_the_api_gives_it(
                     assert "data-most" not in shown and shown["most-text"] is None, where
                     continue
                 assert shown["data-most"] == str(limit), where  # the digits, exactly
-                assert shown["most-text"] == f"at most {bound_text(limit)}", where
+                assert shown["most-text"] == f"at most {limit_text(limit)}", where
                 bounded += 1
     assert bounded >= 40  # the built-in bots have this many numeric options
 
@@ -96,12 +96,48 @@ def test_a_bound_past_float_precision_is_written_exactly(client: TestClient) -> 
     assert velma["most-text"] == "at most 9,223,372,036,854,775,807"
 
 
+def test_a_refusal_writes_the_bound_as_the_form_does(client: TestClient) -> None:
+    """For every bot option bounded in the web app only, a value just over its bound is
+    refused with the bound written exactly as the form's bot table writes it ("at most 5,000"
+    in both)."""
+    compared = 0
+    for spec in game_specs():
+        roles = spec.make({}).roles
+        table = bot_table(client, spec.name)
+        for bot in spec.bots:
+            seat = next(s for s, role in enumerate(roles) if role in bot.roles)
+            for option in bot.options:
+                limit = interactive_limit(option)
+                if limit is None or limit == 2**63 - 1:  # a seed: nothing is over it
+                    continue
+                over = limit + 1 if isinstance(limit, int) else limit * 1.5 + 1
+                try:
+                    option.parse(over)
+                except ValueError:
+                    continue  # the option's own range ends at the bound (a probability)
+                answer = client.post(
+                    "/api/play",
+                    json={
+                        "game": spec.name,
+                        "seat": 0 if seat else 1,
+                        "bots": {str(seat): f"{bot.name}:{option.name}={over}"},
+                    },
+                )
+                assert answer.status_code == 400, answer.text
+                refused = re.search(r": (at most \S+) when a person waits", answer.json()["error"])
+                assert refused is not None, answer.json()
+                shown = table[bot.name][option.name]["most-text"]
+                assert refused.group(1) == shown, (spec.name, bot.name, option.name)
+                compared += 1
+    assert compared >= 40
+
+
 @pytest.mark.parametrize(
     ("most", "text"),
     [(5000, "5,000"), (10.0, "10"), (0.5, "0.5"), (1.0, "1"), (100000, "100,000"), (16, "16")],
 )
-def test_bound_text(most: float, text: str) -> None:
-    assert bound_text(most) == text
+def test_limit_text(most: float, text: str) -> None:
+    assert limit_text(most) == text
 
 
 def test_the_form_of_an_unknown_game_is_refused_by_name(client: TestClient) -> None:

@@ -86,11 +86,19 @@ def check_interactive(
         if limit is None or isinstance(value, bool) or not isinstance(value, int | float):
             continue
         if value > limit:
-            bound = int(limit) if float(limit).is_integer() else limit
             raise OptionError(
-                f"option {option.name}={value} of {owner}: at most {bound} when a person waits "
-                "for each move (the command line takes more)"
+                f"option {option.name}={value} of {owner}: at most {limit_text(limit)} when a "
+                "person waits for each move (the command line takes more)"
             )
+
+
+def limit_text(limit: float) -> str:
+    """An option's interactive limit as people read it, in the web app's refusals and on its
+    new-game form alike: thousands separated, a whole float without its ``.0`` (``5000`` is
+    "5,000", ``10.0`` is "10", ``0.5`` is "0.5"); an int's digits are exact at any size."""
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)
+    return f"{limit:,}"
 
 
 def parse_bool(raw: Any) -> bool:

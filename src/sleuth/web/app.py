@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException
 
 import sleuth
 from sleuth.core.errors import SleuthError
+from sleuth.core.options import limit_text
 from sleuth.web import assist, play
 from sleuth.web.limits import BodyLimit
 from sleuth.web.store import NotFoundError, Store, new_id
@@ -35,7 +36,8 @@ HERE = Path(__file__).parent
 COOKIE = "sleuth_session"
 templates = Jinja2Templates(directory=HERE / "templates")
 """The page templates (``base.html`` is the layout every page extends)."""
-templates.env.filters["bound"] = play.bound_text
+# a bot option's largest value, written as the server's refusals write it ("5,000")
+templates.env.filters["bound"] = limit_text
 
 
 FORGET_AFTER_DAYS = 30.0

@@ -158,14 +158,6 @@ def games_info() -> list[dict[str, Any]]:
     return out
 
 
-def bound_text(most: float) -> str:
-    """A bot option's largest value as the new-game form writes it: thousands separated, a
-    whole float without its ``.0`` (``5000`` is "5,000", ``10.0`` is "10", ``0.5`` is "0.5")."""
-    if isinstance(most, float) and most.is_integer():
-        most = int(most)
-    return f"{most:,}"
-
-
 def _text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

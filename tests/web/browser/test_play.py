@@ -96,7 +96,7 @@ def test_a_bot_option_shows_its_bound_and_a_larger_value_is_refused_by_name(page
     page.click("#new-game button[type=submit]")  # the server is the judge: it refuses
     page.wait_for_function("document.getElementById('error').textContent !== ''")
     refusal = page.locator("#error").inner_text()
-    assert "iterations=9000 of bot 'ismcts'" in refusal and "at most 5000" in refusal
+    assert "iterations=9000 of bot 'ismcts'" in refusal and "at most 5,000 " in refusal
     assert page.url.endswith("/play/new?game=fox")  # the choices stay, to be corrected
     assert page.input_value("#bots") == "1=ismcts:iterations=9000"
     assert page.input_value("#role") == "hunter"
