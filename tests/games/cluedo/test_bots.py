@@ -35,7 +35,7 @@ def view(game: CluedoGame, seat: int, events: list[Event]) -> View:
 
 
 def test_it_enters_a_room_the_roll_reaches_else_heads_for_the_nearest() -> None:
-    game = make_game("cluedo", {"players": 3})
+    game = make_game("cluedo", {"players": 3, "dice": 2})  # rolls of 2 to 12
     assert isinstance(game, CluedoGame)
     goes = [Go(r) for r in ROOMS]
     bot = RandomPlayer(game, 0, seed=1)

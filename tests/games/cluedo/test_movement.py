@@ -99,6 +99,16 @@ def test_a_roll_from_a_room_never_targets_that_room() -> None:
     assert targets[STUDY] == InRoom(STUDY)
 
 
+@pytest.mark.parametrize(
+    "position", [AtStart(0), InRoom(HALL), Transit(InRoom(HALL), KITCHEN, 5, 14)]
+)
+@pytest.mark.parametrize("roll", [0, -3])
+def test_a_roll_under_one_is_refused_by_name(position: Position, roll: int) -> None:
+    # a roll of 0 would leave a token "on its way" without a square walked (M2's invariant)
+    with pytest.raises(ValueError, match=f"a roll of {roll}: the dice show at least 1"):
+        reachable(position, roll)
+
+
 def test_a_token_on_its_way_keeps_its_target_unless_retargeting_is_on() -> None:
     on_way = Transit(InRoom(HALL), KITCHEN, 5, 14)
     assert reachable(on_way, 3) == {KITCHEN: Transit(InRoom(HALL), KITCHEN, 2, 17)}

@@ -12,7 +12,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, STAY, Accuse, Go, Show, Suggest
-from sleuth.games.cluedo.advice import best_suggestion
+from sleuth.games.cluedo.advice import AdviceError, best_suggestion
 from sleuth.games.cluedo.bots import BOTS
 from sleuth.games.cluedo.cards import NAMES, ROOMS
 from sleuth.games.cluedo.rules import ACCUSATIONS, CluedoGame
@@ -100,13 +100,24 @@ def test_certain_it_heads_for_the_room_named_where_the_rules_want_it() -> None:
     moved = Event("moved", {"seat": 0, "roll": None, "position": "Study"})
     player = SleuthPlayer(game(accuse_at="in_named_room"), 0, 1)
     assert player.act(view([*SOLVED, moved]), (ROLL, PASSAGE)) == PASSAGE  # Study -> Kitchen
-    rolled = Event("rolled", {"seat": 0, "roll": 7})
-    lounge = Event("moved", {"seat": 0, "roll": None, "position": "Lounge"})
+    rolled = Event("rolled", {"seat": 0, "roll": 6})  # one die, the classic edition's
+    library = Event("moved", {"seat": 0, "roll": None, "position": "Library"})
+    goes = tuple(Go(r) for r in ROOMS if r != CARD["Library"])
+    choice = player.act(view([*SOLVED, moved, library, rolled]), goes)
+    # from the Library a 6 reaches the Billiard Room (then the Ballroom and the Kitchen:
+    # E(6) + E(7) = 4.683 throws), or stops 1 short of the Hall (then the Study and its
+    # passage: E(1) + E(4) + 1 = 3.588), or 1 short of the Study (then its passage: 1 + 1)
+    assert choice == Go(CARD["Study"])
+
+
+def test_a_roll_the_dice_cannot_show_is_refused_by_name() -> None:
+    lounge = Event("moved", {"seat": 0, "roll": 4, "position": "Lounge"})
     goes = tuple(Go(r) for r in ROOMS if r != CARD["Lounge"])
-    choice = player.act(view([*SOLVED, moved, lounge, rolled]), goes)
-    # from the Lounge a 7 reaches the Dining Room (11 from the Kitchen: E(11) = 3.613 throws to
-    # go), or stops 1 short of the Hall (then the Study and its passage: 1 + E(4) + 1 = 3.588)
-    assert choice == Go(CARD["Hall"])
+    for dice, roll, words in [("1", 7, "one die"), ("2", 1, "two dice"), ("2", 13, "two dice")]:
+        player = SleuthPlayer(game(dice=dice), 0, 1)
+        rolled = Event("rolled", {"seat": 0, "roll": roll})
+        with pytest.raises(AdviceError, match=f"a roll of {roll} is impossible with {words}"):
+            player.act(view([*setup(), lounge, rolled]), goes)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

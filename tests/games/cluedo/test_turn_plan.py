@@ -337,6 +337,19 @@ def test_a_refused_entry_leaves_the_line_as_it_was() -> None:
             "accuse_at='nowhere'",
         ),
         (
+            lambda: plan_turn(Turn(InRoom(KITCHEN), "head", roll=7), dict, dice=1),
+            r"a roll of 7 is impossible with one die \(1 to 6\)",
+        ),
+        (
+            lambda: plan_turn(Turn(AtStart(0), "head", roll=1), dict, dice=2),
+            r"a roll of 1 is impossible with two dice \(2 to 12\)",
+        ),
+        (
+            lambda: plan_turn(Turn(AtStart(0), "head", roll=13), dict, dice=2),
+            r"a roll of 13 is impossible with two dice",
+        ),
+        (lambda: plan_turn(Turn(InRoom(KITCHEN)), dict, dice=3), "3 dice: the game is played"),
+        (
             lambda: plan_turn(Turn(InRoom(KITCHEN)), lambda: {KITCHEN: 1.0}, dice=1),
             r"the rooms' worth names cards \[15\], not the nine rooms",
         ),

@@ -643,9 +643,10 @@ def plan_turn(
     """The ``sleuth`` player's decision for ``turn`` (see the module docstring): ``worth``
     gives each room's worth (:func:`screened_worth`), called only when a move is weighed;
     ``accusation`` is the accusation advice now (None: no accusation, the game is over for
-    this seat)."""
+    this seat).  A turn's roll that ``dice`` cannot show is refused, naming both."""
     if accuse_at not in ("anywhere", "in_named_room"):
         raise AdviceError(f"accuse_at={accuse_at!r}: anywhere or in_named_room")
+    _check_roll(turn.roll, dice)
     target = None
     if accusation is not None and accusation.accuse:
         here = turn.position == InRoom(accusation.room)
@@ -679,6 +680,17 @@ def plan_turn(
         assert isinstance(turn.position, InRoom)  # Turn's invariant
         return TurnPlan("stay", turn.position.room, worth=options, accuse_in=target)
     return TurnPlan("roll", worth=options, accuse_in=target)
+
+
+def _check_roll(roll: int | None, dice: int) -> None:
+    """Refuse a game with other than one or two dice, and a ``roll`` (None: no roll) those
+    dice cannot show."""
+    if dice not in (1, 2):
+        raise AdviceError(f"{dice} dice: the game is played with 1 or 2")
+    low, high = dice, 6 * dice
+    if roll is not None and not low <= roll <= high:
+        words = "one die" if dice == 1 else "two dice"
+        raise AdviceError(f"a roll of {roll} is impossible with {words} ({low} to {high})")
 
 
 def _check(posterior: Posterior, seat: int, players: int) -> None:

@@ -124,7 +124,10 @@ def reachable(position: Position, roll: int, retarget: bool = False) -> dict[int
     From a start square or room A (M3): every room but A, reached if ``roll`` covers the
     distance, else the token is on its way.  On the way (M4): committed to its target unless
     ``retarget``, when any room R' may become the target at ``walked + distance(origin, R')``
-    squares (``walked`` back to the origin room).  Rooms are listed in card order."""
+    squares (``walked`` back to the origin room).  Rooms are listed in card order.  A roll
+    under 1 is refused (``ValueError``): the dice show at least 1."""
+    if roll < 1:
+        raise ValueError(f"a roll of {roll}: the dice show at least 1")
     if isinstance(position, Transit):
         if not retarget:
             return {position.target: _advance(position, position.target, position.left, roll)}
