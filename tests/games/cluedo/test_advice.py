@@ -24,13 +24,14 @@ from sleuth.games.cluedo.advice import (
     exact_gain,
     outcome_probabilities,
     room_gains,
+    room_screens,
     rooms_advice,
 )
 from sleuth.games.cluedo.cards import NAMES, ROOMS
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import Infeasible, Knowledge
 from sleuth.games.cluedo.deduction.counting import Posterior
-from sleuth.games.cluedo.movement import AtStart, InRoom, travel_time
+from sleuth.games.cluedo.movement import AtStart, InRoom, Transit, expected_throws, travel_time
 
 CARD = {name: card for card, name in enumerate(NAMES)}
 KITCHEN, LOUNGE = CARD["Kitchen"], CARD["Lounge"]
@@ -211,6 +212,28 @@ def test_rooms_are_ranked_by_gain_per_expected_turn() -> None:
     assert {a.room: a.turns for a in now}[KITCHEN] == 0
     start = rooms_advice(post, 0, 4, AtStart(0), 1, rng, samples=samples)
     assert all(a.turns == travel_time(AtStart(0), a.room, 1) for a in start)
+    screens = room_screens(samples)  # screened already: the same advice
+    assert rooms_advice(post, 0, 4, here, 2, rng, samples=samples, screens=screens) == advice
+
+
+def test_rooms_after_a_roll_count_from_where_it_leaves_the_token() -> None:
+    post = posterior(4, 2)
+    rng = random.Random(0)
+    samples = draw(post, 0, 4, rng, 500)
+    lounge = InRoom(LOUNGE)
+    advice = rooms_advice(post, 0, 4, lounge, 1, rng, samples=samples, roll=4)
+    rates = [(-a.rate, a.room) for a in advice]
+    assert rates == sorted(rates)
+    turns = {a.room: a.turns for a in advice}
+    assert turns[CARD["Dining Room"]] == 0  # 4 away: the roll reaches it
+    assert turns[CARD["Hall"]] == travel_time(Transit(lounge, CARD["Hall"], 4, 4), CARD["Hall"], 1)
+    assert math.isclose(turns[CARD["Hall"]], expected_throws(4, 1))  # 4 short of 8
+    # the Lounge, which the roll makes the token leave: this turn, then back from a room
+    back = min(travel_time(InRoom(r), LOUNGE, 1) for r in ROOMS if r != LOUNGE)
+    assert turns[LOUNGE] == 1 + back == 2  # the Conservatory's passage
+    unknown = rooms_advice(post, 0, 4, None, 1, rng, samples=samples)
+    assert all(a.turns == 0 and a.rate == a.gain for a in unknown)
+    assert [a.gain for a in unknown] == sorted((a.gain for a in unknown), reverse=True)
 
 
 def test_refutation_reshows_what_the_suggester_has_seen() -> None:
@@ -265,6 +288,16 @@ def test_accusation_when_certain_or_when_likely_enough_for_the_race() -> None:
         (lambda: draw(posterior(3, 0), 0, 4, random.Random(0)), "4 players"),
         (lambda: draw(posterior(3, 0), 3, 3, random.Random(0)), "no seat 3"),
         (lambda: room_gains(draw(posterior(3, 0), 0, 3, random.Random(0), 5), 3), "not a room"),
+        (
+            lambda: rooms_advice(
+                posterior(3, 0), 0, 3, InRoom(KITCHEN), 1, random.Random(0), roll=7
+            ),
+            r"a roll of 7 is impossible with one die \(1 to 6\)",
+        ),
+        (
+            lambda: rooms_advice(posterior(3, 0), 0, 3, None, 2, random.Random(0), roll=5),
+            "a roll of 5 from an unknown place",
+        ),
     ],
 )
 def test_bad_input_is_named(call: object, words: str) -> None:

@@ -14,11 +14,12 @@ suggestions of every room, so :func:`room_gains` screens them first on the sampl
 a room at once, vectorised (the drop of the sum of the three categories' entropies, whose
 small histograms the samples estimate well), and the ``rescore`` best are scored exactly.
 
-**Rooms.**  A room's best suggestion is worth its gain per expected turn: ``turns`` is the
-travel time (M9 of ``docs/cluedo.md``: expected throws, passages) from where the token is,
-0 when the suggestion can be made now, and ``rate = gain / max(turns, 1)`` (a suggestion
-made this turn or after one throw costs one turn).  Leaving a room and coming back costs the
-quickest round trip through another room.
+**Rooms** (:func:`rooms_advice`, the notepad's room table).  A room's best suggestion is
+worth its gain per expected turn: ``turns`` is the travel time (M9 of ``docs/cluedo.md``:
+expected throws, passages) from where the token is (after the turn's roll, from where the
+roll leaves it), 0 when the suggestion can be made now, and ``rate = gain / max(turns, 1)``
+(a suggestion made this turn or after one throw costs one turn).  Leaving a room and coming
+back costs the quickest round trip through another room.
 
 **Refutation** (:func:`card_to_show`): re-show a card this suggester has seen from us; else a
 card shown to someone else already (it may spread, but it reveals nothing new to them); else
@@ -376,32 +377,58 @@ def rooms_advice(
     posterior: Posterior,
     seat: int,
     players: int,
-    position: Position,
+    position: Position | None,
     dice: int,
     rng: random.Random,
     *,
     samples: Samples | None = None,
+    screens: Mapping[int, Floats] | None = None,
     suggest_here: bool = False,
+    roll: int | None = None,
     retarget: bool = False,
     rescore: int = 1,
 ) -> list[SuggestionAdvice]:
-    """One :class:`SuggestionAdvice` per room, best rate first (ties in room order).  A token
-    in a room may suggest there without moving only with ``suggest_here`` (it entered the room
-    this turn, or may stay after a summons); otherwise it must leave and come back.  Each
-    room's best screened suggestion alone is rescored by default (``rescore=1``): 9 rooms at 3
-    each took up to 1.8 s with 6 players on a loaded machine, 0.8 s at 1."""
+    """One :class:`SuggestionAdvice` per room, best rate first (ties in room order), its
+    ``turns`` counted from the token's ``position`` (the notepad's room table):
+
+    * ``position`` None (not known): 0 turns for every room, so they rank by gain alone;
+    * after this turn's ``roll`` (not yet used): 0 for a room the roll reaches, the travel time
+      (M9) from where it leaves the token for a room it falls short of; a room the roll cannot
+      head for (the room the token leaves; on its way, any but its target) a turn, then the
+      quickest way from another room;
+    * else :func:`turns_to`: a token in a room may suggest there without moving only with
+      ``suggest_here`` (it entered the room this turn, or may stay after a summons),
+      otherwise it must leave and come back.
+
+    ``samples`` (from :func:`draw`) and their ``screens`` (:func:`room_screens`) save drawing
+    and screening them again.  Each room's best screened suggestion alone is rescored by
+    default (``rescore=1``): 9 rooms at 3 each took up to 1.8 s with 6 players on a loaded
+    machine, 0.8 s at 1.  A roll that ``dice`` cannot show, or a roll without a position, is
+    refused."""
+    _check_roll(roll, dice)
+    if roll is not None and position is None:
+        raise AdviceError(f"a roll of {roll} from an unknown place: the position is needed")
     if samples is None:
         samples = draw(posterior, seat, players, rng)
     _check_samples(samples, seat, players)
+    after = {} if position is None or roll is None else reachable(position, roll, retarget)
     out = []
     for room in ROOMS:
-        turns = turns_to(position, room, dice, suggest_here, retarget)
-        out.append(
-            best_suggestion(
-                posterior, seat, players, room, rng, samples=samples, turns=turns, rescore=rescore
-            )
-        )
-    return sorted(out, key=lambda a: -a.rate)
+        turns = 0.0
+        if room in after:
+            moved = after[room]
+            turns = 0.0 if moved == InRoom(room) else travel_time(moved, room, dice, retarget)
+        elif after:
+            turns = 1 + min(travel_time(InRoom(o), room, dice) for o in ROOMS if o != room)
+        elif position is not None:
+            turns = turns_to(position, room, dice, suggest_here, retarget)
+        screen = None if screens is None else screens[room]
+        advice = best_suggestion(
+            posterior, seat, players, room, rng, samples=samples, turns=turns, rescore=rescore,
+            screen=screen,
+        )  # fmt: skip
+        out.append(advice)
+    return sorted(out, key=lambda a: (-a.rate, a.room))
 
 
 def turns_to(

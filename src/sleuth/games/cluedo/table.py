@@ -33,7 +33,6 @@ from sleuth.games.cluedo.advice import (
     SuggestionAdvice,
     TurnPlan,
     accusation_advice,
-    best_suggestion,
     candidates_left,
     card_to_show,
     draw,
@@ -41,13 +40,13 @@ from sleuth.games.cluedo.advice import (
     plan_turn,
     rival_progress,
     room_screens,
+    rooms_advice,
     screened_worth,
-    turns_to,
 )
-from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SOLUTIONS, SUSPECTS, Category
+from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, SOLUTIONS, SUSPECTS, Category
 from sleuth.games.cluedo.cells import cell
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
-from sleuth.games.cluedo.movement import InRoom, Transit, reachable, travel_time
+from sleuth.games.cluedo.movement import InRoom, Transit, travel_time
 from sleuth.games.cluedo.notepad import Notepad
 
 TOP = 5
@@ -249,38 +248,25 @@ def entropy_line(pad: Notepad) -> str:
 
 
 def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
-    """The best suggestion for each room (:func:`~.advice.best_suggestion`, the best
-    :data:`RESCORE` of each room scored exactly), cached on the notepad with the samples and
-    each room's screened worth (:func:`~.advice.screened_worth`, for :func:`turn_plan`).
-    From my token's place when it is known: best gain per expected turn, the turns being the
-    travel time (M9; for the room I am in, 0 when I have just entered it or was summoned
-    there, else the quickest way out and back); after my roll, 0 for each room it reaches and
-    the travel time from where it leaves me for the others (M3, M4); else by gain."""
+    """The best suggestion for each room from my token's place (:func:`~.advice.rooms_advice`,
+    the best :data:`RESCORE` of each room scored exactly: gain per expected turn from where
+    my token is, after my roll if I have rolled, else by gain alone), cached on the notepad
+    with the samples and each room's screened worth (:func:`~.advice.screened_worth`, for
+    :func:`turn_plan`).  The room I am in counts 0 turns when I have just entered it or was
+    summoned there."""
     cached = pad.cache.get("rooms")
     if cached is not None:
         return cached  # type: ignore[return-value]
-    post, me, position = pad.posterior, pad.me, pad.position
+    post, me = pad.posterior, pad.me
     assert me is not None
     rng = random.Random(len(pad.events))
     samples = draw(post, me, pad.players, rng)
     screens = room_screens(samples)
-    dice, retarget = pad.game.dice, pad.game.allow_retarget
-    after = {} if position is None or pad.roll is None else reachable(position, pad.roll, retarget)
-    suggest_here = pad.entered or pad.summoner is not None
-    out = []
-    for room in ROOMS:
-        turns = 0.0
-        if room in after:
-            moved = after[room]
-            turns = 0.0 if moved == InRoom(room) else travel_time(moved, room, dice)
-        elif after:  # the room I am in, which the roll makes me leave: out and back
-            turns = 1 + min(travel_time(InRoom(o), room, dice) for o in ROOMS if o != room)
-        elif position is not None:
-            turns = turns_to(position, room, dice, suggest_here, retarget)
-        out.append(best_suggestion(post, me, pad.players, room, rng, samples=samples,
-                                   turns=turns, rescore=RESCORE,
-                                   screen=screens[room]))  # fmt: skip
-    out.sort(key=lambda a: (-a.rate, a.room))
+    out = rooms_advice(
+        post, me, pad.players, pad.position, pad.game.dice, rng, samples=samples,
+        screens=screens, suggest_here=pad.entered or pad.summoner is not None, roll=pad.roll,
+        retarget=pad.game.allow_retarget, rescore=RESCORE,
+    )  # fmt: skip
     pad.cache["rooms"], pad.cache["samples"] = out, samples
     pad.cache["worth"] = screened_worth(screens)
     return out
