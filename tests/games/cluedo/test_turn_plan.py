@@ -60,7 +60,7 @@ SETUP = ["players Ann, Bob, Cy, Dan", "me Ann", "hand plum knife hall lounge stu
 KITCHEN, STUDY, LOUNGE = card_named("Kitchen"), card_named("Study"), card_named("Lounge")
 
 
-def session(*texts: str, **options: str) -> NotepadSession:
+def session(*texts: str, **options: str | int) -> NotepadSession:
     s = NotepadSession(CluedoGame(players=4, **options), SETUP)  # type: ignore[arg-type]
     for text in texts:
         s.enter(text)
@@ -290,6 +290,64 @@ def test_where_the_rules_want_the_accusation_in_its_room_it_heads_there() -> Non
         "This turn: take the secret passage to the Kitchen and head on for the Ballroom to "
         "accuse there. Worth in nats a turn: passage "
     )
+
+
+GREEN_ROPE_KITCHEN = "accuse Mr. Green, Rope, Kitchen: it is certain"
+
+
+@pytest.mark.parametrize(
+    ("entries", "dice", "roll", "anywhere", "in_named_room"),
+    [
+        (
+            ["I am in the ballroom"],
+            2,
+            7,
+            "move anywhere with your 7 (the Kitchen, say), then ",
+            "go to the Kitchen (your 7 reaches it) and accuse there.",
+        ),
+        (
+            [],
+            1,
+            4,
+            "move anywhere with your 4 (towards the Ballroom, say), then ",
+            "head for the Ballroom, then on to the Kitchen, to accuse there: your 4 leaves you 3 "
+            "squares short of the Ballroom (3.9 more turns expected to the Kitchen).",
+        ),
+        (
+            ["I am in the library"],
+            1,
+            6,
+            "move anywhere with your 6 (towards the Study, say), then ",
+            "head for the Study, then on to the Kitchen, to accuse there: your 6 leaves you 1 "
+            "square short of the Study (2.0 more turns expected to the Kitchen).",
+        ),
+    ],
+)
+def test_after_a_roll_the_line_says_where_the_accusation_may_be_made(
+    entries: list[str], dice: int, roll: int, anywhere: str, in_named_room: str
+) -> None:
+    """Certain after my roll, I must move before accusing: with accuse_at=anywhere the
+    accusation follows wherever the move ends (the plan still heads for its room: the same
+    move under both settings); with in_named_room it waits for the Kitchen."""
+    texts = ["I am in the kitchen", *SOLVED, *entries, f"I rolled {roll}"]
+    free = session(*texts, dice=dice)
+    named = session(*texts, dice=dice, accuse_at="in_named_room")
+    plan, waiting = agrees(free), agrees(named)
+    assert plan.action == waiting.action == "go"
+    assert (plan.room, plan.reached, plan.worth) == (waiting.room, waiting.reached, waiting.worth)
+    assert plan.then_accuse and plan.accuse_in is None
+    assert not waiting.then_accuse and waiting.accuse_in == KITCHEN
+    assert turn_line(free.pad) == (
+        f"This turn: {anywhere}{GREEN_ROPE_KITCHEN}; an accusation may be made from any place."
+    )
+    assert turn_line(named.pad) == f"This turn: {in_named_room}"
+    named.enter("I am in the kitchen" if plan.reached == InRoom(KITCHEN) else "I am in the study")
+    free.enter("I am in the study")  # wherever the move ends, the accusation is made there
+    assert turn_line(free.pad) == f"This turn: {GREEN_ROPE_KITCHEN}."
+    if plan.reached == InRoom(KITCHEN):
+        assert turn_line(named.pad) == f"This turn: {GREEN_ROPE_KITCHEN}."
+    else:
+        assert turn_line(named.pad).startswith("This turn: make no suggestion and head for the")
 
 
 def test_the_notepads_rivals_are_the_players() -> None:

@@ -33,16 +33,19 @@ close) to ``rush`` (a rival about to know) with the rivals' progress
 (:func:`rival_progress`).
 
 **The turn** (:func:`plan_turn`, the ``sleuth`` player's move and the notepad's "This turn"
-line): accuse when the accusation advice says so and the rules allow it now (else, under
-``accuse_at=in_named_room``, head for its room as if only that room were worth anything).
-Otherwise each room is worth its best screened gain (:func:`screened_worth`), and ending this
-turn at a place P is worth the best, over rooms R, of ``worth(R) / (1 + T(P, R))``
-(:func:`place_worth`: the suggestion costs a turn, T the expected travel time, 0 in R
-itself).  At the start of a turn rolling is worth the average over the dice of the best place
-each roll reaches (:func:`rolling_worth`), the secret passage and staying (after a summons)
-the room they leave the token in; the highest wins (ties: passage, roll, stay).  After the
-roll it heads for the best place the roll reaches (ties: the first room in card order); in a
-room just entered it suggests, else it ends the turn.
+line): accuse when the accusation advice says so and the rules allow it now; else head for
+the accusation's room as if only that room were worth anything: under
+``accuse_at=in_named_room`` the accusation waits for that room (``TurnPlan.accuse_in``);
+under ``anywhere`` it waits only after a roll, for the move the rules want first, and any
+place will do (``TurnPlan.then_accuse``).  Otherwise each room is worth its best screened
+gain (:func:`screened_worth`), and ending this turn at a place P is worth the best, over
+rooms R, of ``worth(R) / (1 + T(P, R))`` (:func:`place_worth`: the suggestion costs a turn,
+T the expected travel time, 0 in R itself).  At the start of a turn rolling is worth the
+average over the dice of the best place each roll reaches (:func:`rolling_worth`), the
+secret passage and staying (after a summons) the room they leave the token in; the highest
+wins (ties: passage, roll, stay).  After the roll it heads for the best place the roll
+reaches (ties: the first room in card order); in a room just entered it suggests, else it
+ends the turn.
 """
 
 from __future__ import annotations
@@ -656,6 +659,11 @@ class TurnPlan:
     of ``passage`` and ``stay`` the rules allow; after the roll, ``go``: the chosen place's."""
     accuse_in: int | None = None
     """The room an accusation waits for (``accuse_at=in_named_room``): the plan heads there."""
+    then_accuse: bool = False
+    """``go`` with the accusation due under ``accuse_at=anywhere``: the rules want the rolled
+    move made first, then the accusation, from whatever place the token is in (the plan
+    heads for the accusation's room, though any place would do).  Invariant: never with
+    ``accuse_in``."""
 
 
 def plan_turn(
@@ -693,7 +701,10 @@ def plan_turn(
         targets = reachable(turn.position, turn.roll, retarget)
         scored = {room: place_worth(pos, values, dice, retarget) for room, pos in targets.items()}
         room = max(scored, key=lambda r: (scored[r], -r))
-        return TurnPlan("go", room, targets[room], {"go": scored[room]}, target)
+        go = {"go": scored[room]}
+        if target is not None and accuse_at == "anywhere":
+            return TurnPlan("go", room, targets[room], go, then_accuse=True)
+        return TurnPlan("go", room, targets[room], go, target)
     options = {"roll": rolling_worth(turn.position, values, dice, retarget)}
     through = passage(turn.position.room) if isinstance(turn.position, InRoom) else None
     if through is not None:

@@ -334,14 +334,7 @@ def turn_line(pad: Notepad) -> str:
             "where to go."
         )
     if plan.action == "accuse":
-        advice = accusation_now(pad)
-        cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
-        why = (
-            "it is certain"
-            if advice.probability == 1.0
-            else f"{advice.probability:.0%} likely, and a rival is close to solving it"
-        )
-        return f"This turn: accuse {cards}: {why}."
+        return f"This turn: accuse {_accusation_why(pad)}."
     if plan.action == "end":
         assert plan.accuse_in is not None  # in a room just entered, the plan suggests
         return (
@@ -368,17 +361,45 @@ def turn_line(pad: Notepad) -> str:
         return f"This turn: stay in the {name} ({summons}) and {_then(pad, plan, room)}." \
                f"{_weighed(plan)}"  # fmt: skip
     assert plan.action == "go" and pad.roll is not None
+    if plan.then_accuse:  # accuse_at=anywhere: the move first, then the accusation
+        place = f"the {name}" if plan.reached == InRoom(room) else f"towards the {name}"
+        return (
+            f"This turn: move anywhere with your {pad.roll} ({place}, say), then accuse "
+            f"{_accusation_why(pad)}; an accusation may be made from any place."
+        )
     if plan.reached == InRoom(room):
         return f"This turn: go to the {name} (your {pad.roll} reaches it) and " \
                f"{_then(pad, plan, room)}."  # fmt: skip
     reached = plan.reached
     assert isinstance(reached, Transit)
-    more = travel_time(reached, room, pad.game.dice)
-    aim = "accuse" if plan.accuse_in is not None else "suggest"
+    squares = f"{reached.left} square{'s' if reached.left > 1 else ''} short"
+    if plan.accuse_in is None:
+        more = travel_time(reached, room, pad.game.dice)
+        return (
+            f"This turn: head for the {name} to suggest there: your {pad.roll} leaves you "
+            f"{squares} ({more:.1f} more turns expected)."
+        )
+    goal = pad.card_name(plan.accuse_in)
+    more = travel_time(reached, plan.accuse_in, pad.game.dice)
+    if plan.accuse_in == room:
+        return (
+            f"This turn: head for the {name} to accuse there: your {pad.roll} leaves you "
+            f"{squares} ({more:.1f} more turns expected)."
+        )
     return (
-        f"This turn: head for the {name} to {aim} there: your {pad.roll} leaves you "
-        f"{reached.left} squares short ({more:.1f} more turns expected)."
+        f"This turn: head for the {name}, then on to the {goal}, to accuse there: your "
+        f"{pad.roll} leaves you {squares} of the {name} ({more:.1f} more turns expected to the "
+        f"{goal})."
     )
+
+
+def _accusation_why(pad: Notepad) -> str:
+    """The accusation to make (the advice's cards in the edition's names) and why now."""
+    advice = accusation_now(pad)
+    cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
+    if advice.probability == 1.0:
+        return f"{cards}: it is certain"
+    return f"{cards}: {advice.probability:.0%} likely, and a rival is close to solving it"
 
 
 def _then(pad: Notepad, plan: TurnPlan, room: int, where: str = "there") -> str:
