@@ -24,12 +24,24 @@ from sleuth.cli.lazy import subcommand
 from sleuth.cli.plugin_commands import BUILTIN_COMMANDS, commands_module
 from sleuth.core.registry import builtin_game_names, game_spec
 from tests.cli_helpers import check_error, entry
+from tests.core import toy
 
 HEAVY = ("numba", "llvmlite", "numpy", "scipy", "duckdb", "pysat", "rapidfuzz")
 """Libraries the games and the arena import, none needed to start the command line.  (Pydantic
 is not among them: Typer itself imports it to build a command's options.)"""
 WEB = ("fastapi", "starlette", "uvicorn", "jinja2", "sleuth.web")
 GAMES = tuple(f"sleuth.games.{name.replace('-', '_')}" for name in builtin_game_names())
+CATALOGUES = tuple(f"{package}.catalogue" for package in GAMES)
+"""What ``sleuth games`` reads of each built-in game: its catalogue (and the package, which
+imports nothing)."""
+
+
+def engine_modules(modules: set[str]) -> list[str]:
+    """The modules of ``modules`` in a game package other than the package and its catalogue:
+    the engine (rules, bots, belief, ...)."""
+    light = {*GAMES, *CATALOGUES}
+    return sorted(m for m in modules if m.startswith(GAMES) and m not in light)
+
 
 PROBE = """\
 import json, sys
@@ -66,10 +78,11 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 
 def test_the_probe_sees_what_an_import_loads(tmp_path: Path) -> None:
-    """The check below can fail: a game imported before the command shows up with its
-    libraries."""
-    modules = imported_by(["--version"], tmp_path, before="import sleuth.games.cluedo")
+    """The checks below can fail: a game's engine imported before the command shows up with
+    its libraries (a game package alone imports nothing: :func:`engine_modules`)."""
+    modules = imported_by(["--version"], tmp_path, before="import sleuth.games.cluedo.spec")
     assert loaded(modules, GAMES) == ["sleuth.games.cluedo"]
+    assert "sleuth.games.cluedo.rules" in engine_modules(modules)
     expected = {"numpy", "rapidfuzz"} | ({"numba"} if importlib.util.find_spec("numba") else set())
     assert expected <= set(loaded(modules, HEAVY))
 
@@ -93,12 +106,19 @@ def test_playing_one_game_imports_no_other_game_and_no_database(tmp_path: Path) 
     assert loaded(modules, ("numba", "duckdb", "pysat", "rapidfuzz", "scipy", *WEB)) == []
 
 
-def test_listing_the_games_imports_no_commands_no_database_and_no_web(tmp_path: Path) -> None:
-    modules = imported_by(["games"], tmp_path)
-    assert loaded(modules, GAMES) == sorted(GAMES)  # every game is listed
-    commands = [m for m in modules if m.startswith("sleuth.games.") and m.endswith(".commands")]
-    assert commands == []
-    assert loaded(modules, ("duckdb", "pysat", "scipy.optimize", "sleuth.arena", *WEB)) == []
+@pytest.mark.parametrize("args", [["games"], ["games", "--json"]], ids=" ".join)
+def test_listing_the_games_imports_no_engine_and_no_heavy_library(
+    args: list[str], tmp_path: Path
+) -> None:
+    """``sleuth games`` reads every built-in game's catalogue and nothing behind it."""
+    modules = imported_by(args, tmp_path)
+    assert set(CATALOGUES) <= modules  # every game is listed
+    assert engine_modules(modules) == []
+    assert (
+        loaded(modules, (*HEAVY, *WEB, "sleuth.arena", "sleuth.assist", "sleuth.core.compiled"))
+        == []
+    )
+    assert loaded(modules, ("sleuth.search.players", "sleuth.search.tree")) == []
 
 
 @pytest.mark.parametrize(
@@ -209,3 +229,21 @@ def test_a_plug_in_is_imported_only_when_the_games_are_listed(
     playing = ["play", "fox", "--bots", "solver,quantum", "-n", "1", "-w", "1", "--no-db"]
     assert "tiny_cli_game" not in imported_by(playing, tmp_path, env=plugin_env)
     assert "tiny_cli_game" in imported_by(["--help"], tmp_path, env=plugin_env)
+
+
+def test_a_plug_in_without_a_catalogue_is_listed_from_its_spec(
+    plugin_env: dict[str, str], tmp_path: Path
+) -> None:
+    """``sleuth games`` imports a plug-in to read its spec (it declares no light catalogue),
+    and still no built-in game's engine."""
+    modules = imported_by(["games"], tmp_path, env=plugin_env)
+    assert "tiny_cli_game" in modules
+    assert engine_modules(modules) == []
+    listed = subprocess.run(
+        [sys.executable, "-c", "from sleuth.cli import main; main()", "games", "--json"],
+        cwd=tmp_path, env=plugin_env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    games = {game["name"]: game for game in json.loads(listed.stdout)["games"]}
+    assert list(games)[-1] == "tinycli" and "fox" in games
+    assert [bot["name"] for bot in games["tinycli"]["bots"]] == [b.name for b in toy.SPEC.bots]

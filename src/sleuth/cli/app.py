@@ -31,14 +31,14 @@ from sleuth.cli.common import console, errors, print_json
 from sleuth.cli.plugin_commands import RootGroup
 from sleuth.core.errors import SleuthError
 from sleuth.core.match import DEFAULT_TIME_LIMIT, seat_limits
-from sleuth.core.registry import game_spec, game_specs, make_game, parse_option_texts
+from sleuth.core.registry import game_infos, game_spec, make_game, parse_option_texts
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
     from sleuth.arena.paired import Comparison, PairedMean
     from sleuth.arena.tournament import Tournament
-    from sleuth.core.bots import BotSpec
+    from sleuth.core.bots import BotInfo
 
 app = typer.Typer(
     name="sleuth",
@@ -136,7 +136,7 @@ def games_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """List every game with its options, roles and bots."""
-    specs = game_specs()
+    infos = game_infos()  # built-in games' catalogues: no engine is imported
     if as_json:
         print_json(
             {
@@ -164,12 +164,12 @@ def games_command(
                             for b in s.bots
                         ],
                     }
-                    for s in specs
+                    for s in infos
                 ]
             }
         )
         return
-    for s in specs:
+    for s in infos:
         console.print(Text.assemble((s.name, "bold"), f" — {s.description}"))
         console.print(f"  roles: {', '.join(s.roles)}")
         table = Table("option", "default", "meaning", box=None, padding=(0, 2))
@@ -188,7 +188,7 @@ def games_command(
                 console.print(settings)
 
 
-def _default_limit(bot: BotSpec) -> float:
+def _default_limit(bot: BotInfo) -> float:
     """Seconds per move the bot has when --time-limit is not given (with its default options)."""
     limit = seat_limits([bot], DEFAULT_TIME_LIMIT)[0]
     assert limit is not None

@@ -42,6 +42,11 @@ BotFactory = Callable[..., Bot]
 """Builds a bot from ``(game, seat, seed)``, plus keyword options for bots that have some."""
 
 
+MoveBudget = float | Callable[..., float] | None
+"""A bot's declared seconds per move: a number, a function of its option values (keyword
+arguments), or None (no more than the match runner's default)."""
+
+
 @dataclass(frozen=True)
 class BotSpec:
     """A named bot of a game, the roles it can play, how to build it, and its options.
@@ -61,7 +66,7 @@ class BotSpec:
     """Loads what the bot's first move would otherwise wait for, such as compiled kernels
     (Numba compiles them on a cold cache: seconds, enough to forfeit a timed move).  Run at
     most once per process, untimed, by :meth:`warm`."""
-    move_budget: float | Callable[..., float] | None = None
+    move_budget: MoveBudget = None
     """Seconds per move this bot may need when that is more than the match runner's default
     limit (:data:`sleuth.core.match.DEFAULT_TIME_LIMIT`): the runner's default is raised to it
     for this bot's seat (a limit the user gives is kept as given).  A callable receives the
@@ -80,9 +85,7 @@ class BotSpec:
     def budget(self) -> float | None:
         """The seconds per move this bot declares (:attr:`move_budget`) with its option values
         (the defaults for a spec not :meth:`configured`); None when it declares none."""
-        if callable(self.move_budget):
-            return self.move_budget(**{option.name: option.default for option in self.options})
-        return self.move_budget
+        return declared_budget(self.move_budget, self.options)
 
     def make(self, game: Game[Any], seat: int, seed: int) -> Bot:
         if self.options:
@@ -111,6 +114,51 @@ class BotSpec:
             options=(),
             move_budget=budget,
         )
+
+
+def declared_budget(move_budget: MoveBudget, options: tuple[OptionSpec, ...]) -> float | None:
+    """``move_budget`` with the default values of ``options`` (see :attr:`BotSpec.move_budget`)."""
+    if callable(move_budget):
+        return move_budget(**{option.name: option.default for option in options})
+    return move_budget
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """What a bot is, without how it is built: its name, roles, description, options and move
+    budget, as ``sleuth games`` lists them.
+
+    A built-in game declares its bots so in its catalogue, a module that imports no engine
+    (:class:`~sleuth.core.registry.GameInfo`); the engine makes each playable bot from the
+    same object (:meth:`implemented`).  Invariant: a bot's listing and the bot that plays
+    share one declaration.
+    """
+
+    name: str
+    roles: tuple[str, ...]
+    description: str
+    options: tuple[OptionSpec, ...] = ()
+    move_budget: MoveBudget = None
+    """As :attr:`BotSpec.move_budget`; a callable must not import an engine (listing the games
+    calls it)."""
+
+    def budget(self) -> float | None:
+        """The seconds per move declared with the default option values (None: none)."""
+        return declared_budget(self.move_budget, self.options)
+
+    def implemented(
+        self, factory: BotFactory, warm_up: Callable[[], None] | None = None
+    ) -> BotSpec:
+        """The playable bot: this declaration with the engine's ``factory`` and ``warm_up``."""
+        return BotSpec(
+            self.name, self.roles, factory, self.description, self.options, warm_up,
+            self.move_budget,
+        )  # fmt: skip
+
+    @classmethod
+    def of(cls, spec: BotSpec) -> BotInfo:
+        """The declaration of a playable bot (for games that declare no catalogue)."""
+        return cls(spec.name, spec.roles, spec.description, spec.options, spec.move_budget)
 
 
 _WARMED: set[Callable[[], None]] = set()

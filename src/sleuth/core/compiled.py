@@ -18,22 +18,16 @@ Compiling on first use is announced by the callers (:mod:`sleuth.core.prepare`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from sleuth.core.compiling import DISABLE_VARIABLE as DISABLE_VARIABLE
+from sleuth.core.compiling import numba_allowed
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-DISABLE_VARIABLE = "SLEUTH_NO_NUMBA"
-"""The environment variable that, set to anything but ``""`` or ``0``, turns Numba off."""
-
-
-def _numba_allowed() -> bool:
-    return os.environ.get(DISABLE_VARIABLE, "") in ("", "0")
-
-
 try:
-    if not _numba_allowed():
+    if not numba_allowed():
         raise ImportError(f"{DISABLE_VARIABLE} is set")
     from numba import njit
 except ImportError:  # pragma: no cover - exercised by a subprocess test

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.bots import Bot, BotInfo, BotSpec
 from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
@@ -220,7 +220,7 @@ def run_match(
     return record
 
 
-def seat_limits(bots: Sequence[BotSpec], time_limit: float | None) -> list[float | None]:
+def seat_limits(bots: Sequence[BotSpec | BotInfo], time_limit: float | None) -> list[float | None]:
     """Each seat's seconds per move: ``time_limit`` as given (None: no limit), except that the
     default limit (a :class:`DefaultLimit`) is raised to the budget the seat's bot declares."""
     if not isinstance(time_limit, DefaultLimit):

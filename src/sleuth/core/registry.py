@@ -4,6 +4,11 @@ Each game package exposes one :class:`GameSpec`; :func:`game_specs` lists them a
 :func:`make_game` builds a game from option texts such as ``{"graph": "path:5", "k": "2"}``.
 A spec carries the game's optional plug-ins (:mod:`sleuth.core.plugins`).  Games outside
 Sleuth register with :func:`register` or through an entry point (:data:`ENTRY_POINT_GROUP`).
+
+What a game is — its options, roles and bots — is also a light :class:`GameInfo`, which
+:func:`game_infos` lists for ``sleuth games``.  A built-in game declares it in its catalogue
+(``sleuth.games.<game>.catalogue``, a module that imports no engine), and its spec is made from
+that same declaration (:meth:`GameInfo.spec`); other games' are read from their spec.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ import importlib.metadata
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
-from sleuth.core.bots import BotSpec
+from sleuth.core.bots import BotInfo, BotSpec
 from sleuth.core.errors import OptionError, UnknownNameError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
@@ -27,10 +33,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "GameInfo",
     "GameSpec",
     "OptionSpec",
     "PluginWarning",
     "builtin_game_names",
+    "game_info",
+    "game_infos",
     "game_names",
     "game_spec",
     "game_specs",
@@ -42,7 +51,8 @@ __all__ = [
     "register",
 ]
 
-# Game name -> module that defines ``SPEC``.  Imported lazily so ``sleuth games`` stays fast.
+# Game name -> package that defines ``SPEC`` (imported on first use) and whose ``catalogue``
+# module defines ``GAME``, the game's :class:`GameInfo` (light: ``sleuth games`` reads it).
 _GAME_MODULES = {
     "fox": "sleuth.games.fox",
     "fugitive": "sleuth.games.fugitive",
@@ -109,6 +119,74 @@ class GameSpec:
         With ``canonical=True`` (options from a log), values must be canonical: no file is read.
         """
         return self.build(parse_options(self.options, dict(texts or {}), self.name, canonical))
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as ``sleuth games`` lists it: a :class:`GameSpec` without the engine
+    (no builder, plug-ins or search model), the bots as :class:`~sleuth.core.bots.BotInfo`.
+
+    A built-in game declares it as ``GAME`` in ``sleuth.games.<game>.catalogue``, a module that
+    imports no engine and no heavy library; the engine makes its spec from it
+    (:meth:`spec`).  Invariant: the listing and the game that plays share one declaration.
+    """
+
+    name: str
+    description: str
+    roles: tuple[str, ...]
+    options: tuple[OptionSpec, ...]
+    bots: tuple[BotInfo, ...]
+    rules_version: str = "1"
+    seats_option: str | None = None
+
+    def bot(self, name: str) -> BotInfo:
+        """The declared bot called ``name`` (an engine implements it: a wrong name is a bug)."""
+        for info in self.bots:
+            if info.name == name:
+                return info
+        raise LookupError(f"{self.name} declares no bot {name!r}")
+
+    def spec(
+        self,
+        build: Callable[[dict[str, JSON]], Game[Any]],
+        bots: tuple[BotSpec, ...],
+        infer: InferPlugin | None = None,
+        assist: AssistPlugin | None = None,
+        commands: str | None = None,
+        search: SearchModel[Any] | None = None,
+    ) -> GameSpec:
+        """The game's spec: this declaration with the engine's parts.  ``bots`` must be the
+        declared bots in their order, implemented (:meth:`BotInfo.implemented`), else
+        ValueError naming the first that differs."""
+        for made, declared in zip_longest(map(BotInfo.of, bots), self.bots):
+            if made != declared:
+                name = (made or declared).name
+                raise ValueError(
+                    f"{self.name}: the engine's bot {name!r} is not the catalogue's (same bots, "
+                    "in the same order, each made with BotInfo.implemented)"
+                )
+        return GameSpec(
+            name=self.name,
+            description=self.description,
+            roles=self.roles,
+            options=self.options,
+            bots=bots,
+            build=build,
+            rules_version=self.rules_version,
+            seats_option=self.seats_option,
+            infer=infer,
+            assist=assist,
+            commands=commands,
+            search=search,
+        )
+
+    @classmethod
+    def of(cls, spec: GameSpec) -> GameInfo:
+        """What ``spec`` declares (for a game without a catalogue)."""
+        return cls(
+            spec.name, spec.description, spec.roles, spec.options,
+            tuple(BotInfo.of(bot) for bot in spec.bots), spec.rules_version, spec.seats_option,
+        )  # fmt: skip
 
 
 _REGISTERED: dict[str, GameSpec] = {}
@@ -207,6 +285,28 @@ def game_specs() -> list[GameSpec]:
         except UnknownNameError:
             continue  # a broken plug-in: _load_entry_point has warned
     return specs
+
+
+def game_info(name: str) -> GameInfo:
+    """What the game called ``name`` is: a built-in game's catalogue (no engine imported), or
+    read from the spec of a registered game or plug-in (a plug-in is imported now)."""
+    module_name = _GAME_MODULES.get(name)
+    if module_name is None:
+        return GameInfo.of(game_spec(name))
+    info = importlib.import_module(module_name + ".catalogue").GAME
+    assert isinstance(info, GameInfo)
+    return info
+
+
+def game_infos() -> list[GameInfo]:
+    """Every game's :func:`game_info`, as :func:`game_specs` lists them."""
+    infos = []
+    for name in game_names():
+        try:
+            infos.append(game_info(name))
+        except UnknownNameError:
+            continue  # a broken plug-in: _load_entry_point has warned
+    return infos
 
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any]:

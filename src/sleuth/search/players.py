@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from abc import abstractmethod
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -27,10 +27,12 @@ from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
-from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
+from sleuth.search.catalogue import SEARCH_MARGIN as SEARCH_MARGIN
+from sleuth.search.catalogue import SEARCH_SECONDS as SEARCH_SECONDS
+from sleuth.search.catalogue import search_bot_infos
 from sleuth.search.model import SearchModel, WorldSampler, event_key
 from sleuth.search.rewards import Rewards
-from sleuth.search.tree import POLICIES, Node, SearchSettings, TreeSearch, best_action, follow
+from sleuth.search.tree import Node, SearchSettings, TreeSearch, best_action, follow
 
 
 class SearchError(SleuthError):
@@ -177,62 +179,6 @@ class DeterminizedPlayer(SearchPlayer):
         return max(votes, key=lambda a: (votes[a], visits[a]))
 
 
-SEARCH_SECONDS = 0.5
-"""The search bots' default time budget per move (``seconds``): half the match runner's default
-limit, leaving room for sampling the first world and for a loaded machine."""
-SEARCH_MARGIN = 1.0
-"""Seconds a search bot declares beyond its time budget for a move (sampling the first world,
-choosing the move; see :func:`_move_budget`)."""
-
-_COMMON_OPTIONS = (
-    OptionSpec(
-        "iterations", 1000, "simulations per move, at most", parse_int(1), interactive_max=5000
-    ),
-    OptionSpec(
-        "seconds",
-        SEARCH_SECONDS,
-        "time per move, at most: the search stops at whichever of iterations and seconds "
-        "comes first (0: no time budget, always the full iterations)",
-        parse_float(0.0),
-        interactive_max=10.0,
-    ),
-    OptionSpec(
-        "c",
-        0.7,
-        "UCB exploration constant (rewards are win shares in [0, 1])",
-        parse_float(0.0),
-        interactive_max=100.0,
-    ),
-    OptionSpec(
-        "policy",
-        "random",
-        "rollout policy: random, or heuristic (epsilon-greedy)",
-        parse_choice(POLICIES),
-    ),
-    OptionSpec(
-        "epsilon",
-        0.1,
-        "random-move probability of the heuristic policy",
-        parse_float(0.0, 1.0),
-        interactive_max=1.0,
-    ),
-    OptionSpec(
-        "depth",
-        0,
-        "moves per simulation before the game's evaluation (0: to the end)",
-        parse_int(0),
-        interactive_max=1000,
-    ),
-    OptionSpec(
-        "coalition",
-        0.0,
-        "coalition reduction r for teams (a teammate's win is 1 - r)",
-        parse_float(0.0, 1.0),
-        interactive_max=1.0,
-    ),
-)
-
-
 def _settings(options: dict[str, Any]) -> SearchSettings:
     return SearchSettings(
         iterations=options["iterations"],
@@ -247,40 +193,15 @@ def _settings(options: dict[str, Any]) -> SearchSettings:
     )
 
 
-def _move_budget(model: SearchModel[Any]) -> Callable[..., float]:
-    """The seconds per move a search bot of ``model`` declares to the match runner: its time
-    budget (at least the default ``seconds``), the model's :attr:`~SearchModel.overhead` and
-    :data:`SEARCH_MARGIN`.  A bot without a time budget (``seconds=0``) declares the same: a
-    long fixed search is the user's choice, to time with ``--time-limit``."""
-
-    def budget(seconds: float, **_: Any) -> float:
-        return max(seconds, SEARCH_SECONDS) + model.overhead + SEARCH_MARGIN
-
-    return budget
-
-
-def _common_options(defaults: Mapping[str, Any]) -> tuple[OptionSpec, ...]:
-    """The common options, with the game's ``defaults`` (each parsed by its option)."""
-    unknown = set(defaults) - {o.name for o in _COMMON_OPTIONS}
-    if unknown:
-        raise ValueError(f"defaults for {sorted(unknown)}: not common search options")
-    return tuple(
-        replace(o, default=o.parse(defaults[o.name])) if o.name in defaults else o
-        for o in _COMMON_OPTIONS
-    )
-
-
 def search_bots(
     model: SearchModel[Any], roles: tuple[str, ...], defaults: Mapping[str, Any] | None = None
 ) -> tuple[BotSpec, BotSpec]:
     """The ``ismcts`` and ``dmcts`` bots of a game whose search model is ``model``, with the
     common options and the model's own (:attr:`SearchModel.options`).  ``defaults`` gives
-    the game's own default values of common options (``{"policy": "heuristic"}``)."""
-
-    clash = {o.name for o in model.options} & {o.name for o in _COMMON_OPTIONS}
-    if clash:
-        raise ValueError(f"search model options {sorted(clash)} clash with the common ones")
-    common = _common_options(defaults or {})
+    the game's own default values of common options (``{"policy": "heuristic"}``).  They are
+    the bots :func:`~sleuth.search.catalogue.search_bot_infos` declares for the model's
+    options and overhead (a game's catalogue lists those)."""
+    ismcts_info, dmcts_info = search_bot_infos(roles, model.options, model.overhead, defaults)
 
     def configured(options: dict[str, Any]) -> SearchModel[Any]:
         return model.configured(**{option.name: options[option.name] for option in model.options})
@@ -292,33 +213,6 @@ def search_bots(
         return DeterminizedPlayer(game, seat, seed, configured(options), _settings(options))
 
     return (
-        BotSpec(
-            "ismcts",
-            roles,
-            ismcts,
-            "information-set MCTS: one tree over its information sets, a sampled world "
-            "per simulation",
-            warm_up=model.warm_up,
-            move_budget=_move_budget(model),
-            options=(
-                *common,
-                *model.options,
-                OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool),
-            ),
-        ),
-        BotSpec(
-            "dmcts",
-            roles,
-            dmcts,
-            "determinized MCTS: search sampled worlds as if they were known, then vote",
-            warm_up=model.warm_up,
-            move_budget=_move_budget(model),
-            options=(
-                *common,
-                *model.options,
-                OptionSpec(
-                    "worlds", 10, "worlds sampled per move", parse_int(1), interactive_max=100
-                ),
-            ),
-        ),
+        ismcts_info.implemented(ismcts, model.warm_up),
+        dmcts_info.implemented(dmcts, model.warm_up),
     )

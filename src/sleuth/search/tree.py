@@ -37,10 +37,9 @@ from dataclasses import dataclass
 from typing import Generic
 
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
+from sleuth.search.catalogue import POLICIES as POLICIES
 from sleuth.search.model import A, SearchModel, observation
 from sleuth.search.rewards import Rewards
-
-POLICIES = ("random", "heuristic")
 
 
 @dataclass(frozen=True)

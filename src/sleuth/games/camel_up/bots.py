@@ -17,14 +17,13 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from sleuth.core.bots import Bot, BotSpec
-from sleuth.core.compiled import COMPILED
+from sleuth.core.bots import Bot
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.core.options import OptionSpec, parse_float, parse_int
 from sleuth.games.camel_up.actions import ROLL, CamelAction, LegBet, OverallBet, PlaceTile
 from sleuth.games.camel_up.advice import advise
 from sleuth.games.camel_up.belief import InferringTracker, TableTracker
+from sleuth.games.camel_up.catalogue import GAME, move_budget_at_default
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import Weights, strong_values
@@ -134,20 +133,9 @@ def warm_up_bots() -> None:
     warm_up(CamelUpGame(edition=2))
 
 
-MOVE_BUDGET = 2.0 if COMPILED else 30.0
-"""Seconds per move the thinking bots declare at the default 2,000 rollouts (proportionally
-more with more): measured moves take at most about 0.5 s with Numba (2nd edition, a loaded
-2-core machine) and up to 8 s as plain Python (2nd edition rollouts; 1.4 s in the 1st)."""
-
-
-INTERACTIVE_ROLLOUTS = 50_000
-"""The most rollouts the thinking bots may use with a person waiting (the web app): a 2nd
-edition move took up to 2 s at 20,000 rollouts with Numba on a loaded 2-core machine."""
-
-
-def _move_budget(rollouts: int, **_: Any) -> float:
-    """The move budget of a thinking bot with ``rollouts`` rollouts (see :data:`MOVE_BUDGET`)."""
-    return MOVE_BUDGET * max(1.0, rollouts / 2_000)
+MOVE_BUDGET = move_budget_at_default()
+"""Seconds per move the thinking bots declare at the default 2,000 rollouts (see
+:func:`~sleuth.games.camel_up.catalogue.move_budget_at_default`)."""
 
 
 def _random_bot(game: Game[Any], seat: int, seed: int) -> Bot:
@@ -155,81 +143,8 @@ def _random_bot(game: Game[Any], seat: int, seed: int) -> Bot:
 
 
 BOTS = (
-    BotSpec(
-        "random",
-        ("player",),
-        _random_bot,
-        "the source's RandomBot: a uniform action type, then a uniform variant",
-    ),
-    BotSpec(
-        "ev",
-        ("player",),
-        ExpectedValueBot,
-        "greedy: the action of highest expected coins, from exact leg and race odds",
-        warm_up=warm_up_bots,
-        move_budget=_move_budget,
-        options=(
-            OptionSpec(
-                "rollouts",
-                2_000,
-                "2nd edition: rollouts for the later legs' odds (the 1st edition's are exact)",
-                parse_int(1),
-                interactive_max=INTERACTIVE_ROLLOUTS,
-            ),
-        ),
-    ),
-    BotSpec(
-        "strong",
-        ("player",),
-        StrongBot,
-        "ev adjusted for what the next player and the leaders gain and for risk, with "
-        "opponents' hidden overall cards inferred from when they were placed",
-        warm_up=warm_up_bots,
-        move_budget=_move_budget,
-        options=(
-            OptionSpec(
-                "rollouts",
-                2_000,
-                "2nd edition: rollouts for the later legs' odds (the 1st edition's are exact)",
-                parse_int(1),
-                interactive_max=INTERACTIVE_ROLLOUTS,
-            ),
-            OptionSpec(
-                "richest",
-                Weights.richest,
-                "weight of the richest opponent's gains",
-                parse_float(0),
-                interactive_max=100.0,
-            ),
-            OptionSpec(
-                "others",
-                Weights.others,
-                "weight of the other opponents' gains",
-                parse_float(0),
-                interactive_max=100.0,
-            ),
-            OptionSpec(
-                "risk",
-                Weights.risk,
-                "risk appetite when trailing, aversion when leading",
-                parse_float(0),
-                interactive_max=100.0,
-            ),
-            OptionSpec(
-                "lock",
-                Weights.lock,
-                "aversion when leading, as a fraction of risk (0: only chase when trailing)",
-                parse_float(0),
-                interactive_max=100.0,
-            ),
-            OptionSpec(
-                "sharpness",
-                3.0,
-                "trust in opponents' judgement when inferring their hidden cards "
-                "(negative: no inference)",
-                parse_float(-1),
-                interactive_max=100.0,
-            ),
-        ),
-    ),
+    GAME.bot("random").implemented(_random_bot),
+    GAME.bot("ev").implemented(ExpectedValueBot, warm_up_bots),
+    GAME.bot("strong").implemented(StrongBot, warm_up_bots),
 )
+"""The bots, as the game's catalogue declares them."""

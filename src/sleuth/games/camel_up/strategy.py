@@ -38,6 +38,7 @@ from sleuth.games.camel_up.actions import (
     Roll,
 )
 from sleuth.games.camel_up.advice import ROLL_VALUE, Advice, CardBeliefs, payout_if_right
+from sleuth.games.camel_up.catalogue import LOCK, OTHERS, RICHEST, RISK
 from sleuth.games.camel_up.odds import GameOdds, LegOdds, RaceOdds, leg_odds
 from sleuth.games.camel_up.rules import HIDDEN, CamelState
 from sleuth.games.camel_up.track import RACERS, TRACK_LENGTH
@@ -50,10 +51,10 @@ LEAD_SCALE = 10.0
 class Weights:
     """The strong bot's knobs; all zero makes it the greedy ``ev`` bot."""
 
-    richest: float = 0.35
-    others: float = 0.18
-    risk: float = 0.5
-    lock: float = 1.0
+    richest: float = RICHEST
+    others: float = OTHERS
+    risk: float = RISK
+    lock: float = LOCK
     """The aversion when leading, as a fraction of ``risk`` (0: chase variance when trailing,
     never lock in)."""
 

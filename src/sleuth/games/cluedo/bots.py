@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.bots import Bot
 from sleuth.core.events import View
 from sleuth.games.cluedo.actions import (
     PASSAGE,
@@ -31,6 +31,7 @@ from sleuth.games.cluedo.actions import (
     Stay,
     Suggest,
 )
+from sleuth.games.cluedo.catalogue import GAME
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import InRoom, Transit, passage, reachable
 from sleuth.games.cluedo.rules import CluedoGame
@@ -119,18 +120,9 @@ def _roll(view: View) -> int:
 
 
 BOTS = (
-    BotSpec(
-        "random",
-        ("player",),
-        RandomPlayer,
-        "random moves and suggestions, random card shown; never accuses",
-    ),
-    BotSpec(
-        "logic",
-        ("player",),
-        LogicPlayer,
-        "random moves and suggestions with exact deduction; accuses when certain",
-    ),
+    GAME.bot("random").implemented(RandomPlayer),
+    GAME.bot("logic").implemented(LogicPlayer),
     VELMA,
     SLEUTH,
 )
+"""The bots, as the game's catalogue declares them."""

@@ -28,9 +28,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
-from sleuth.core.options import OptionSpec, parse_float, parse_int
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, STAY, Accuse, Go, Show, Suggest
 from sleuth.games.cluedo.advice import (
     RESCORE,
@@ -53,13 +52,12 @@ from sleuth.games.cluedo.advice import (
     screened_worth,
     warm_up,
 )
+from sleuth.games.cluedo.catalogue import GAME
+from sleuth.games.cluedo.catalogue import SLEUTH_SPARE as SPARE
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.counting import Posterior
 from sleuth.games.cluedo.rules import CluedoGame
 from sleuth.games.cluedo.view import last_roll, token_positions
-
-SPARE = 0.0
-"""The share of a suggestion's gain given up not to summon a rival (tuned by self-play)."""
 
 
 class SleuthPlayer(Bot):
@@ -213,53 +211,5 @@ def _sleuth(game: CluedoGame, seat: int, seed: int, /, **options: Any) -> Sleuth
     return SleuthPlayer(game, seat, seed, **options)
 
 
-SECONDS_PER_MOVE = 10.0
-"""The move budget: ten times the target of a second for a whole turn, room to spare on a
-loaded machine (measured times in ``docs/cluedo.md``)."""
-
-SLEUTH = BotSpec(
-    "sleuth",
-    ("player",),
-    _sleuth,
-    "Sleuth's player: exact deduction, the suggestion with the most expected information "
-    "per expected turn, accuses when certain (or nearly, when a rival is close)",
-    warm_up=warm_up,
-    options=(
-        OptionSpec(
-            "samples",
-            SAMPLES,
-            "exact deal samples to score suggestions",
-            parse_int(1),
-            interactive_max=20_000,
-        ),
-        OptionSpec(
-            "rescore",
-            RESCORE,
-            "best suggestions per room scored again exactly",
-            parse_int(0),
-            interactive_max=10,
-        ),
-        OptionSpec(
-            "threshold",
-            THRESHOLD,
-            "accuse when the top envelope is this likely (no rival close)",
-            parse_float(0, 1),
-            interactive_max=1.0,
-        ),
-        OptionSpec(
-            "rush",
-            RUSH,
-            "... and when this likely with a rival about to solve it",
-            parse_float(0, 1),
-            interactive_max=1.0,
-        ),
-        OptionSpec(
-            "spare",
-            SPARE,
-            "give up this share of a suggestion's gain not to summon a rival's token",
-            parse_float(0, 1),
-            interactive_max=1.0,
-        ),
-    ),
-    move_budget=SECONDS_PER_MOVE,
-)
+SLEUTH = GAME.bot("sleuth").implemented(_sleuth, warm_up)
+"""The bot, as the game's catalogue declares it."""

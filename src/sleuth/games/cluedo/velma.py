@@ -35,11 +35,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
-from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, STAY, Accuse, Go, Show, Suggest
 from sleuth.games.cluedo.cards import CARD_COUNT, ROOMS, solution_cards, solution_index
+from sleuth.games.cluedo.catalogue import ENUMERATE_BELOW, GAME, HYPOTHESES, SAMPLERS
+from sleuth.games.cluedo.catalogue import VELMA_THRESHOLD as THRESHOLD
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import InRoom, Position, passage, reachable, roll_distribution
 from sleuth.games.cluedo.rules import CluedoGame
@@ -52,11 +53,6 @@ from sleuth.games.cluedo.velma_scoring import (
     spans_from,
 )
 from sleuth.games.cluedo.view import last_roll, token_positions
-
-HYPOTHESES = 100_000
-ENUMERATE_BELOW = 500_000
-THRESHOLD = 0.79
-SAMPLERS = ("velma", "exact")
 
 
 class VelmaPlayer(Bot):
@@ -272,67 +268,5 @@ def _velma(game: CluedoGame, seat: int, seed: int, /, **options: Any) -> VelmaPl
     return VelmaPlayer(game, seat, seed, salt=salt, **options)
 
 
-SECONDS_PER_MOVE = {"velma": 20.0, "exact": 120.0}
-"""Seconds per move ``velma`` declares at 100,000 hypotheses, by sampler (proportionally more
-or less with more or fewer, but at least 5 and 10 s: an enumerated pool can hold up to
-500,000 deals whatever the option): a few times the longest moves measured on a loaded 2-core
-machine (``docs/cluedo.md``)."""
-LEAST_SECONDS = {"velma": 5.0, "exact": 10.0}
-
-
-def move_budget(hypotheses: int, sampler: str, **_: Any) -> float:
-    """The bot's :attr:`~sleuth.core.bots.BotSpec.move_budget` for its options."""
-    return max(LEAST_SECONDS[sampler], SECONDS_PER_MOVE[sampler] * hypotheses / HYPOTHESES)
-
-
-VELMA = BotSpec(
-    "velma",
-    ("player",),
-    _velma,
-    "the Velma program's method: 100,000 sampled deals (biased sampler, every deal once "
-    "fewer than 500,000), suggestions by expected entropy + remoteness, accuses above 0.79",
-    warm_up=warm_up,
-    options=(
-        OptionSpec(
-            "hypotheses",
-            HYPOTHESES,
-            "hypothetical deals kept",
-            parse_int(1),
-            interactive_max=HYPOTHESES,
-        ),
-        OptionSpec(
-            "enumerate_below",
-            ENUMERATE_BELOW,
-            "list every deal once the estimated number falls below this",
-            parse_int(0),
-            interactive_max=ENUMERATE_BELOW,
-        ),
-        OptionSpec(
-            "threshold",
-            THRESHOLD,
-            "accuse when an envelope is more likely",
-            parse_float(0, 1),
-            interactive_max=1.0,
-        ),
-        OptionSpec(
-            "sampler",
-            "velma",
-            "velma (its biased sampler) or exact (uniform deals from the exact deduction)",
-            parse_choice(SAMPLERS),
-        ),
-        OptionSpec(
-            "accuse_in_room",
-            True,
-            "accuse only just after suggesting in the envelope's room (false: when it may)",
-            parse_bool,
-        ),
-        OptionSpec(
-            "seed",
-            0,
-            "mixed with the seat's seed for Velma's own draws",
-            parse_int(0),
-            interactive_max=2**63 - 1,
-        ),
-    ),
-    move_budget=move_budget,
-)
+VELMA = GAME.bot("velma").implemented(_velma, warm_up)
+"""The bot, as the game's catalogue declares it."""

@@ -16,11 +16,12 @@ from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.bots import Bot
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.games.fox.belief import FoxBelief
+from sleuth.games.fox.catalogue import GAME
 from sleuth.games.fox.graph import FoxGraph, holes_of
 from sleuth.games.fox.rules import HIDE, FoxGame, FoxMove, Inspect
 from sleuth.games.fox.solver import Solution, solve
@@ -133,19 +134,8 @@ def _random_player(game: Game[Any], seat: int, seed: int) -> Bot:
 
 
 BOTS = (
-    BotSpec(
-        "random", ("hunter", "fox"), _random_player, "hunter: random inspections; fox: random walk"
-    ),
-    BotSpec(
-        "solver",
-        ("hunter",),
-        SolverHunter,
-        "optimal sequence from the exact solver; random-walk filter when none exists",
-    ),
-    BotSpec(
-        "quantum",
-        ("fox",),
-        QuantumFox,
-        "adversarial fox: never commits, reveals one dodging path at the end",
-    ),
+    GAME.bot("random").implemented(_random_player),
+    GAME.bot("solver").implemented(SolverHunter),
+    GAME.bot("quantum").implemented(QuantumFox),
 )
+"""The game's own bots, as its catalogue declares them (the search bots come after)."""

@@ -57,6 +57,8 @@ from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
+from sleuth.games.fugitive.catalogue import DEFAULT_MODEL as DEFAULT_MODEL
+from sleuth.games.fugitive.catalogue import MODELS as MODELS
 from sleuth.games.fugitive.deduction import _counting
 from sleuth.games.fugitive.deduction.compositions import (
     CARDS_OF_TYPE,
@@ -77,16 +79,6 @@ MAX_STATES = 2_000_000
 
 SLACK_CAP = 8
 """Slack beyond which a placement weighs least (see :data:`MODELS`)."""
-MODELS = {"uniform": 1, "thrifty": 2, "frugal": 4}
-"""Fugitive models: how much a world weighs.  Under ``uniform`` every consistent world counts
-once (a uniform shuffle and an uninformed Fugitive, E3).  Under ``thrifty`` a hideout placed
-``s`` footprints short of what its sprint cards reach (its slack) weighs ``2 ** (8 - min(s,
-8))``: each footprint wasted halves a world's weight, as for a Fugitive who goes as far as his
-cards take him and rarely over-pays.  ``frugal`` is the same with base 4 (each footprint
-wasted quarters the weight).  The value is the base of that power."""
-DEFAULT_MODEL = "frugal"
-"""The model the belief Marshal plays with unless told otherwise (the strongest measured)."""
-
 Key = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """(last hideout, route cards per pile 1-3, sprint cards per type, face-down hideouts per type,
 progress per clause).  A key keeps only what a later step reads, exactly like the compiled

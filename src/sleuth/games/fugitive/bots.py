@@ -13,13 +13,13 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from sleuth.core.bots import Bot, BotSpec
-from sleuth.core.compiled import COMPILED
+from sleuth.core.bots import Bot
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
-from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, warm_up
-from sleuth.games.fugitive.deduction.advice import GUESS_MODES
+from sleuth.games.fugitive.belief import warm_up
+from sleuth.games.fugitive.catalogue import GAME, belief_budget
+from sleuth.games.fugitive.catalogue import OPPONENT_BUDGET as OPPONENT_BUDGET
+from sleuth.games.fugitive.catalogue import OPPONENTS as OPPONENTS
 from sleuth.games.fugitive.engine.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.engine.moves import Choices, Guesses, OpeningPlacements, Placements
 from sleuth.games.fugitive.players.elusive import ElusiveFugitive
@@ -30,7 +30,7 @@ from sleuth.games.fugitive.players.fugitives import (
     SteadyFugitive,
     Strategy,
 )
-from sleuth.games.fugitive.players.marshals import DRAW_POLICIES, BeliefMarshal, NotesMarshal
+from sleuth.games.fugitive.players.marshals import BeliefMarshal, NotesMarshal
 from sleuth.games.fugitive.rules import FUGITIVE
 
 
@@ -67,10 +67,6 @@ def _random_player(game: Game[Any], seat: int, seed: int) -> Bot:
     return RandomPlayer(game, seat, seed)
 
 
-OPPONENTS = ("heuristic", "steady")
-"""The Fugitives (with their default options) a belief Marshal can be told she faces."""
-
-
 def known_strategy(name: str, game: Game[Any]) -> Strategy:
     """The strategy of the Fugitive bot ``name`` of :data:`OPPONENTS`, with its default
     options."""
@@ -86,156 +82,16 @@ def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **opti
     return BeliefMarshal(game, seat, seed, opponent=strategy, **options)
 
 
-BELIEF_BUDGET = 5.0 if COMPILED else 30.0
-"""Seconds per move the bots that count worlds declare (belief, elusive): a move usually takes
-a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:draw=low``
-leaves many hideouts face down) counts millions of states three times, up to 1.4 s measured
-on an idle machine with Numba.  Without it the same player runs the plain programme, up to
-:data:`~sleuth.games.fugitive.players.marshals.STATE_BUDGET` states a move: seconds (5.7 s measured
-on a busy machine)."""
-OPPONENT_BUDGET = 30.0
-"""Seconds per move of a belief Marshal who knows her opponent (``opponent=heuristic``): she
-weighs each possible route by his strategy, seconds on long games."""
-
-
-def _belief_budget(opponent: str, **_: Any) -> float:
-    return BELIEF_BUDGET if opponent == "none" else OPPONENT_BUDGET
-
+BELIEF_BUDGET = belief_budget()
+"""Seconds per move the bots that count worlds declare (belief, elusive; see
+:func:`~sleuth.games.fugitive.catalogue.belief_budget`)."""
 
 BOTS = (
-    BotSpec(
-        "random",
-        ("fugitive", "marshal"),
-        _random_player,
-        "hierarchical random play: pile, place or pass, hideout, cheapest sprint; 1-2 numbers",
-    ),
-    BotSpec(
-        "heuristic",
-        ("fugitive",),
-        HeuristicFugitive,
-        "hand management, pile choice toward the next hideouts, bluffing with extra sprint cards",
-        (
-            OptionSpec(
-                "bluff",
-                BLUFF,
-                "chance of paying one sprint card more than needed",
-                parse_float(0.0, 1.0),
-                interactive_max=1.0,
-            ),
-        ),
-    ),
-    BotSpec(
-        "elusive",
-        ("fugitive",),
-        ElusiveFugitive,
-        "the heuristic Fugitive, choosing placements the belief Marshal finds hardest to guess",
-        warm_up=warm_up,
-        move_budget=BELIEF_BUDGET,
-        options=(
-            OptionSpec(
-                "bluff",
-                0.0,
-                "chance of paying one sprint card more than needed (before the exposure check)",
-                parse_float(0.0, 1.0),
-                interactive_max=1.0,
-            ),
-            OptionSpec(
-                "caution",
-                1.0,
-                "distance given up per hideout the Marshal's next guess reveals on average",
-                parse_float(0.0),
-                interactive_max=100.0,
-            ),
-            OptionSpec(
-                "candidates",
-                4,
-                "best heuristic placements weighed (each cheapest and with a one-card bluff)",
-                parse_int(1),
-                interactive_max=16,
-            ),
-            OptionSpec(
-                "model",
-                DEFAULT_MODEL,
-                "the Fugitive model of the belief Marshal it imitates",
-                parse_choice(tuple(MODELS)),
-            ),
-        ),
-    ),
-    BotSpec(
-        "steady",
-        ("fugitive",),
-        SteadyFugitive,
-        "simple and predictable: lowest pile, largest hideout within 3, 42 at once",
-        (
-            OptionSpec(
-                "dead_cards",
-                DEAD_CARDS,
-                "at most this many cards below the last hideout added as sprint cards",
-                parse_int(0),
-                interactive_max=42,
-            ),
-        ),
-    ),
-    BotSpec(
-        "belief",
-        ("marshal",),
-        _belief_marshal,
-        "guesses from the exact belief (modes certain, argmax, gamble, reveal)",
-        warm_up=warm_up,
-        move_budget=_belief_budget,
-        options=(
-            OptionSpec(
-                "guess",
-                "gamble",
-                "guess mode: gamble, certain, argmax or reveal",
-                parse_choice(GUESS_MODES),
-            ),
-            OptionSpec(
-                "draw",
-                "frontier",
-                "draw policy: frontier, low, high or random",
-                parse_choice(DRAW_POLICIES),
-            ),
-            OptionSpec(
-                "manhunt",
-                True,
-                "leave numbers at the Manhunt threshold face down (false: name them too)",
-                parse_bool,
-            ),
-            OptionSpec(
-                "model",
-                DEFAULT_MODEL,
-                "Fugitive model for the odds: frugal or thrifty (little wasted reach), uniform",
-                parse_choice(tuple(MODELS)),
-            ),
-            OptionSpec(
-                "opponent",
-                "none",
-                "the Fugitive she knows she faces, with his default options (heuristic, "
-                "steady): his strategy decides her Manhunt guesses and her look ahead",
-                parse_choice(("none", *OPPONENTS)),
-            ),
-            OptionSpec(
-                "lookahead",
-                True,
-                "when 42 may come next, the guess that wins most often if it does (gamble "
-                "and reveal modes; false: the mode's own choice, without looking ahead)",
-                parse_bool,
-            ),
-        ),
-    ),
-    BotSpec(
-        "notes",
-        ("marshal",),
-        NotesMarshal,
-        "the source's layered-graph notes: forced values, else the value on most paths",
-        (
-            OptionSpec(
-                "draw",
-                "frontier",
-                "draw policy: frontier, low, high or random",
-                parse_choice(DRAW_POLICIES),
-            ),
-        ),
-    ),
+    GAME.bot("random").implemented(_random_player),
+    GAME.bot("heuristic").implemented(HeuristicFugitive),
+    GAME.bot("elusive").implemented(ElusiveFugitive, warm_up),
+    GAME.bot("steady").implemented(SteadyFugitive),
+    GAME.bot("belief").implemented(_belief_marshal, warm_up),
+    GAME.bot("notes").implemented(NotesMarshal),
 )
+"""The game's own bots, as its catalogue declares them (the search bots come after)."""

@@ -33,6 +33,8 @@ from typing import ClassVar
 from sleuth.core.errors import OptionError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
+from sleuth.games.fugitive.catalogue import EDITIONS as EDITIONS
+from sleuth.games.fugitive.catalogue import OPENINGS as OPENINGS
 from sleuth.games.fugitive.engine.actions import (
     NO_BONUS,
     PASS,
@@ -63,8 +65,6 @@ from sleuth.games.fugitive.engine.moves import Choices, Guesses, OpeningPlacemen
 FUGITIVE = 0
 MARSHAL = 1
 FUGITIVE_ONLY = frozenset((FUGITIVE,))
-OPENINGS = ("exactly_2", "one_or_two")
-EDITIONS = ("first", "second")
 
 
 class Phase(Enum):

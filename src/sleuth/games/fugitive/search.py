@@ -37,9 +37,10 @@ from typing import Any, cast
 
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
-from sleuth.core.options import OptionSpec, parse_choice
-from sleuth.games.fugitive.belief import DEFAULT_MODEL, MODELS, ExactBelief, warm_up
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
+from sleuth.games.fugitive.catalogue import BELIEF_OVERHEAD as BELIEF_OVERHEAD
+from sleuth.games.fugitive.catalogue import SEARCH_OPTIONS
 from sleuth.games.fugitive.deduction.worlds import fugitive_history, history
 from sleuth.games.fugitive.engine.actions import (
     PASS,
@@ -117,26 +118,12 @@ class FugitiveSampler(_Replayer):
         return fugitive_history(self.events, cards)
 
 
-BELIEF_OVERHEAD = 4.0
-"""Seconds a search decision may take outside the tree on a wide-open position: counting the
-Marshal's worlds and asking the belief Marshal for her root move (up to 1.4 s measured on an
-idle machine, more under load; see :data:`sleuth.games.fugitive.bots.BELIEF_BUDGET`)."""
-
-
 class FugitiveSearchModel(SearchModel[FugitiveAction]):
     """See the module docstring.  ``world_model`` (option ``model``) weighs the Marshal's
     worlds, and her root move and fallback move use it as the belief Marshal's odds; the
     Fugitive's sampler does not read it."""
 
-    options = (
-        OptionSpec(
-            "model",
-            DEFAULT_MODEL,
-            "as the Marshal, the Fugitive model her worlds are drawn with: frugal, thrifty "
-            "(little wasted reach) or uniform",
-            parse_choice(tuple(MODELS)),
-        ),
-    )
+    options = SEARCH_OPTIONS
     overhead = BELIEF_OVERHEAD
 
     def __init__(self, world_model: str = DEFAULT_MODEL) -> None:

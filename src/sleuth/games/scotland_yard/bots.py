@@ -11,24 +11,19 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import cast
 
-from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.bots import Bot
 from sleuth.core.events import View
-from sleuth.core.options import OptionSpec, parse_choice, parse_float, parse_int
 from sleuth.games.scotland_yard.belief import MrXBelief
+from sleuth.games.scotland_yard.catalogue import ALL_ROLES as ALL_ROLES
+from sleuth.games.scotland_yard.catalogue import DETECTIVE_ROLES as DETECTIVE_ROLES
+from sleuth.games.scotland_yard.catalogue import GAME
 from sleuth.games.scotland_yard.mc import (
-    IMPLEMENTATIONS,
-    SAMPLE_FROM,
-    MCParams,
     MonteCarloDetective,
-    move_budget,
     warm_up,
 )
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.search import mrx_state
 from sleuth.games.scotland_yard.tactics import heuristic_mrx
-
-ALL_ROLES = ("mrx", "detectives", "detective")
-DETECTIVE_ROLES = ("detectives", "detective")
 
 
 class RandomPlayer(Bot):
@@ -49,53 +44,9 @@ class HeuristicMrX(Bot):
         return heuristic_mrx(state, tracker.possible, self.rng)
 
 
-MC_OPTIONS = (
-    OptionSpec(
-        "rollouts",
-        MCParams.rollouts,
-        "rollouts per candidate move (N)",
-        parse_int(1),
-        interactive_max=1000,
-    ),
-    OptionSpec(
-        "depth", MCParams.depth, "turns each rollout looks ahead", parse_int(1), interactive_max=20
-    ),
-    OptionSpec(
-        "w1", MCParams.w1, "weight of the capture rate", parse_float(0.0), interactive_max=100.0
-    ),
-    OptionSpec(
-        "w2",
-        MCParams.w2,
-        "weight of the mean distance to Mr. X",
-        parse_float(0.0),
-        interactive_max=100.0,
-    ),
-    OptionSpec(
-        "sample_from",
-        MCParams.sample_from,
-        "where rollouts put Mr. X: possible (the tracker) or reachable (from the last reveal)",
-        parse_choice(SAMPLE_FROM),
-    ),
-    OptionSpec(
-        "impl", "fast", "fast (compiled) or plain (the same moves)", parse_choice(IMPLEMENTATIONS)
-    ),
-)
-
 BOTS = (
-    BotSpec("random", ALL_ROLES, RandomPlayer, "a uniformly random legal move (either side)"),
-    BotSpec(
-        "heuristic",
-        ("mrx",),
-        HeuristicMrX,
-        "Mr. X: farthest from the nearest detective, black where it hides most, double in danger",
-    ),
-    BotSpec(
-        "mc",
-        DETECTIVE_ROLES,
-        MonteCarloDetective,
-        "Monte Carlo detective: random rollouts per move, score = capture rate - weighted distance",
-        MC_OPTIONS,
-        warm_up=warm_up,
-        move_budget=move_budget,
-    ),
+    GAME.bot("random").implemented(RandomPlayer),
+    GAME.bot("heuristic").implemented(HeuristicMrX),
+    GAME.bot("mc").implemented(MonteCarloDetective, warm_up),
 )
+"""The game's own bots, as its catalogue declares them (the search bots come after)."""

@@ -53,13 +53,24 @@ from sleuth.core.game import Game
 from sleuth.core.rng import derive_seed
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.board import Board
+from sleuth.games.scotland_yard.catalogue import COMPILED_BUDGET as COMPILED_BUDGET
+from sleuth.games.scotland_yard.catalogue import IMPLEMENTATIONS as IMPLEMENTATIONS
+from sleuth.games.scotland_yard.catalogue import (
+    MC_DEPTH,
+    MC_ROLLOUTS,
+    MC_W1,
+    MC_W2,
+    SAMPLE_FROM_DEFAULT,
+)
+from sleuth.games.scotland_yard.catalogue import PLAIN_BUDGET as PLAIN_BUDGET
+from sleuth.games.scotland_yard.catalogue import SAMPLE_FROM as SAMPLE_FROM
+from sleuth.games.scotland_yard.catalogue import move_budget as move_budget
 from sleuth.games.scotland_yard.edition import Profile
 from sleuth.games.scotland_yard.moves import PASS, Move, Ticket, detective_moves, single_moves
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.tracker import leg_tables
 
 SampleFrom = Literal["possible", "reachable"]
-SAMPLE_FROM: Final[tuple[SampleFrom, ...]] = ("possible", "reachable")
 
 MASK64: Final = (1 << 64) - 1
 GOLDEN: Final = 0x9E3779B97F4A7C15
@@ -99,11 +110,11 @@ class MCParams:
     """The bot's settings: ``rollouts`` per candidate (N), turns looked ahead (``depth``), the
     score weights, the sample set, and the seed of the decision's random stream."""
 
-    rollouts: int = 200
-    depth: int = 5
-    w1: float = 1.0
-    w2: float = 0.1
-    sample_from: SampleFrom = "possible"
+    rollouts: int = MC_ROLLOUTS
+    depth: int = MC_DEPTH
+    w1: float = MC_W1
+    w2: float = MC_W2
+    sample_from: SampleFrom = SAMPLE_FROM_DEFAULT
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -374,24 +385,6 @@ class PublicRecord:
             tickets_to_mrx=p.tickets_to_mrx,
             mrx_unlimited=p.mrx_unlimited,
         )
-
-
-IMPLEMENTATIONS: Final = ("fast", "plain")
-COMPILED_BUDGET: Final = 2.0
-"""Seconds per move declared by the compiled bot at N = 200, depth = 5: its slowest measured
-decision (13 candidates on the classic map) takes about 5 ms."""
-PLAIN_BUDGET: Final = 10.0
-"""Seconds per move declared by the plain bot, or the fast one without Numba, at N = 200,
-depth = 5: their slowest measured decisions take 0.85 s (plain) and 0.65 s on an idle machine."""
-
-
-def move_budget(rollouts: int, depth: int, impl: str, **_: Any) -> float:
-    """The bot's :attr:`~sleuth.core.bots.BotSpec.move_budget`: its base budget, scaled up
-    with the rollouts and the depth beyond the defaults."""
-    from sleuth.core.compiled import COMPILED  # imports Numba: only when a budget is asked
-
-    base = COMPILED_BUDGET if impl == "fast" and COMPILED else PLAIN_BUDGET
-    return base * max(1.0, rollouts / MCParams.rollouts) * max(1.0, depth / MCParams.depth)
 
 
 def warm_up() -> None:

@@ -47,8 +47,11 @@ from sleuth.core.bitsets import mask_of, members
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
-from sleuth.core.options import OptionSpec, parse_choice
 from sleuth.games.scotland_yard.belief import MrXBelief
+from sleuth.games.scotland_yard.catalogue import DEFAULT_SEARCH_MODEL as DEFAULT_MODEL
+from sleuth.games.scotland_yard.catalogue import IMPLEMENTATIONS as IMPLEMENTATIONS
+from sleuth.games.scotland_yard.catalogue import SEARCH_DEFAULTS as SEARCH_DEFAULTS
+from sleuth.games.scotland_yard.catalogue import SEARCH_OPTIONS
 from sleuth.games.scotland_yard.moves import (
     PASS,
     Action,
@@ -79,17 +82,6 @@ from sleuth.games.scotland_yard.tactics import (
 from sleuth.games.scotland_yard.tracker import Tracker
 from sleuth.search.model import SearchModel, WorldSampler, replay_history
 
-SEARCH_DEFAULTS = {"policy": "heuristic", "depth": 18, "coalition": 0.25}
-"""Scotland Yard's defaults of the common search options: epsilon-greedy playouts cut after 18
-moves (three rounds of five detectives) and scored by :meth:`ScotlandYardSearchModel.evaluate`
-(greedy detectives that know where Mr. X is in their world nearly always catch him in a playout
-to the end, so full playouts tell moves apart poorly); with a seat per detective, a capture by
-a teammate is worth 0.75 (coalition reduction, as inejc/scotland-yard)."""
-MODELS = ("categories", "uniform")
-DEFAULT_MODEL = "categories"
-IMPLEMENTATIONS = ("fast", "plain")
-"""How playouts run: ``fast`` (:func:`~sleuth.games.scotland_yard.playouts.playout`, on plain
-numbers) or ``plain`` (the search layer's generic loop, through the engine); the same moves."""
 CATEGORIES = 5
 """Location categories: the distance to the nearest detective, 1 .. 4, and 5 or more."""
 PRIOR = (1.0, 1.0, 1.0, 1.0, 1.0)
@@ -356,21 +348,7 @@ class ScotlandYardSearchModel(SearchModel[Action]):
     """Scotland Yard's hooks for :mod:`sleuth.search` (see the module docstring).
     ``world_model`` (option ``model``) weighs Mr. X's stations in the detectives' worlds."""
 
-    options = (
-        OptionSpec(
-            "model",
-            DEFAULT_MODEL,
-            "as the detectives, how Mr. X's station is drawn from his possible set: "
-            "categories (biased by distance to the nearest detective) or uniform",
-            parse_choice(MODELS),
-        ),
-        OptionSpec(
-            "impl",
-            "fast",
-            "playouts: fast (on plain numbers) or plain (through the engine; the same moves)",
-            parse_choice(IMPLEMENTATIONS),
-        ),
-    )
+    options = SEARCH_OPTIONS
 
     def __init__(self, world_model: str = DEFAULT_MODEL, impl: str = "fast") -> None:
         self.world_model = world_model

@@ -23,6 +23,7 @@ from itertools import combinations
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import JSON, Event
 from sleuth.games.fugitive.belief import MAX_STATES, Counts, ExactBelief, RelaxedBelief
+from sleuth.games.fugitive.catalogue import GUESS_MODES as GUESS_MODES
 from sleuth.games.fugitive.deduction.endgame import (
     BEFORE_42_ROUTES,
     Route,
@@ -42,9 +43,6 @@ ASSUMPTIONS = {
 }
 """What the odds assume, by Fugitive model (:data:`~sleuth.games.fugitive.belief.MODELS`)."""
 
-
-GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
-"""How the Marshal picks a guess (see :meth:`Deduction.advice`)."""
 
 LOOKAHEAD_MODES = ("gamble", "reveal")
 """The modes that weigh the whole route and look ahead before 42 (see :meth:`Deduction.advice`)."""

@@ -33,6 +33,8 @@ from typing import Any, Protocol
 from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
+from sleuth.games.fugitive.catalogue import BLUFF as BLUFF
+from sleuth.games.fugitive.catalogue import DEAD_CARDS as DEAD_CARDS
 from sleuth.games.fugitive.engine.actions import (
     PASS,
     TAKE_BONUS,
@@ -46,12 +48,8 @@ from sleuth.games.fugitive.engine.cards import LAST, PILE_OF, PILES, SPRINT, STA
 from sleuth.games.fugitive.engine.moves import Choices, OpeningPlacements, Placements
 from sleuth.games.fugitive.rules import FUGITIVE
 
-BLUFF = 0.25
-"""The heuristic Fugitive's default chance of paying one sprint card more than needed."""
 DEAD_COST = 0.5
 LIVE_COST = 3.0
-DEAD_CARDS = 1
-"""The steady Fugitive's default number of dead cards added as sprint cards."""
 SHORT_HAND = 5
 """Below this many cards, the Fugitive would rather pass than pay with a future hideout."""
 

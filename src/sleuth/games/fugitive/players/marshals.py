@@ -25,6 +25,7 @@ from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.belief import DEFAULT_MODEL
+from sleuth.games.fugitive.catalogue import DRAW_POLICIES as DRAW_POLICIES
 from sleuth.games.fugitive.deduction.advice import LOOKAHEAD_MODES, Deduction
 from sleuth.games.fugitive.deduction.endgame import Routes
 from sleuth.games.fugitive.deduction.notes import MarshalNotes
@@ -34,7 +35,6 @@ from sleuth.games.fugitive.engine.cards import LAST, PILE_OF
 from sleuth.games.fugitive.players.fugitives import Strategy
 from sleuth.games.fugitive.rules import MARSHAL
 
-DRAW_POLICIES = ("frontier", "low", "high", "random")
 STATE_BUDGET = 200_000
 """States the belief Marshal gives the exact programme, then the relaxed one, before it falls
 back to the graph notes: a few tens of milliseconds compiled, seconds for the plain programme

@@ -1,0 +1,27 @@
+"""``SPEC``: Fox in a Hole made playable from its catalogue
+(:data:`~sleuth.games.fox.catalogue.GAME`) and the engine."""
+
+from __future__ import annotations
+
+from sleuth.core.events import JSON
+from sleuth.games.fox.bots import BOTS
+from sleuth.games.fox.catalogue import GAME
+from sleuth.games.fox.plugins import INFER
+from sleuth.games.fox.rules import FoxGame
+from sleuth.games.fox.search import FoxSearchModel
+from sleuth.search.players import search_bots
+
+
+def _build(values: dict[str, JSON]) -> FoxGame:
+    return FoxGame(values["graph"], values["k"], values["lazy"], values["days"] or None)
+
+
+SEARCH = FoxSearchModel()
+
+SPEC = GAME.spec(
+    build=_build,
+    bots=(*BOTS, *search_bots(SEARCH, GAME.roles)),
+    search=SEARCH,
+    infer=INFER,
+    commands="sleuth.games.fox.commands:app",
+)

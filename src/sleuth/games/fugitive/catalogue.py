@@ -1,0 +1,253 @@
+"""What Fugitive is — its options, roles and bots — without the engine.
+
+``sleuth games`` reads :data:`GAME` without importing the rules, the belief (NumPy, Numba) or
+the players; the engine makes the playable game from the same declaration
+(:mod:`sleuth.games.fugitive.spec`), and its modules take the names below from here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sleuth.core.bots import BotInfo
+from sleuth.core.compiling import kernels_compiled
+from sleuth.core.options import parse_choice
+from sleuth.core.registry import GameInfo, OptionSpec, parse_bool, parse_float, parse_int
+from sleuth.search.catalogue import search_bot_infos
+
+ROLES = ("fugitive", "marshal")
+OPENINGS = ("exactly_2", "one_or_two")
+EDITIONS = ("first", "second")
+
+MODELS = {"uniform": 1, "thrifty": 2, "frugal": 4}
+"""Fugitive models: how much a world weighs.  Under ``uniform`` every consistent world counts
+once (a uniform shuffle and an uninformed Fugitive, E3).  Under ``thrifty`` a hideout placed
+``s`` footprints short of what its sprint cards reach (its slack) weighs ``2 ** (8 - min(s,
+8))``: each footprint wasted halves a world's weight, as for a Fugitive who goes as far as his
+cards take him and rarely over-pays.  ``frugal`` is the same with base 4 (each footprint
+wasted quarters the weight).  The value is the base of that power (see
+:mod:`sleuth.games.fugitive.belief`)."""
+DEFAULT_MODEL = "frugal"
+"""The model the belief Marshal plays with unless told otherwise (the strongest measured)."""
+GUESS_MODES = ("gamble", "certain", "argmax", "reveal")
+"""How the Marshal picks a guess
+(see :meth:`~sleuth.games.fugitive.deduction.advice.Deduction.advice`)."""
+DRAW_POLICIES = ("frontier", "low", "high", "random")
+"""How the belief and notes Marshals choose the pile they draw from."""
+OPPONENTS = ("heuristic", "steady")
+"""The Fugitives (with their default options) a belief Marshal can be told she faces."""
+BLUFF = 0.25
+"""The heuristic Fugitive's default chance of paying one sprint card more than needed."""
+DEAD_CARDS = 1
+"""The steady Fugitive's default number of dead cards added as sprint cards."""
+
+
+def belief_budget() -> float:
+    """Seconds per move the bots that count worlds declare (belief, elusive): a move usually
+    takes a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:
+    draw=low`` leaves many hideouts face down) counts millions of states three times, up to
+    1.4 s measured on an idle machine with Numba.  Without it the same player runs the plain
+    programme, up to :data:`~sleuth.games.fugitive.players.marshals.STATE_BUDGET` states a
+    move: seconds (5.7 s measured on a busy machine): 5 s compiled, else 30 s."""
+    return 5.0 if kernels_compiled() else 30.0
+
+
+OPPONENT_BUDGET = 30.0
+"""Seconds per move of a belief Marshal who knows her opponent (``opponent=heuristic``): she
+weighs each possible route by his strategy, seconds on long games."""
+BELIEF_OVERHEAD = 4.0
+"""Seconds a search decision may take outside the tree on a wide-open position: counting the
+Marshal's worlds and asking the belief Marshal for her root move (up to 1.4 s measured on an
+idle machine, more under load; see :func:`belief_budget`)."""
+
+
+def _elusive_budget(**_: Any) -> float:
+    return belief_budget()
+
+
+def _belief_budget(opponent: str, **_: Any) -> float:
+    return belief_budget() if opponent == "none" else OPPONENT_BUDGET
+
+
+SEARCH_OPTIONS = (
+    OptionSpec(
+        "model",
+        DEFAULT_MODEL,
+        "as the Marshal, the Fugitive model her worlds are drawn with: frugal, thrifty "
+        "(little wasted reach) or uniform",
+        parse_choice(tuple(MODELS)),
+    ),
+)
+"""The game's own options of its search bots (:attr:`FugitiveSearchModel.options`)."""
+
+GAME = GameInfo(
+    name="fugitive",
+    rules_version="3",  # 2: 42's sprint cards stay face down; 3: F14 off, a dead end may pass
+    description="Fugitive: a route of hidden hideouts 0-42 against the Marshal's guesses",
+    roles=ROLES,
+    options=(
+        OptionSpec(
+            "edition",
+            "first",
+            "rules edition: first, or second (optional bonus draw after a pass)",
+            parse_choice(EDITIONS),
+        ),
+        OptionSpec(
+            "opening",
+            "exactly_2",
+            "first turn: exactly_2 hideouts, or one_or_two",
+            parse_choice(OPENINGS),
+        ),
+        OptionSpec(
+            "dead_end_check",
+            True,
+            "exactly_2: the first opening hideout must leave a legal second one (F14)",
+            parse_bool,
+        ),
+        OptionSpec("marshal_may_skip", True, "the Marshal may make no guess on a turn", parse_bool),
+        OptionSpec(
+            "manhunt_threshold",
+            30,
+            "42 wins at once if a face-up hideout is at least this; else the Manhunt",
+            parse_int(1),
+        ),
+        OptionSpec(
+            "max_rounds",
+            0,
+            "rounds before a draw (0: no limit; 50 for search and RL)",
+            parse_int(0),
+        ),
+    ),
+    bots=(
+        BotInfo(
+            "random",
+            ROLES,
+            "hierarchical random play: pile, place or pass, hideout, cheapest sprint; 1-2 numbers",
+        ),
+        BotInfo(
+            "heuristic",
+            ("fugitive",),
+            "hand management, pile choice toward the next hideouts, bluffing with extra sprint "
+            "cards",
+            (
+                OptionSpec(
+                    "bluff",
+                    BLUFF,
+                    "chance of paying one sprint card more than needed",
+                    parse_float(0.0, 1.0),
+                    interactive_max=1.0,
+                ),
+            ),
+        ),
+        BotInfo(
+            "elusive",
+            ("fugitive",),
+            "the heuristic Fugitive, choosing placements the belief Marshal finds hardest to guess",
+            (
+                OptionSpec(
+                    "bluff",
+                    0.0,
+                    "chance of paying one sprint card more than needed (before the exposure check)",
+                    parse_float(0.0, 1.0),
+                    interactive_max=1.0,
+                ),
+                OptionSpec(
+                    "caution",
+                    1.0,
+                    "distance given up per hideout the Marshal's next guess reveals on average",
+                    parse_float(0.0),
+                    interactive_max=100.0,
+                ),
+                OptionSpec(
+                    "candidates",
+                    4,
+                    "best heuristic placements weighed (each cheapest and with a one-card bluff)",
+                    parse_int(1),
+                    interactive_max=16,
+                ),
+                OptionSpec(
+                    "model",
+                    DEFAULT_MODEL,
+                    "the Fugitive model of the belief Marshal it imitates",
+                    parse_choice(tuple(MODELS)),
+                ),
+            ),
+            _elusive_budget,
+        ),
+        BotInfo(
+            "steady",
+            ("fugitive",),
+            "simple and predictable: lowest pile, largest hideout within 3, 42 at once",
+            (
+                OptionSpec(
+                    "dead_cards",
+                    DEAD_CARDS,
+                    "at most this many cards below the last hideout added as sprint cards",
+                    parse_int(0),
+                    interactive_max=42,
+                ),
+            ),
+        ),
+        BotInfo(
+            "belief",
+            ("marshal",),
+            "guesses from the exact belief (modes certain, argmax, gamble, reveal)",
+            (
+                OptionSpec(
+                    "guess",
+                    "gamble",
+                    "guess mode: gamble, certain, argmax or reveal",
+                    parse_choice(GUESS_MODES),
+                ),
+                OptionSpec(
+                    "draw",
+                    "frontier",
+                    "draw policy: frontier, low, high or random",
+                    parse_choice(DRAW_POLICIES),
+                ),
+                OptionSpec(
+                    "manhunt",
+                    True,
+                    "leave numbers at the Manhunt threshold face down (false: name them too)",
+                    parse_bool,
+                ),
+                OptionSpec(
+                    "model",
+                    DEFAULT_MODEL,
+                    "Fugitive model for the odds: frugal or thrifty (little wasted reach), uniform",
+                    parse_choice(tuple(MODELS)),
+                ),
+                OptionSpec(
+                    "opponent",
+                    "none",
+                    "the Fugitive she knows she faces, with his default options (heuristic, "
+                    "steady): his strategy decides her Manhunt guesses and her look ahead",
+                    parse_choice(("none", *OPPONENTS)),
+                ),
+                OptionSpec(
+                    "lookahead",
+                    True,
+                    "when 42 may come next, the guess that wins most often if it does (gamble "
+                    "and reveal modes; false: the mode's own choice, without looking ahead)",
+                    parse_bool,
+                ),
+            ),
+            _belief_budget,
+        ),
+        BotInfo(
+            "notes",
+            ("marshal",),
+            "the source's layered-graph notes: forced values, else the value on most paths",
+            (
+                OptionSpec(
+                    "draw",
+                    "frontier",
+                    "draw policy: frontier, low, high or random",
+                    parse_choice(DRAW_POLICIES),
+                ),
+            ),
+        ),
+        *search_bot_infos(ROLES, SEARCH_OPTIONS, BELIEF_OVERHEAD),
+    ),
+)
+"""Fugitive as ``sleuth games`` lists it (the spec is made from it)."""

@@ -1,0 +1,139 @@
+"""What the search bots are, without the search: their options and move budget.
+
+:func:`search_bot_infos` declares a game's ``ismcts`` and ``dmcts`` bots
+(:class:`~sleuth.core.bots.BotInfo`) from the game's own search options and overhead; a game's
+catalogue lists them, and :func:`sleuth.search.players.search_bots` makes the playing bots
+from the same declarations.  This module imports neither the search nor any game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sleuth.core.bots import BotInfo
+from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
+
+POLICIES = ("random", "heuristic")
+"""The rollout policies of the tree search (:class:`~sleuth.search.tree.SearchSettings`)."""
+
+SEARCH_SECONDS = 0.5
+"""The search bots' default time budget per move (``seconds``): half the match runner's default
+limit, leaving room for sampling the first world and for a loaded machine."""
+SEARCH_MARGIN = 1.0
+"""Seconds a search bot declares beyond its time budget for a move (sampling the first world,
+choosing the move; see :class:`SearchBudget`)."""
+
+COMMON_OPTIONS = (
+    OptionSpec(
+        "iterations", 1000, "simulations per move, at most", parse_int(1), interactive_max=5000
+    ),
+    OptionSpec(
+        "seconds",
+        SEARCH_SECONDS,
+        "time per move, at most: the search stops at whichever of iterations and seconds "
+        "comes first (0: no time budget, always the full iterations)",
+        parse_float(0.0),
+        interactive_max=10.0,
+    ),
+    OptionSpec(
+        "c",
+        0.7,
+        "UCB exploration constant (rewards are win shares in [0, 1])",
+        parse_float(0.0),
+        interactive_max=100.0,
+    ),
+    OptionSpec(
+        "policy",
+        "random",
+        "rollout policy: random, or heuristic (epsilon-greedy)",
+        parse_choice(POLICIES),
+    ),
+    OptionSpec(
+        "epsilon",
+        0.1,
+        "random-move probability of the heuristic policy",
+        parse_float(0.0, 1.0),
+        interactive_max=1.0,
+    ),
+    OptionSpec(
+        "depth",
+        0,
+        "moves per simulation before the game's evaluation (0: to the end)",
+        parse_int(0),
+        interactive_max=1000,
+    ),
+    OptionSpec(
+        "coalition",
+        0.0,
+        "coalition reduction r for teams (a teammate's win is 1 - r)",
+        parse_float(0.0, 1.0),
+        interactive_max=1.0,
+    ),
+)
+"""The options of both search bots, before a game's own (:attr:`SearchModel.options`)."""
+REUSE = OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool)
+"""``ismcts`` only: keep the tree between moves."""
+WORLDS = OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1), interactive_max=100)
+"""``dmcts`` only: worlds per move."""
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """The seconds per move a search bot declares to the match runner: its time budget (at
+    least the default ``seconds``), the game's ``overhead`` (its model's
+    :attr:`~sleuth.search.model.SearchModel.overhead`) and :data:`SEARCH_MARGIN`.  A bot
+    without a time budget (``seconds=0``) declares the same: a long fixed search is the
+    user's choice, to time with ``--time-limit``.  (A value, so that two declarations of one
+    game's bots compare equal.)"""
+
+    overhead: float
+
+    def __call__(self, seconds: float, **_: Any) -> float:
+        return max(seconds, SEARCH_SECONDS) + self.overhead + SEARCH_MARGIN
+
+
+def common_options(defaults: Mapping[str, Any]) -> tuple[OptionSpec, ...]:
+    """The common options, with the game's ``defaults`` (each parsed by its option)."""
+    unknown = set(defaults) - {o.name for o in COMMON_OPTIONS}
+    if unknown:
+        raise ValueError(f"defaults for {sorted(unknown)}: not common search options")
+    return tuple(
+        replace(o, default=o.parse(defaults[o.name])) if o.name in defaults else o
+        for o in COMMON_OPTIONS
+    )
+
+
+def search_bot_infos(
+    roles: tuple[str, ...],
+    options: tuple[OptionSpec, ...] = (),
+    overhead: float = 0.0,
+    defaults: Mapping[str, Any] | None = None,
+) -> tuple[BotInfo, BotInfo]:
+    """The ``ismcts`` and ``dmcts`` bots of a game: the common options (with the game's
+    ``defaults``, such as ``{"policy": "heuristic"}``), then the game's own ``options`` and
+    the budget with its ``overhead`` — its search model's :attr:`options` and
+    :attr:`overhead`.  Options that clash with the common ones are a ValueError."""
+    clash = {o.name for o in options} & {o.name for o in COMMON_OPTIONS}
+    if clash:
+        raise ValueError(f"search model options {sorted(clash)} clash with the common ones")
+    common = common_options(defaults or {})
+    budget = SearchBudget(overhead)
+    return (
+        BotInfo(
+            "ismcts",
+            roles,
+            "information-set MCTS: one tree over its information sets, a sampled world "
+            "per simulation",
+            (*common, *options, REUSE),
+            budget,
+        ),
+        BotInfo(
+            "dmcts",
+            roles,
+            "determinized MCTS: search sampled worlds as if they were known, then vote",
+            (*common, *options, WORLDS),
+            budget,
+        ),
+    )
