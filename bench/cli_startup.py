@@ -48,7 +48,7 @@ def eager_modules() -> list[str]:
     modules = []
     for name in builtin_game_names():
         spec = game_spec(name)
-        modules.append(_package(name))
+        modules.append(_package(name) + ".spec")  # the package itself now imports nothing
         if spec.commands is not None:
             modules.append(spec.commands.partition(":")[0])
     return [
@@ -67,6 +67,17 @@ def _package(game: str) -> str:
     return "sleuth.games." + game.replace("-", "_")
 
 
+def rounds_count(text: str) -> int:
+    """``--rounds``: a whole number of at least 1 (the parser reports anything else)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def seconds(code: str, args: list[str], cwd: Path) -> float:
     """Wall-clock seconds of ``python -c CODE ARGS`` (output discarded; a failure stops)."""
     start = time.perf_counter()
@@ -80,7 +91,9 @@ def seconds(code: str, args: list[str], cwd: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="--help only, one round")
-    parser.add_argument("--rounds", type=int, default=7, help="rounds; the best is kept")
+    parser.add_argument(
+        "--rounds", type=rounds_count, default=7, help="rounds (at least 1); the best is kept"
+    )
     args = parser.parse_args()
     names = QUICK if args.quick else tuple(COMMANDS)
     rounds = 1 if args.quick else args.rounds

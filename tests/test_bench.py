@@ -65,6 +65,17 @@ def test_solver_benchmark_reports_budget_overrun() -> None:
     assert "> " in result.stdout
 
 
+@pytest.mark.parametrize(
+    ("rounds", "culprit"),
+    [("0", "must be at least 1, got 0"), ("-2", "got -2"), ("two", "got 'two'")],
+)
+def test_startup_benchmark_refuses_a_bad_number_of_rounds(rounds: str, culprit: str) -> None:
+    result = run_bench(str(BENCH / "cli_startup.py"), "--rounds", rounds)
+    assert result.returncode == 2
+    assert "argument --rounds:" in result.stderr and culprit in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
 def test_every_benchmark_is_tested() -> None:
     scripts = {p.name for p in BENCH.glob("*.py") if not p.name.startswith("_")}
     assert scripts == {
