@@ -14,12 +14,13 @@ import pytest
 from tests.cli_helpers import entry
 
 
+@pytest.mark.parametrize("missing", ["fastapi", "python_multipart"])
 def test_without_the_extra_the_error_names_the_install(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, missing: str
 ) -> None:
     real = importlib.util.find_spec
     monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name)
+        importlib.util, "find_spec", lambda name, *a: None if name == missing else real(name)
     )
     result = entry("serve", cwd=tmp_path)
     assert result.returncode == 2

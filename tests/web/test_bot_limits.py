@@ -21,7 +21,7 @@ from sleuth.core.errors import OptionError
 from sleuth.core.events import View
 from sleuth.core.options import OptionSpec, interactive_limit, parse_int
 from sleuth.core.registry import GameSpec, game_specs
-from sleuth.web.live import SLOWEST, new_log
+from sleuth.web.live import SLOWEST, ChoiceError, new_log
 from tests.cli_helpers import entry
 
 HUGE = 10**20
@@ -81,13 +81,15 @@ def test_a_huge_value_of_any_numeric_option_is_refused_and_nothing_stored(
 
 
 def test_the_refusal_names_the_bound() -> None:
-    with pytest.raises(OptionError) as refused:
+    with pytest.raises(ChoiceError) as refused:
         new_log("cluedo", {}, 0, None, {1: "sleuth:samples=1000000000"}, 1)
+    assert refused.value.field == "bots"
+    assert isinstance(refused.value.__cause__, OptionError)
     assert str(refused.value) == (
         "option samples=1000000000 of bot 'sleuth' of cluedo: at most 20,000 when a person "
         "waits for each move (the command line takes more)"
     )
-    with pytest.raises(OptionError, match=r"iterations=1000000000 .* at most 5,000 "):
+    with pytest.raises(ChoiceError, match=r"iterations=1000000000 .* at most 5,000 "):
         new_log("fox", {}, 1, None, {0: "ismcts:iterations=1000000000"}, 1)
 
 

@@ -18,6 +18,8 @@ from sleuth.cli.common import console
 from sleuth.core.errors import SleuthError
 
 MISSING = "the web app needs the web extra: pip install 'sleuth[web]'"
+WEB_MODULES = ("fastapi", "uvicorn", "jinja2", "python_multipart")
+"""The modules of the web extra (python_multipart reads a form sent without scripts)."""
 
 
 def serve_command(
@@ -47,7 +49,7 @@ def serve_command(
     ] = 30.0,
 ) -> None:
     """Serve the web app: play every game against Sleuth's bots, use the assistants."""
-    if any(importlib.util.find_spec(name) is None for name in ("fastapi", "uvicorn", "jinja2")):
+    if any(importlib.util.find_spec(name) is None for name in WEB_MODULES):
         raise SleuthError(MISSING)
     import uvicorn
 

@@ -125,8 +125,16 @@ async def _session_cookie(
     return response
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+"""The content types of a form a browser sends without a script."""
+
+
 def _wants_html(request: Request) -> bool:
-    return request.method == "GET" and "text/html" in request.headers.get("accept", "")
+    """Whether the browser asked for a page: a page's GET, or a form sent without a script."""
+    if "text/html" not in request.headers.get("accept", ""):
+        return False
+    sent = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return request.method == "GET" or (request.method == "POST" and sent in FORM_TYPES)
 
 
 def _error(request: Request, status: int, message: str) -> Response:

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from sleuth.core.bots import Bot, BotSpec
-from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
+from sleuth.core.errors import OptionError, SleuthError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.match import BOT_FAILURES, DEFAULT_TIME_LIMIT, Forfeit, final_result, seat_limits
+from sleuth.core.options import parse_options
 from sleuth.core.outcome import Outcome
 from sleuth.core.registry import GameSpec, game_spec
 from sleuth.core.rng import derive_seed
@@ -49,6 +51,28 @@ FILE_OPTIONS = {"scotland-yard": "map"}
 (the built-in board, or the one the server's environment names)."""
 
 
+class ChoiceError(SleuthError, ValueError):
+    """A new game's choice that cannot be used: the message says why (as the error behind
+    it said), and :attr:`field` names the new-game form's field at fault: ``game``, ``role``,
+    ``seat``, ``option:NAME``, ``options`` (no single option is at fault, their combination
+    is), ``bots`` or ``seed``."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@contextmanager
+def blame(field: str) -> Iterator[None]:
+    """Re-raise a SleuthError raised inside as a :class:`ChoiceError` blaming ``field``."""
+    try:
+        yield
+    except ChoiceError:
+        raise
+    except SleuthError as exc:
+        raise ChoiceError(field, str(exc)) from exc
+
+
 @dataclass(frozen=True)
 class Step:
     """One applied action: the seat (or CHANCE) that played it, its text and its events."""
@@ -66,7 +90,9 @@ def new_log(
     bots: dict[int, str],
     seed: int,
 ) -> dict[str, Any]:
-    """The log of a new game, from a person's choices; bad choices raise a SleuthError.
+    """The log of a new game, from a person's choices; a bad choice raises a
+    :class:`ChoiceError` naming the form field at fault (the first found, in this order:
+    game, the lengths of options and bots, options, role, seat, bots, seed).
 
     Options are read as canonical values: a web request never makes the server read a file.
     ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's; every other
@@ -76,22 +102,33 @@ def new_log(
     limit, or a bot declaring more than :data:`SLOWEST` seconds a move, is refused: a person
     waits for each move.
     """
-    spec = game_spec(name)
-    for key, text in [*options.items(), *((str(s), b) for s, b in bots.items())]:
+    with blame("game"):
+        spec = game_spec(name)
+    for culprit, key, text in [
+        *((f"option:{key}", key, text) for key, text in options.items()),
+        *(("bots", str(s), b) for s, b in bots.items()),
+    ]:
         if len(key) > MAX_OPTION_TEXT or len(str(text)) > MAX_OPTION_TEXT:
-            raise OptionError(f"option {key!r}: longer than {MAX_OPTION_TEXT} characters")
+            raise ChoiceError(culprit, f"option {key!r}: longer than {MAX_OPTION_TEXT} characters")
     folder = FILE_OPTIONS.get(name)
     if folder is not None and options.get(folder, "") not in ("", "builtin"):
-        raise OptionError(f"option {folder}: the web app reads no files (leave it at builtin)")
-    game = spec.make(options, canonical=True)
+        raise ChoiceError(
+            f"option:{folder}",
+            f"option {folder}: the web app reads no files (leave it at builtin)",
+        )
+    try:
+        game = spec.make(options, canonical=True)
+    except SleuthError as exc:
+        raise ChoiceError(_option_at_fault(spec, options), str(exc)) from exc
     if seat is None and role is not None and role not in game.roles:
         seated = _seated_for(spec, options, role)
         if seated is not None and spec.seats_option not in options:
             game = seated[1]
         elif seated is not None:
-            raise UnknownNameError(
+            raise ChoiceError(
+                "role",
                 f"no role {role!r} in this {name} game; its roles: {', '.join(game.roles)} "
-                f"({spec.seats_option}={seated[0]} has a {role} seat)"
+                f"({spec.seats_option}={seated[0]} has a {role} seat)",
             )
     roles = game.roles
     if seat is None:
@@ -100,32 +137,36 @@ def new_log(
         elif role in roles:
             seat = roles.index(role)
         else:
-            raise UnknownNameError(
-                f"no role {role!r} in this {name} game; its roles: {', '.join(roles)}"
+            raise ChoiceError(
+                "role", f"no role {role!r} in this {name} game; its roles: {', '.join(roles)}"
             )
     if not 0 <= seat < len(roles):
-        raise OptionError(f"seat {seat} does not exist: {name} has seats 0 to {len(roles) - 1}")
+        raise ChoiceError(
+            "seat", f"seat {seat} does not exist: {name} has seats 0 to {len(roles) - 1}"
+        )
     for other in bots:
         if not 0 <= other < len(roles) or other == seat:
-            raise OptionError(f"bot for seat {other}: not a bot's seat (yours is {seat})")
+            raise ChoiceError("bots", f"bot for seat {other}: not a bot's seat (yours is {seat})")
     names: list[str | None] = []
     for s, seat_role in enumerate(roles):
         if s == seat:
             names.append(None)
             continue
-        chosen = bots.get(s) or default_bot(spec, seat_role).name
-        bot = spec.bot(chosen, interactive=True)
+        with blame("bots"):
+            chosen = bots.get(s) or default_bot(spec, seat_role).name
+            bot = spec.bot(chosen, interactive=True)
         if seat_role not in bot.roles:
-            raise OptionError(f"bot {chosen!r} cannot play the {seat_role} (seat {s})")
+            raise ChoiceError("bots", f"bot {chosen!r} cannot play the {seat_role} (seat {s})")
         budget = bot.budget()
         if budget is not None and budget > SLOWEST:
-            raise OptionError(
+            raise ChoiceError(
+                "bots",
                 f"bot {chosen!r} of {name} may take {budget:g} s a move: the web app allows at "
-                f"most {SLOWEST:g} s (the command line takes it)"
+                f"most {SLOWEST:g} s (the command line takes it)",
             )
         names.append(bot.name)
     if not -(2**63) <= seed < 2**63:
-        raise OptionError(f"seed {seed} does not fit in 64 bits")
+        raise ChoiceError("seed", f"seed {seed} does not fit in 64 bits")
     return {
         "game": name,
         "options": game.options(),
@@ -135,6 +176,24 @@ def new_log(
         "actions": [],
         "forfeits": [],
     }
+
+
+def _option_at_fault(spec: GameSpec, options: dict[str, str]) -> str:
+    """The form field of the game option that makes ``options`` refused: the first unknown
+    name, else the first option (in the game's order, as :func:`parse_options` reports) whose
+    value alone is refused, else the only option given; ``options`` when the fault is in
+    their combination."""
+    known = [option.name for option in spec.options]
+    for name in options:
+        if name not in known:
+            return f"option:{name}"
+    for name in known:
+        if name in options:
+            try:
+                parse_options(spec.options, {name: options[name]}, spec.name, canonical=True)
+            except SleuthError:
+                return f"option:{name}"
+    return f"option:{next(iter(options))}" if len(options) == 1 else "options"
 
 
 def _seated_for(spec: GameSpec, options: dict[str, str], role: str) -> tuple[int, Game[Any]] | None:

@@ -17,14 +17,24 @@ from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
-from sleuth.web.live import FILE_OPTIONS, LiveGame, default_bot, new_log
+from sleuth.web.live import FILE_OPTIONS, ChoiceError, LiveGame, default_bot, new_log
 from sleuth.web.locks import RecordLocks
+from sleuth.web.new_game import (
+    NewGame,
+    choice_from_form,
+    chosen_game,
+    field_label,
+    form_texts,
+    option_text,
+)
 from sleuth.web.render import board_svg, describe
 from sleuth.web.store import Store
 
@@ -34,19 +44,6 @@ LEGAL_SHOWN = 1000
 the text box takes any action."""
 CACHE_SIZE = 64
 """Live games kept in memory (others are rebuilt from their logs when asked for)."""
-
-
-class NewGame(BaseModel):
-    """A person's choices for a new game."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    game: str = Field(max_length=100)
-    options: dict[str, str] = Field(default_factory=dict, max_length=50)
-    seat: int | None = None
-    role: str | None = Field(default=None, max_length=100)
-    bots: dict[int, str] = Field(default_factory=dict, max_length=20)
-    seed: int | None = None
 
 
 class Move(BaseModel):
@@ -132,7 +129,7 @@ def games_info() -> list[dict[str, Any]]:
                     role: default_bot(spec, role).name for role in dict.fromkeys(spec.roles)
                 },
                 "options": [
-                    {"name": o.name, "default": _text(o.default), "help": o.help}
+                    {"name": o.name, "default": option_text(o.default), "help": o.help}
                     for o in spec.options
                     if o.name != FILE_OPTIONS.get(spec.name)  # the web reads no server files
                 ],
@@ -144,7 +141,7 @@ def games_info() -> list[dict[str, Any]]:
                         "options": [
                             {
                                 "name": o.name,
-                                "default": _text(o.default),
+                                "default": option_text(o.default),
                                 "help": o.help,
                                 "most": interactive_limit(o),
                             }
@@ -156,12 +153,6 @@ def games_info() -> list[dict[str, Any]]:
             }
         )
     return out
-
-
-def _text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def home_context(request: Request) -> dict[str, Any]:
@@ -236,6 +227,13 @@ def api_games() -> list[dict[str, Any]]:
 @router.post("/api/play", status_code=201)
 def api_new_game(choice: NewGame, request: Request) -> dict[str, Any]:
     """Start a game: the bots and chance move until it is the human's turn."""
+    return start_game(choice, request)
+
+
+def start_game(choice: NewGame, request: Request) -> dict[str, Any]:
+    """Store a new game of this session from ``choice`` (a random seed when it has none) and
+    let chance and the bots move until it is the human's turn; its :func:`game_payload`.
+    A bad choice raises a :class:`ChoiceError` before anything is stored."""
     seed = choice.seed if choice.seed is not None else secrets.randbits(63)
     log = new_log(choice.game, choice.options, choice.seat, choice.role, choice.bots, seed)
     store = _store(request)
@@ -272,10 +270,44 @@ def api_delete(record: str, request: Request) -> Response:
 
 @router.get("/play/new", include_in_schema=False)
 def new_page(request: Request, game: str = "fox") -> Response:
+    return _new_page(request, game)
+
+
+@router.post("/play/new", include_in_schema=False)
+async def new_game_form(request: Request) -> Response:
+    """The new-game form sent without a script (form-encoded): the game is started as
+    ``POST /api/play`` starts it, then the browser is sent to its page (303).  A bad choice
+    answers the form again (400) with the choices as sent, the message naming the field at
+    fault, and nothing stored."""
+    form = await request.form()
+    try:
+        choice = choice_from_form(form)
+        started = await run_in_threadpool(start_game, choice, request)
+    except ChoiceError as problem:
+        if problem.field == "game":  # no form to answer with: the error page names the game
+            raise
+        return _new_page(request, chosen_game(form), form_texts(form), problem)
+    return RedirectResponse(f"/play/{started['id']}", status_code=303)
+
+
+def _new_page(
+    request: Request,
+    game: str,
+    sent: dict[str, str] | None = None,
+    problem: ChoiceError | None = None,
+) -> Response:
+    """The new-game form of ``game``: blank, or filled with the texts ``sent`` and showing
+    ``problem`` (then its status is 400)."""
     spec = game_spec(game)
     info = next(g for g in games_info() if g["name"] == spec.name)
-    context = {"game": info, "games": games_info()}
-    return _templates(request).TemplateResponse(request, "new.html", context)
+    context = {
+        "game": info,
+        "sent": sent or {},
+        "culprit": None if problem is None else problem.field,
+        "problem": "" if problem is None else f"{field_label(problem.field)}: {problem}",
+    }
+    status = 200 if problem is None else 400
+    return _templates(request).TemplateResponse(request, "new.html", context, status_code=status)
 
 
 @router.get("/play/{record}", include_in_schema=False)

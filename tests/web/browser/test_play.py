@@ -111,6 +111,44 @@ def test_a_bot_option_shows_its_bound_and_a_larger_value_is_refused_by_name(page
     assert [p["player"] for p in players] == ["you", "ismcts:iterations=200"]
 
 
+def test_the_new_game_form_works_without_scripts(browser: Browser, server: Server) -> None:
+    """With JavaScript off the browser sends the form itself: a refused one comes back (400)
+    naming the field at fault, with the choices kept and nothing stored; a good one opens the
+    game's page."""
+    context = browser.new_context(base_url=server.url, java_script_enabled=False)
+    context.set_default_timeout(20_000)
+    try:
+        page = context.new_page()
+        page.goto("/play/new?game=fox")
+        page.select_option("#role", "hunter")
+        page.fill('input[name="option:graph"]', "cycle:5")
+        page.fill('input[name="seed"]', "4")
+        page.fill("#bots", "1=ismcts:iterations=9000")
+        with page.expect_navigation() as refused:
+            page.click("#new-game button[type=submit]")
+        assert refused.value is not None and refused.value.status == 400
+        assert page.locator("#bot-check").inner_text() == ""  # no script ran
+        error = page.locator("#error").inner_text()
+        assert error.startswith("bots: option iterations=9000 of bot 'ismcts'"), error
+        assert "at most 5,000 " in error
+        assert page.get_attribute("#bots", "aria-invalid") == "true"
+        assert page.input_value("#bots") == "1=ismcts:iterations=9000"
+        assert page.input_value("#role") == "hunter"
+        assert page.input_value('input[name="option:graph"]') == "cycle:5"
+        assert page.input_value('input[name="seed"]') == "4"
+        assert not context.cookies()  # nothing stored, so no session
+        page.fill("#bots", "1=quantum")
+        with page.expect_navigation(url=GAME_URL) as started:
+            page.click("#new-game button[type=submit]")
+        assert started.value is not None and started.value.status == 200
+        game = page.url.rsplit("/", 1)[1]
+        answer = page.request.get(f"/api/play/{game}").json()
+        assert [p["player"] for p in answer["players"]] == ["you", "quantum"]
+        assert answer["options"]["graph"] == "cycle:5" and answer["role"] == "hunter"
+    finally:
+        context.close()
+
+
 def test_a_typed_action_is_checked_by_the_server(page: Page) -> None:
     start_game(page, "fugitive", "marshal", seed=3)
     events = texts(page, "#events li")

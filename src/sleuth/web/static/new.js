@@ -1,6 +1,8 @@
-// The new-game form: sends the choices as JSON and opens the game's page. While bot lines
-// are typed, it shows the options of each bot named and the largest value of each numeric
-// one here, and warns of a value over it (the server refuses it when the game starts).
+// The new-game form: sends the choices as JSON and opens the game's page (without this
+// script the browser posts the form itself and the server sends it to the game's page).
+// While bot lines are typed, it shows the options of each bot named and the largest value of
+// each numeric one here, and warns of a value over it (the server refuses it when the game
+// starts).
 import { element, request } from "./api.js";
 
 const form = document.getElementById("new-game");
@@ -65,11 +67,12 @@ form.addEventListener("submit", async (event) => {
   error.textContent = "";
   const data = new FormData(form);
   const choice = { game: form.dataset.game, role: data.get("role"), options: {}, bots: {} };
-  // only the options changed from their defaults: the server fills in the others, and the
-  // seat count a role needs (Scotland Yard's one-detective seats) when it is not given
+  // only the options changed from their defaults (as the server reads the form sent without
+  // this script): the server fills in the others, and the seat count a role needs (Scotland
+  // Yard's one-detective seats) when it is not given
   for (const input of form.querySelectorAll("input[name^='option:']")) {
     const value = input.value.trim();
-    if (value !== input.defaultValue.trim()) choice.options[input.name.slice(7)] = value;
+    if (value !== input.dataset.default.trim()) choice.options[input.name.slice(7)] = value;
   }
   for (const line of String(data.get("bots")).split("\n")) {
     if (!line.trim()) continue;
