@@ -93,18 +93,6 @@ def test_a_bot_declaration_round_trips_through_the_playable_bot() -> None:
     assert made.budget() == declared.budget() == 3.0
 
 
-def test_the_sleuth_bot_s_defaults_are_the_advice_s() -> None:
-    """Cluedo's catalogue declares the sleuth bot's defaults without importing the advice
-    (NumPy); they must stay the advice's own."""
-    from sleuth.games.cluedo import advice
-
-    defaults = {o.name: o.default for o in game_info("cluedo").bot("sleuth").options}
-    assert defaults["samples"] == advice.SAMPLES
-    assert defaults["rescore"] == advice.RESCORE
-    assert defaults["threshold"] == advice.THRESHOLD
-    assert defaults["rush"] == advice.RUSH
-
-
 def test_whether_kernels_compile_is_known_without_numba() -> None:
     from sleuth.core.compiled import COMPILED
 

@@ -19,10 +19,11 @@ from sleuth.games.cluedo import _velma_kernels as kernels
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, Accuse, Go, Show, Suggest
 from sleuth.games.cluedo.bots import LogicPlayer
 from sleuth.games.cluedo.cards import NAMES, ROOMS, SUSPECTS, WEAPONS, solution_index
+from sleuth.games.cluedo.catalogue import velma_budget as move_budget
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import AtStart, InRoom, Transit
 from sleuth.games.cluedo.rules import ACCUSATIONS, CluedoGame
-from sleuth.games.cluedo.velma import VelmaPlayer, move_budget
+from sleuth.games.cluedo.velma import VelmaPlayer
 from sleuth.games.cluedo.velma_hypotheses import VelmaBelief, warm_up
 from sleuth.games.cluedo.velma_scoring import (
     ROOM_SPANS,

@@ -63,6 +63,10 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.games.cluedo import _advice_kernels as kernels
 from sleuth.games.cluedo.cards import CARD_COUNT, NAMES, ROOMS, SUSPECTS, WEAPONS
+from sleuth.games.cluedo.catalogue import RESCORE as RESCORE
+from sleuth.games.cluedo.catalogue import RUSH as RUSH
+from sleuth.games.cluedo.catalogue import SAMPLES as SAMPLES
+from sleuth.games.cluedo.catalogue import THRESHOLD as THRESHOLD
 from sleuth.games.cluedo.deduction.constraints import CLASSIC, Infeasible, Knowledge
 from sleuth.games.cluedo.deduction.counting import Posterior
 from sleuth.games.cluedo.deduction.counting import warm_up as warm_up_counting
@@ -99,17 +103,6 @@ __all__ = [
     "turns_to",
     "warm_up",
 ]
-
-SAMPLES = 1000
-"""Deals drawn to score suggestions: about 10-20 ms of sampling with 6 players."""
-THRESHOLD = 1.0
-"""Accuse at this probability of the top envelope when no rival is close (1: only when
-certain); tuned by self-play (``docs/cluedo.md``)."""
-RUSH = 0.8
-"""... and at this probability when a rival has all but solved it."""
-
-RESCORE = 3
-"""Suggestions per room whose best estimates are scored again with exact entropies."""
 
 Floats = npt.NDArray[np.float64]
 

@@ -18,12 +18,16 @@ from sleuth.core.registry import GameInfo, OptionSpec, parse_bool, parse_float, 
 SLEUTH_SECONDS_PER_MOVE = 10.0
 """The sleuth bot's move budget: ten times the target of a second for a whole turn, room to
 spare on a loaded machine (measured times in ``docs/cluedo.md``)."""
-SLEUTH_SAMPLES = 1000
-"""The sleuth bot's default exact deal samples (the advice's own default,
-:data:`sleuth.games.cluedo.advice.SAMPLES`; a test holds them equal)."""
-SLEUTH_RESCORE = 3
-SLEUTH_THRESHOLD = 1.0
-SLEUTH_RUSH = 0.8
+SAMPLES = 1000
+"""Deals drawn to score suggestions: about 10-20 ms of sampling with 6 players (the advice's
+default, :mod:`sleuth.games.cluedo.advice`, and the sleuth bot's)."""
+THRESHOLD = 1.0
+"""Accuse at this probability of the top envelope when no rival is close (1: only when
+certain); tuned by self-play (``docs/cluedo.md``)."""
+RUSH = 0.8
+"""... and at this probability when a rival has all but solved it."""
+RESCORE = 3
+"""Suggestions per room whose best estimates are scored again with exact entropies."""
 SLEUTH_SPARE = 0.0
 """The share of a suggestion's gain given up not to summon a rival (tuned by self-play)."""
 
@@ -200,28 +204,28 @@ GAME = GameInfo(
             (
                 OptionSpec(
                     "samples",
-                    SLEUTH_SAMPLES,
+                    SAMPLES,
                     "exact deal samples to score suggestions",
                     parse_int(1),
                     interactive_max=20_000,
                 ),
                 OptionSpec(
                     "rescore",
-                    SLEUTH_RESCORE,
+                    RESCORE,
                     "best suggestions per room scored again exactly",
                     parse_int(0),
                     interactive_max=10,
                 ),
                 OptionSpec(
                     "threshold",
-                    SLEUTH_THRESHOLD,
+                    THRESHOLD,
                     "accuse when the top envelope is this likely (no rival close)",
                     parse_float(0, 1),
                     interactive_max=1.0,
                 ),
                 OptionSpec(
                     "rush",
-                    SLEUTH_RUSH,
+                    RUSH,
                     "... and when this likely with a rival about to solve it",
                     parse_float(0, 1),
                     interactive_max=1.0,
