@@ -328,3 +328,28 @@ def test_new_log_names_the_field_at_fault(choice: dict[str, Any], field: str) ->
     with pytest.raises(ChoiceError) as refused:
         new_log(**arguments)
     assert refused.value.field == field
+
+
+@pytest.mark.parametrize("source", ["cross-site", "same-site"])
+def test_a_form_another_site_sends_is_refused_and_keeps_the_session(
+    client: TestClient, store: Path, source: str
+) -> None:
+    """Another site's page cannot start a game in this browser, nor, by the fresh session's
+    cookie the answer would set, replace the person's session (their cookie is not sent with
+    a cross-site form: SameSite=Lax)."""
+    fields = {**the_form(client, "fox"), "seed": "3"}
+    sent = client.post(
+        "/play/new", data=fields, headers={**PAGE, "Sec-Fetch-Site": source},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert sent.status_code == 403, sent.text
+    assert sent.headers["content-type"].startswith("text/html")
+    assert f"not a {source} one" in unescape(sent.text)
+    assert "set-cookie" not in sent.headers
+    assert stored(store) == (0, 0)
+    own = client.post(
+        "/play/new", data=fields, headers={**PAGE, "Sec-Fetch-Site": "same-origin"},
+        follow_redirects=False,
+    )  # fmt: skip
+    assert own.status_code == 303, own.text
+    assert stored(store) == (1, 1)

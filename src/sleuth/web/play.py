@@ -21,6 +21,7 @@ from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
@@ -273,12 +274,23 @@ def new_page(request: Request, game: str = "fox") -> Response:
     return _new_page(request, game)
 
 
+FORM_SOURCES = ("same-origin", "none")
+"""The ``Sec-Fetch-Site`` values of a new-game form sent from this app's own page (``none``: the
+person's own doing, such as a bookmark).  Unlike a JSON request, a form can be sent by another
+site's page, without this session's cookie (SameSite=Lax), so its answer would set a fresh
+session's cookie in place of the person's: that site's forms are refused."""
+
+
 @router.post("/play/new", include_in_schema=False)
 async def new_game_form(request: Request) -> Response:
     """The new-game form sent without a script (form-encoded): the game is started as
     ``POST /api/play`` starts it, then the browser is sent to its page (303).  A bad choice
     answers the form again (400) with the choices as sent, the message naming the field at
-    fault, and nothing stored."""
+    fault, and nothing stored.  A form another site sent is refused (403, nothing stored; see
+    :data:`FORM_SOURCES`; a client that does not say where the form comes from is served)."""
+    source = request.headers.get("sec-fetch-site", "none")
+    if source not in FORM_SOURCES:
+        raise HTTPException(403, f"a new game starts from this site's own form, not a {source} one")
     form = await request.form()
     try:
         choice = choice_from_form(form)
