@@ -33,7 +33,7 @@ WEB = ("fastapi", "starlette", "uvicorn", "jinja2", "sleuth.web")
 GAMES = tuple(f"sleuth.games.{name.replace('-', '_')}" for name in builtin_game_names())
 CATALOGUES = tuple(f"{package}.catalogue" for package in GAMES)
 """What ``sleuth games`` reads of each built-in game: its catalogue (and the package, which
-imports nothing)."""
+imports none of the game's modules)."""
 
 
 def engine_modules(modules: set[str]) -> list[str]:
@@ -79,7 +79,8 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 def test_the_probe_sees_what_an_import_loads(tmp_path: Path) -> None:
     """The checks below can fail: a game's engine imported before the command shows up with
-    its libraries (a game package alone imports nothing: :func:`engine_modules`)."""
+    its libraries (a game package alone imports none of its modules:
+    :func:`engine_modules`)."""
     modules = imported_by(["--version"], tmp_path, before="import sleuth.games.cluedo.spec")
     assert loaded(modules, GAMES) == ["sleuth.games.cluedo"]
     assert "sleuth.games.cluedo.rules" in engine_modules(modules)

@@ -8,6 +8,7 @@ is refused where it is made.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import os
 import subprocess
 import sys
@@ -107,3 +108,29 @@ def test_whether_kernels_compile_is_known_without_numba() -> None:
             [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60
         )
         assert done.stdout.split() == expected.split(), done.stderr
+
+
+@pytest.mark.parametrize("name", builtin_game_names())
+def test_a_built_in_game_package_hands_out_its_spec_and_nothing_else(name: str) -> None:
+    package = importlib.import_module(f"sleuth.games.{name.replace('-', '_')}")
+    made = importlib.import_module(f"{package.__name__}.spec")
+    assert package.SPEC is made.SPEC is game_spec(name)
+    if made.SPEC.search is not None:
+        assert package.SEARCH is made.SEARCH is made.SPEC.search
+    else:
+        with pytest.raises(AttributeError, match=f"{package.__name__}' has no attribute 'SEARCH'"):
+            package.SEARCH  # noqa: B018
+    with pytest.raises(AttributeError, match=f"{package.__name__}' has no attribute 'BOTS'"):
+        package.BOTS  # noqa: B018
+
+
+def test_spec_on_first_use_imports_the_spec_module_only_when_asked() -> None:
+    probe = (
+        "import sys; from sleuth.games import fox; "
+        "print('sleuth.games.fox.spec' in sys.modules, fox.SPEC.name, "
+        "'sleuth.games.fox.spec' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.split() == ["False", "fox", "True"], done.stderr

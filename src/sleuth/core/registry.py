@@ -49,6 +49,7 @@ __all__ = [
     "parse_int",
     "parse_option_texts",
     "register",
+    "spec_on_first_use",
 ]
 
 # Game name -> package that defines ``SPEC`` (imported on first use) and whose ``catalogue``
@@ -196,6 +197,21 @@ ENTRY_POINT_GROUP = "sleuth.games"
 distribution (``[project.entry-points."sleuth.games"] mygame = "mypackage:SPEC"``); the entry
 point's name is the game's name.  They are found when the games are listed or a name is not a
 built-in one, and imported only then."""
+
+
+def spec_on_first_use(package: str, *names: str) -> Callable[[str], Any]:
+    """A built-in game package's module ``__getattr__`` (PEP 562): each of ``names`` (``SPEC``,
+    and ``SEARCH`` for a game with a search model) is read from ``<package>.spec``, imported the
+    first time one is asked for, so that importing the package imports none of the game's
+    modules and ``sleuth games`` reads its catalogue without the engine.  Any other name is an
+    AttributeError naming the package and the name."""
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            return getattr(importlib.import_module(f"{package}.spec"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 class PluginWarning(UserWarning):

@@ -1,22 +1,19 @@
 """Cluedo / Clue: find the suspect, weapon and room hidden in the envelope (3-6 players).
 
 ``SPEC`` registers the game with Sleuth; it is made in :mod:`sleuth.games.cluedo.spec`,
-imported the first time ``SPEC`` is read.  The package imports nothing else, so that
-``sleuth games`` reads the catalogue (:mod:`sleuth.games.cluedo.catalogue`) without the
+imported the first time ``SPEC`` is read.  The package imports none of the game's modules, so
+that ``sleuth games`` reads the catalogue (:mod:`sleuth.games.cluedo.catalogue`) without the
 engine.  The rules are on ``docs/cluedo.md``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sleuth.core.registry import spec_on_first_use
 
 if TYPE_CHECKING:
     from sleuth.games.cluedo.spec import SPEC as SPEC
 
 
-def __getattr__(name: str) -> Any:
-    if name == "SPEC":
-        from sleuth.games.cluedo import spec
-
-        return spec.SPEC
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = spec_on_first_use(__name__, "SPEC")
