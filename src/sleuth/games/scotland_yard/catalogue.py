@@ -9,6 +9,7 @@ the map loader) when an option is read, not before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from sleuth.core.bots import BotInfo
@@ -89,7 +90,7 @@ def _edition(raw: Any) -> str:
     return parse_choice(tuple(EDITIONS))(raw)
 
 
-def _counts(size: int, unlimited_ok: int = 0) -> Any:
+def _counts(size: int, unlimited_ok: int = 0) -> Callable[[Any], str]:
     """:func:`~sleuth.games.scotland_yard.edition.parse_counts`, imported when first used."""
 
     def parse(raw: Any) -> str:
