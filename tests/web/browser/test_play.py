@@ -111,6 +111,30 @@ def test_a_bot_option_shows_its_bound_and_a_larger_value_is_refused_by_name(page
     assert [p["player"] for p in players] == ["you", "ismcts:iterations=200"]
 
 
+def test_the_script_sends_the_seat_and_seed_as_typed(page: Page) -> None:
+    """A seat that is not a number is refused by name (not dropped), a bot line for a seat
+    named twice is refused as the form without scripts refuses it, and a 64-bit seed reaches
+    the server whole (a JavaScript number would round it)."""
+    page.goto("/play/new?game=fox")
+    page.select_option("#role", "hunter")
+    for field, text, message in [
+        ('input[name="seat"]', "abc", "seat: Input should be a valid integer"),
+        ("#bots", "1=quantum\n1=random", 'bot line "1=random": seat 1 has a bot already'),
+    ]:
+        page.fill(field, text)
+        page.click("#new-game button[type=submit]")
+        page.wait_for_function("document.getElementById('error').textContent !== ''")
+        assert message in page.locator("#error").inner_text()
+        assert page.url.endswith("/play/new?game=fox")
+        page.fill(field, "")
+    seed = 2**63 - 1
+    page.fill('input[name="seed"]', str(seed))
+    with page.expect_request("**/api/play") as sent:
+        page.click("#new-game button[type=submit]")
+    assert int(sent.value.post_data_json["seed"]) == seed
+    page.wait_for_url(GAME_URL)
+
+
 def test_the_new_game_form_works_without_scripts(browser: Browser, server: Server) -> None:
     """With JavaScript off the browser sends the form itself: a refused one comes back (400)
     naming the field at fault, with the choices kept and nothing stored; a good one opens the

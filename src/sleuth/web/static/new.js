@@ -78,12 +78,19 @@ form.addEventListener("submit", async (event) => {
     if (!line.trim()) continue;
     const at = line.indexOf("=");
     if (at < 0) { error.textContent = `bot line "${line}": write seat=bot`; return; }
-    choice.bots[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    const botSeat = line.slice(0, at).trim();
+    if (botSeat in choice.bots) {
+      error.textContent = `bot line "${line.trim()}": seat ${botSeat} has a bot already`;
+      return;
+    }
+    choice.bots[botSeat] = line.slice(at + 1).trim();
   }
+  // the seat and seed as typed: the server reads them as whole numbers and names one that is
+  // not (a JavaScript number would turn "abc" into null, and round a seed beyond 2**53)
   const seat = String(data.get("seat")).trim();
-  if (seat) choice.seat = Number(seat);
+  if (seat) choice.seat = seat;
   const seed = String(data.get("seed")).trim();
-  if (seed) choice.seed = Number(seed);
+  if (seed) choice.seed = seed;
   try {
     const game = await request("POST", "/api/play", choice);
     window.location.href = `/play/${game.id}`;
