@@ -181,6 +181,7 @@ BAD_FORMS = [
     ("fox", {"bots": "1=solver"}, "bots", "bot 'solver' cannot play the fox (seat 1)"),
     ("fox", {"bots": "0=quantum"}, "bots", "bot for seat 0: not a bot's seat (yours is 0)"),
     ("fox", {"bots": "ismcts"}, "bots", "bot line 'ismcts': write seat=bot"),
+    ("fox", {"bots": "1= "}, "bots", "bot for seat 1: no bot named (leave the seat out)"),
     ("fox", {"bots": "one=ismcts"}, "bots", "bot line 'one=ismcts': the seat is not a number"),
     ("fox", {"bots": "1=quantum\n1=random"}, "bots", "seat 1 has a bot already"),
     ("fox", {"bots": "\n".join(f"{s}=random" for s in range(2, 23))}, "bots",

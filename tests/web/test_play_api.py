@@ -79,6 +79,7 @@ def test_bad_requests_are_4xx_with_a_message(client: TestClient) -> None:
         ({"game": "fox", "seat": 7}, "seat 7"),
         ({"game": "fox", "bots": {"1": "solver"}}, "cannot play the fox"),
         ({"game": "fox", "bots": {"1": "nobody"}}, "unknown bot 'nobody'"),
+        ({"game": "fox", "bots": {"1": ""}}, "bot for seat 1: no bot named"),
         ({"game": "fox", "colour": "red"}, "colour"),
     ]
     for body, message in cases:

@@ -147,6 +147,8 @@ def new_log(
     for other in bots:
         if not 0 <= other < len(roles) or other == seat:
             raise ChoiceError("bots", f"bot for seat {other}: not a bot's seat (yours is {seat})")
+        if not bots[other].strip():
+            raise ChoiceError("bots", f"bot for seat {other}: no bot named (leave the seat out)")
     names: list[str | None] = []
     for s, seat_role in enumerate(roles):
         if s == seat:
