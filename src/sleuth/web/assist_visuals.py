@@ -307,9 +307,9 @@ def _suggestions(pad: Any) -> str:
     the notepad's "This turn" line goes to (to suggest or accuse there) outlined, the line its
     tooltip, while I am in the game (the text has no such line once my accusation was
     wrong)."""
-    from sleuth.games.cluedo.table import room_advice, turn_line, turn_plan
+    from sleuth.games.cluedo.table import room_table, turn_line, turn_plan
 
-    advice = room_advice(pad)  # cached by the notepad's rendering
+    advice = room_table(pad)  # cached by the notepad's rendering
     if not advice:
         return ""
     plan = None if pad.me in pad.eliminated else turn_plan(pad)

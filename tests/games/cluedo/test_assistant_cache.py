@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sleuth.games.cluedo.assistant import NotepadSession
 from sleuth.games.cluedo.rules import CluedoGame
-from sleuth.games.cluedo.table import room_advice
+from sleuth.games.cluedo.table import room_table
 from tests.games.cluedo.test_assistant import SETUP, session, shown
 
 PLAY = [
@@ -32,26 +32,26 @@ def fresh(texts: list[str]) -> NotepadSession:
 def test_entering_an_undone_entry_again_takes_its_state_back() -> None:
     s = session(*PLAY)
     before = s.pad
-    advice = room_advice(before)
+    advice = room_table(before)
     assert s.undo() == "I rolled 4"
-    assert room_advice(s.pad) == room_advice(fresh(s.history()).pad)
+    assert room_table(s.pad) == room_table(fresh(s.history()).pad)
     s.enter("I rolled 4")
-    assert s.pad is before and room_advice(s.pad) is advice  # not computed again
-    assert advice == room_advice(fresh(s.history()).pad)
+    assert s.pad is before and room_table(s.pad) is advice  # not computed again
+    assert advice == room_table(fresh(s.history()).pad)
     assert shown(s) == shown(fresh(s.history()))
 
 
 def test_a_different_entry_after_an_undo_is_computed_afresh() -> None:
     s = session(*PLAY)
     before = s.pad
-    room_advice(before)
+    room_table(before)
     s.undo()
     s.undo()
     s.enter("Dan passes")  # not the undone 'Dan shows': the undone states are dropped
     assert s.pad is not before and "rooms" not in s.pad.cache
     s.enter("I rolled 4")
     assert s.pad is not before
-    assert room_advice(s.pad) == room_advice(fresh(s.history()).pad)
+    assert room_table(s.pad) == room_table(fresh(s.history()).pad)
     assert shown(s) == shown(fresh(s.history()))
 
 
@@ -65,7 +65,7 @@ def test_random_undos_and_entries_show_what_a_fresh_session_shows() -> None:
         else:
             s.enter(PLAY[done])
         if s.pad.started:
-            assert room_advice(s.pad) == room_advice(fresh(s.history()).pad)
+            assert room_table(s.pad) == room_table(fresh(s.history()).pad)
 
 
 def test_the_picture_draws_the_advice_the_text_shows() -> None:
@@ -74,7 +74,7 @@ def test_the_picture_draws_the_advice_the_text_shows() -> None:
     s = session(*PLAY)
     text = shown(s)
     picture = cluedo(s)
-    advice = room_advice(fresh(s.history()).pad)
+    advice = room_table(fresh(s.history()).pad)
     rooms = [s.pad.card_name(a.room) for a in advice]
     bars = picture.split('class="suggestion" data-room="')[1:]
     drawn = [part.split('"')[0] for part in bars]
@@ -93,15 +93,15 @@ def test_a_loaded_log_starts_with_nothing_undone(tmp_path: Path) -> None:
     other.load(path)
     other.undo()
     other.enter(undone)
-    assert room_advice(other.pad) == room_advice(fresh(other.history()).pad)
+    assert room_table(other.pad) == room_table(fresh(other.history()).pad)
 
 
 def test_only_the_last_state_keeps_its_advice() -> None:
     s = session()
     for text in PLAY:
         s.enter(text)
-        room_advice(s.pad)
+        room_table(s.pad)
     assert [bool(pad.cache) for pad in s._pads] == [False] * len(s.history()) + [True]
     s.undo()  # the state before is computed again, as a fresh session computes it
     assert "rooms" not in s.pad.cache
-    assert room_advice(s.pad) == room_advice(fresh(s.history()).pad)
+    assert room_table(s.pad) == room_table(fresh(s.history()).pad)

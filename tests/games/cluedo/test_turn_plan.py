@@ -49,7 +49,7 @@ from sleuth.games.cluedo.sleuth_player import SleuthPlayer
 from sleuth.games.cluedo.table import (
     accusation,
     accusation_now,
-    room_advice,
+    room_table,
     turn_line,
     turn_plan,
 )
@@ -70,7 +70,7 @@ def session(*texts: str, **options: str | int) -> NotepadSession:
 def worths(s: NotepadSession, gains: dict[str, float] | None) -> None:
     """Draw the notepad's advice; with ``gains``, make these the rooms' worths (every other
     room: nothing)."""
-    room_advice(s.pad)
+    room_table(s.pad)
     if gains is not None:
         s.pad.cache["worth"] = {r: gains.get(s.pad.card_name(r), 0.0) for r in ROOMS}
 
@@ -156,7 +156,7 @@ def test_at_the_start_of_a_turn_it_is_the_players_move(
         assert plan.action == expected
     line = flat(turn_line(s.pad))
     if plan.action == "passage":
-        kitchen = next(a for a in room_advice(s.pad) if a.room == KITCHEN)
+        kitchen = next(a for a in room_table(s.pad) if a.room == KITCHEN)
         cards = f"{s.pad.card_name(kitchen.suspect)}, {s.pad.card_name(kitchen.weapon)}"
         assert line.startswith(
             f"This turn: take the secret passage to the Kitchen and suggest {cards} there "
@@ -230,7 +230,7 @@ def test_in_a_room_just_entered_it_suggests_here() -> None:
     s = session("I am in the kitchn")
     plan = agrees(s)
     assert plan == TurnPlan("suggest", KITCHEN)
-    kitchen = next(a for a in room_advice(s.pad) if a.room == KITCHEN)
+    kitchen = next(a for a in room_table(s.pad) if a.room == KITCHEN)
     cards = f"{s.pad.card_name(kitchen.suspect)}, {s.pad.card_name(kitchen.weapon)}"
     assert turn_line(s.pad) == (
         f"This turn: suggest {cards} here in the Kitchen ({kitchen.gain:.2f} nats expected)."
@@ -239,7 +239,7 @@ def test_in_a_room_just_entered_it_suggests_here() -> None:
     s.enter("I suggest green rope kitchen")
     s.enter("Bob shows me rope")
     assert s.pad.turn() == Turn(InRoom(KITCHEN), "move")
-    again = next(a for a in room_advice(s.pad) if a.room == KITCHEN)
+    again = next(a for a in room_table(s.pad) if a.room == KITCHEN)
     assert again.turns > 1
     assert agrees(s).action in ("roll", "passage")
 

@@ -7,7 +7,7 @@ from a :class:`~.notepad.Notepad`.
   which to show and why (:func:`~.advice.card_to_show`); the notepad matrix (a card by owner:
   ✓ has, ✗ lacks, else the exact probability); a bar chart of the envelope per category; the
   most likely envelopes; the entropy after each entry; the best suggestion for each room
-  (:func:`room_advice`: gain per expected turn from my token's place when it is entered, else
+  (:func:`room_table`: gain per expected turn from my token's place when it is entered, else
   every room ranked by gain alone); what to do this turn (:func:`turn_line`: the ``sleuth``
   player's own decision, :func:`~.advice.plan_turn`); and whether to accuse
   (:func:`~.advice.accusation_advice`, with the rivals' progress read off the entries).
@@ -247,13 +247,13 @@ def entropy_line(pad: Notepad) -> str:
     )
 
 
-def room_advice(pad: Notepad) -> list[SuggestionAdvice]:
-    """The best suggestion for each room from my token's place (:func:`~.advice.rooms_advice`,
-    the best :data:`RESCORE` of each room scored exactly: gain per expected turn from where
-    my token is, after my roll if I have rolled, else by gain alone), cached on the notepad
-    with the samples and each room's screened worth (:func:`~.advice.screened_worth`, for
-    :func:`turn_plan`).  The room I am in counts 0 turns when I have just entered it or was
-    summoned there."""
+def room_table(pad: Notepad) -> list[SuggestionAdvice]:
+    """The notepad's room table: the best suggestion for each room from my token's place
+    (:func:`~.advice.rooms_advice`, the best :data:`RESCORE` of each room scored exactly: gain
+    per expected turn from where my token is, after my roll if I have rolled, else by gain
+    alone), cached on the notepad with the samples and each room's screened worth
+    (:func:`~.advice.screened_worth`, for :func:`turn_plan`).  The room I am in counts 0 turns
+    when I have just entered it or was summoned there."""
     cached = pad.cache.get("rooms")
     if cached is not None:
         return cached  # type: ignore[return-value]
@@ -287,7 +287,7 @@ def answers(pad: Notepad, advice: SuggestionAdvice) -> str:
 
 
 def suggestions(pad: Notepad) -> Group:
-    advice = room_advice(pad)
+    advice = room_table(pad)
     moving = pad.position is not None
     heads = ["room", "suggest", "gain (nats)", *(["turns", "per turn"] if moving else [])]
     where = f" from {pad.position}" if moving else " (enter 'I am in ROOM' for travel times)"
@@ -312,7 +312,7 @@ def turn_plan(pad: Notepad) -> TurnPlan | None:
     turn = pad.turn()
     plan = None
     if turn is not None:
-        room_advice(pad)  # the samples and the rooms' worth
+        room_table(pad)  # the samples and the rooms' worth
         worth = pad.cache["worth"]
         assert isinstance(worth, dict)
         game = pad.game
@@ -326,7 +326,7 @@ def turn_plan(pad: Notepad) -> TurnPlan | None:
 
 def turn_line(pad: Notepad) -> str:
     """The plan of :func:`turn_plan` in a sentence: what to do this turn, the suggestion to
-    make (the room's row of :func:`room_advice`) and what each choice weighed is worth."""
+    make (the room's row of :func:`room_table`) and what each choice weighed is worth."""
     plan = turn_plan(pad)
     if plan is None:
         return (
@@ -403,13 +403,13 @@ def _accusation_why(pad: Notepad) -> str:
 
 
 def _then(pad: Notepad, plan: TurnPlan, room: int, where: str = "there") -> str:
-    """The suggestion the plan makes in ``room`` (its row of :func:`room_advice`), made
+    """The suggestion the plan makes in ``room`` (its row of :func:`room_table`), made
     ``where``, or the accusation it heads for."""
     if plan.accuse_in is not None:
         if plan.accuse_in != room:
             return f"head on for the {pad.card_name(plan.accuse_in)} to accuse there"
         return f"accuse {where}"
-    best = next(a for a in room_advice(pad) if a.room == room)
+    best = next(a for a in room_table(pad) if a.room == room)
     cards = f"{pad.card_name(best.suspect)}, {pad.card_name(best.weapon)}"
     return f"suggest {cards} {where} ({best.gain:.2f} nats expected)"
 
