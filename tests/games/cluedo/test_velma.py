@@ -409,6 +409,31 @@ def test_the_compiled_answer_counts_equal_numpys(monkeypatch: pytest.MonkeyPatch
             assert np.array_equal(plain, _histogram(*few))
 
 
+def test_the_sampler_kernel_refuses_more_places_than_its_slots_and_a_bad_fill_order() -> None:
+    """The kernel counts the places left in the hands as bits, at most 36 of them (a game has
+    18): with 37 it names the sizes instead of dealing wrong; 36 still deal.  Its seat order
+    must list every seat once."""
+    forbidden = np.zeros((4, 21), dtype=bool)
+    no_answers = (np.empty(0, dtype=np.int64), np.empty((0, 3), dtype=np.int64))
+    start, wrong = np.full(21, -1, dtype=np.int8), np.empty(0, dtype=np.int64)
+
+    def run(sizes: list[int], order: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        hands, seats = np.array(sizes, dtype=np.int64), np.array(order, dtype=np.int64)
+        result: tuple[np.ndarray, np.ndarray] = kernels.attempts(
+            50, 1, start, *no_answers, forbidden, hands, 3, seats, wrong
+        )
+        return result
+
+    owners, numbers = run([12, 12, 12], [1, 2, 0])
+    assert len(owners) == len(numbers) == 50
+    assert ((owners == 3).sum(1) == 3).all() and ((owners >= 0) & (owners < 3)).sum() == 50 * 18
+    with pytest.raises(ValueError, match="sizes"):
+        run([12, 12, 13], [0, 1, 2])
+    for order in ([0, 1], [0, 1, 1], [0, 1, 3], [0, 1, -1], [0, 1, 2, 0]):
+        with pytest.raises(ValueError, match="fill_order"):
+            run([6, 6, 6], order)
+
+
 @pytest.mark.skipif(not kernels.COMPILED, reason="Numba is not installed (or is turned off)")
 def test_the_warm_up_compiles_each_kernel_for_the_types_velmas_moves_pass() -> None:
     """After :func:`warm_up`, a move compiles nothing more (which would take seconds of a timed
