@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the dev extra)")
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
