@@ -247,7 +247,20 @@ def test_the_form_and_the_api_refuse_a_choice_with_one_message(
     field, message = shown_error(sent.text).split(": ", 1)
     assert message == refused.json()["error"]
     assert field in ("bots", "seat", "role", "option graph")
+    assert refused.json()["field"] == next(iter(changed))  # the form's name for the field
     assert stored(store) == (0, 0)
+
+
+def test_the_api_names_the_one_field_at_fault(client: TestClient) -> None:
+    """``field`` names the request's field at fault as the form names it, when one is."""
+    unknown = client.post("/api/play", json={"game": "no-such-game", "role": "hunter"})
+    assert unknown.status_code == 400 and unknown.json()["field"] == "game"
+    malformed = client.post("/api/play", json={"game": "fox", "seat": "abc"})
+    assert malformed.status_code == 422 and malformed.json()["field"] == "seat"
+    both = client.post("/api/play", json={"game": "fox", "seat": "abc", "seed": "x"})
+    assert both.status_code == 422 and "field" not in both.json(), both.json()
+    missing = client.post("/api/play/no-such-record/action", json={"action": "inspect 1"})
+    assert missing.status_code == 404 and "field" not in missing.json(), missing.json()
 
 
 def test_a_form_for_no_known_game_is_an_error_page_naming_it(

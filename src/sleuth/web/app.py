@@ -30,6 +30,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.options import limit_text
 from sleuth.web import assist, play
 from sleuth.web.limits import BodyLimit
+from sleuth.web.live import ChoiceError
 from sleuth.web.store import NotFoundError, Store, new_id
 
 HERE = Path(__file__).parent
@@ -137,25 +138,32 @@ def _wants_html(request: Request) -> bool:
     return request.method == "GET" or (request.method == "POST" and sent in FORM_TYPES)
 
 
-def _error(request: Request, status: int, message: str) -> Response:
-    """``{"error": message}``, or a page with the message for a browser asking for a page."""
+def _error(request: Request, status: int, message: str, field: str | None = None) -> Response:
+    """``{"error": message}`` (with ``"field"`` when a new game's choice is at fault), or a page
+    with the message for a browser asking for a page."""
     if _wants_html(request):
         context = {"status": status, "message": message}
         return templates.TemplateResponse(request, "error.html", context, status_code=status)
-    return JSONResponse({"error": message}, status_code=status)
+    answer = {"error": message} if field is None else {"error": message, "field": field}
+    return JSONResponse(answer, status_code=status)
 
 
 async def _sleuth_error(request: Request, exc: Exception) -> Response:
-    return _error(request, 404 if isinstance(exc, NotFoundError) else 400, str(exc))
+    field = exc.field if isinstance(exc, ChoiceError) else None
+    return _error(request, 404 if isinstance(exc, NotFoundError) else 400, str(exc), field)
 
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     problems = []
+    fields = set()
     for error in exc.errors():
-        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
-        problems.append(f"{where}: {error.get('msg', 'invalid')}" if where else error["msg"])
-    return _error(request, 422, "; ".join(problems) or "invalid request")
+        where = [str(part) for part in error.get("loc", ()) if part != "body"]
+        fields.add(where[0] if where else None)
+        text = ".".join(where)
+        problems.append(f"{text}: {error.get('msg', 'invalid')}" if text else error["msg"])
+    blamed = fields.pop() if len(fields) == 1 else None  # the one field at fault, if one is
+    return _error(request, 422, "; ".join(problems) or "invalid request", blamed)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -117,15 +117,21 @@ def test_the_script_sends_the_seat_and_seed_as_typed(page: Page) -> None:
     the server whole (a JavaScript number would round it)."""
     page.goto("/play/new?game=fox")
     page.select_option("#role", "hunter")
-    for field, text, message in [
-        ('input[name="seat"]', "abc", "seat: Input should be a valid integer"),
-        ("#bots", "1=quantum\n1=random", 'bot line "1=random": seat 1 has a bot already'),
+    for field, text, message, blamed in [
+        ('input[name="seat"]', "abc", "seat: Input should be a valid integer", "seat"),
+        ('input[name="seat"]', "7", "seat 7 does not exist", "seat"),
+        ("#bots", "1=quantum\n1=random", 'bot line "1=random": seat 1 has a bot already', None),
+        ("#bots", "1=no-such-bot", "unknown bot 'no-such-bot'", "bots"),
     ]:
         page.fill(field, text)
         page.click("#new-game button[type=submit]")
         page.wait_for_function("document.getElementById('error').textContent !== ''")
         assert message in page.locator("#error").inner_text()
         assert page.url.endswith("/play/new?game=fox")
+        outlined = page.eval_on_selector_all(
+            "[aria-invalid=true]", "nodes => nodes.map(n => n.name)"
+        )
+        assert outlined == ([blamed] if blamed else [])  # the field the server blames, alone
         page.fill(field, "")
     seed = 2**63 - 1
     page.fill('input[name="seed"]', str(seed))

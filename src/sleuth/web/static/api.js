@@ -7,7 +7,11 @@ export async function request(method, url, body) {
   }
   const response = await fetch(url, options);
   const data = response.status === 204 ? null : await response.json();
-  if (!response.ok) throw new Error(data && data.error ? data.error : response.statusText);
+  if (!response.ok) {
+    const problem = new Error(data && data.error ? data.error : response.statusText);
+    problem.field = data && data.field; // a new game's choice at fault, as the form names it
+    throw problem;
+  }
   return data;
 }
 

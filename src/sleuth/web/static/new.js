@@ -62,9 +62,21 @@ function checkBots() {
 bots.addEventListener("input", checkBots);
 checkBots(); // the browser may keep typed text over a reload
 
+// outline the field the server blames, as the page sent without this script does
+function blame(field) {
+  for (const marked of form.querySelectorAll("[aria-invalid]")) {
+    marked.removeAttribute("aria-invalid");
+  }
+  const culprits = field === "options"
+    ? form.querySelectorAll("input[name^='option:']")
+    : form.querySelectorAll(`[name="${CSS.escape(field || "")}"]`);
+  for (const culprit of culprits) culprit.setAttribute("aria-invalid", "true");
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.textContent = "";
+  blame(null);
   const data = new FormData(form);
   const choice = { game: form.dataset.game, role: data.get("role"), options: {}, bots: {} };
   // only the options changed from their defaults (as the server reads the form sent without
@@ -96,6 +108,7 @@ form.addEventListener("submit", async (event) => {
     window.location.href = `/play/${game.id}`;
   } catch (problem) {
     error.textContent = problem.message; // the choices stay as they were, to be corrected
+    blame(problem.field);
     error.scrollIntoView({ block: "nearest" });
   }
 });
