@@ -19,10 +19,12 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 
+from sleuth.core.errors import SleuthError
 from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
@@ -37,12 +39,15 @@ from sleuth.web.new_game import (
     option_text,
 )
 from sleuth.web.render import board_svg, describe
-from sleuth.web.store import Store
+from sleuth.web.store import NotFoundError, Store
 
 router = APIRouter()
 LEGAL_SHOWN = 1000
 """At most this many legal actions are listed (the page groups them by their first word);
 the text box takes any action."""
+FEW_BUTTONS = 40
+"""A kind of action (its first word) with more legal actions than this is offered as a list
+to choose from, not as buttons (the page gives the number to ``play.js`` as ``data-few``)."""
 CACHE_SIZE = 64
 """Live games kept in memory (others are rebuilt from their logs when asked for)."""
 
@@ -255,6 +260,13 @@ def api_game(record: str, request: Request) -> dict[str, Any]:
 @router.post("/api/play/{record}/action")
 def api_action(record: str, move: Move, request: Request) -> dict[str, Any]:
     """Play the human's action; an illegal one is a 400 and changes nothing."""
+    return play_action(record, move, request)
+
+
+def play_action(record: str, move: Move, request: Request) -> dict[str, Any]:
+    """Play the human's action in this session's game ``record``, then let chance and the bots
+    move until it is the human's turn again; its :func:`game_payload`.  A bad or illegal action
+    raises a SleuthError and changes nothing; another session's game is a NotFoundError."""
     store = _store(request)
     with _live(request).hold(record, _stored(request, record)) as live:
         live.play(move.action)
@@ -275,10 +287,19 @@ def new_page(request: Request, game: str = "fox") -> Response:
 
 
 FORM_SOURCES = ("same-origin", "none")
-"""The ``Sec-Fetch-Site`` values of a new-game form sent from this app's own page (``none``: the
+"""The ``Sec-Fetch-Site`` values of a form sent from this app's own page (``none``: the
 person's own doing, such as a bookmark).  Unlike a JSON request, a form can be sent by another
 site's page, without this session's cookie (SameSite=Lax), so its answer would set a fresh
 session's cookie in place of the person's: that site's forms are refused."""
+
+
+def _refuse_other_sites(request: Request, what: str) -> None:
+    """A 403 for a form another site's page sent (see :data:`FORM_SOURCES`; a client that
+    does not say where the form comes from is served); ``what`` says where the form belongs
+    ("a new game starts from this site's own form")."""
+    source = request.headers.get("sec-fetch-site", "none")
+    if source not in FORM_SOURCES:
+        raise HTTPException(403, f"{what}, not a {source} one")
 
 
 @router.post("/play/new", include_in_schema=False)
@@ -288,9 +309,7 @@ async def new_game_form(request: Request) -> Response:
     answers the form again (400) with the choices as sent, the message naming the field at
     fault, and nothing stored.  A form another site sent is refused (403, nothing stored; see
     :data:`FORM_SOURCES`; a client that does not say where the form comes from is served)."""
-    source = request.headers.get("sec-fetch-site", "none")
-    if source not in FORM_SOURCES:
-        raise HTTPException(403, f"a new game starts from this site's own form, not a {source} one")
+    _refuse_other_sites(request, "a new game starts from this site's own form")
     form = await request.form()
     try:
         choice = choice_from_form(form)
@@ -324,6 +343,74 @@ def _new_page(
 
 @router.get("/play/{record}", include_in_schema=False)
 def game_page(record: str, request: Request) -> Response:
-    log = _store(request).get(request.state.session, "game", record)
-    context = {"id": record, "game": log["game"]}
-    return _templates(request).TemplateResponse(request, "play.html", context)
+    """The game's page, drawn by the server from :func:`game_payload` (what ``GET
+    /api/play/ID`` answers), so that it is played without scripts as with them."""
+    return _game_page(request, record)
+
+
+@router.post("/play/{record}/action", include_in_schema=False)
+async def action_form(record: str, request: Request) -> Response:
+    """An action sent by the game page's forms without a script (form-encoded ``action``): it
+    is played as ``POST /api/play/ID/action`` plays it, then the browser is sent back to the
+    game's page (303).  A malformed or illegal action answers the page again (400) with the
+    message and the action as sent, and changes nothing; another session's game is a 404,
+    and a form another site sent is refused (403, see :data:`FORM_SOURCES`)."""
+    _refuse_other_sites(request, "an action is played from this site's own game page")
+    form = await request.form()
+    try:
+        move = move_from_form(form)
+        await run_in_threadpool(play_action, record, move, request)
+    except NotFoundError:
+        raise
+    except SleuthError as problem:
+        sent = form.get("action")
+        typed = sent if isinstance(sent, str) else ""
+        return await run_in_threadpool(_game_page, request, record, problem, typed)
+    return RedirectResponse(f"/play/{record}", status_code=303)
+
+
+def move_from_form(form: FormData) -> Move:
+    """The action a game page's form sends (its one field, ``action``), as the JSON API would
+    receive it; a SleuthError naming what is wrong: another field, none or several actions, a
+    file, or a text over the bound of :class:`Move`."""
+    for name in form:
+        if name != "action":
+            raise SleuthError(f"the form has no field {name!r}")
+    actions = form.getlist("action")
+    if not actions:
+        raise SleuthError("no action is given")
+    if len(actions) > 1:
+        raise SleuthError(f"action is given {len(actions)} times")
+    if not isinstance(actions[0], str):
+        raise SleuthError("action is a file, not a text")
+    try:
+        return Move(action=actions[0])
+    except ValidationError as invalid:
+        raise SleuthError(f"action: {invalid.errors()[0]['msg']}") from invalid
+
+
+def action_groups(legal: list[str]) -> list[tuple[str, list[str]]]:
+    """The legal actions by their first word, in the order the game lists them: the page's
+    groups (``play.js`` groups them the same way)."""
+    groups: dict[str, list[str]] = {}
+    for action in legal:
+        groups.setdefault(action.split(" ")[0], []).append(action)
+    return list(groups.items())
+
+
+def _game_page(
+    request: Request, record: str, problem: SleuthError | None = None, typed: str = ""
+) -> Response:
+    """The page of this session's game ``record``: its :func:`game_payload`, and the action
+    ``typed`` with the ``problem`` it met (then the status is 400)."""
+    with _live(request).hold(record, _stored(request, record)) as live:
+        view = game_payload(record, live)
+    context = {
+        "view": view,
+        "groups": action_groups(view["legal"]),
+        "few": FEW_BUTTONS,
+        "problem": "" if problem is None else str(problem),
+        "typed": typed,
+    }
+    status = 200 if problem is None else 400
+    return _templates(request).TemplateResponse(request, "play.html", context, status_code=status)

@@ -1,13 +1,16 @@
-// The game page: shows the human's view from /api/play/ID and sends the chosen actions.
+// The game page: the server draws it, and its forms play without this script.  The script
+// takes them over: it sends each action to /api/play/ID/action and draws the page again from
+// the answer (the same markup), and makes the board's parts clickable.
 import { request, element } from "./api.js";
 
 const root = document.getElementById("game");
 const id = root.dataset.id;
+const played = `/play/${id}/action`; // where the forms post without this script
 const error = document.getElementById("error");
 const form = document.getElementById("action-form");
 const text = document.getElementById("action-text");
 let busy = false;
-const FEW = 40; // a kind of action with more than this many is offered as a list
+const FEW = Number(root.dataset.few); // a kind of action with more than this many is a list
 
 function groups(legal) {
   // The legal actions by their first word, in the order the game lists them.
@@ -29,23 +32,17 @@ function show(game) {
     ? `you are the ${game.role}: your move` : `${game.to_move} to move`;
   const actions = document.getElementById("actions");
   actions.replaceChildren(...groups(game.legal).map(([word, list]) => {
+    const row = element("form", { class: "group", method: "post", action: played });
     if (list.length <= FEW) {
-      const row = element("div", { class: "group" });
-      row.append(...list.map((action) => {
-        const button = element("button", { type: "button", "data-action": action }, action);
-        button.addEventListener("click", () => play(action));
-        return button;
-      }));
+      row.append(...list.map((action) => element("button",
+        { type: "submit", name: "action", value: action, "data-action": action }, action)));
       return row;
     }
     // Many actions of one kind (every accusation, every placement): a list to choose from.
-    const row = element("div", { class: "group" });
-    const select = element("select", { "aria-label": word, "data-group": word });
+    const select = element("select", { name: "action", "aria-label": word, "data-group": word });
     select.append(...list.map((action) => element("option", { value: action }, action)));
-    const button = element("button", { type: "button", "data-action": list[0] },
+    const button = element("button", { type: "submit", "data-action": list[0] },
       `${word} (${list.length} choices)`);
-    select.addEventListener("change", () => { button.dataset.action = select.value; });
-    button.addEventListener("click", () => play(select.value));
     row.append(select, button);
     return row;
   }));
@@ -71,9 +68,6 @@ function show(game) {
       element("li", {}, `${step.by}: ${step.action}` +
         (step.events.length ? ` (${step.events.join("; ")})` : ""))));
   }
-  for (const node of document.querySelectorAll("#board [data-action]")) {
-    node.addEventListener("click", () => play(node.dataset.action));
-  }
 }
 
 async function play(action) {
@@ -92,9 +86,21 @@ async function play(action) {
   }
 }
 
-form.addEventListener("submit", (event) => {
+// Every form of the page sends one action: the button's, else the list's or the box's.
+root.addEventListener("submit", (event) => {
   event.preventDefault();
-  if (text.value.trim()) play(text.value.trim());
+  const button = event.submitter;
+  const chosen = button && button.name === "action" ? button : event.target.elements.action;
+  const action = chosen.value.trim();
+  if (action) play(action);
 });
-
-request("GET", `/api/play/${id}`).then(show, (problem) => { error.textContent = problem.message; });
+root.addEventListener("change", (event) => {
+  const select = event.target.closest("select[data-group]");
+  if (select) select.nextElementSibling.dataset.action = select.value;
+});
+root.addEventListener("click", (event) => {
+  const node = event.target.closest("#board [data-action]");
+  if (node) play(node.dataset.action);
+});
+const events = document.getElementById("events");
+events.scrollTop = events.scrollHeight;
