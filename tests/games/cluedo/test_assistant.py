@@ -198,6 +198,17 @@ def test_bad_entries_change_nothing() -> None:
     assert s.pad.shown == {1: frozenset({card_named("Plum")})}
 
 
+def test_a_new_entry_while_my_suggestion_waits_says_it_is_mine() -> None:
+    """The refusal speaks of "your suggestion", not "I's suggestion"."""
+    s = session("I suggest green rope kitchen")
+    for text in ("Bob suggests plum knife hall", "Bob accuses plum knife hall wrong"):
+        with pytest.raises(SleuthError) as bad:
+            s.enter(text)
+        assert str(bad.value) == (
+            "your suggestion waits for its answers: 'Bob shows', 'Bob passes' or 'nobody'"
+        )
+
+
 def test_my_suggestion_needs_the_card_i_saw() -> None:
     s = session("I suggest green rope kitchen")
     with pytest.raises(SleuthError, match="which card did Bob show you"):

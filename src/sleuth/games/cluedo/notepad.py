@@ -488,8 +488,10 @@ class Notepad:
         """Refuse a new suggestion or accusation while one waits for answers."""
         if self.asking is not None:
             first = self.names[self.asking.waiting[0]]
+            suggester = self.asking.suggester
+            whose = "your" if suggester == self.me else f"{self.names[suggester]}'s"
             raise SleuthError(
-                f"{self.who(self.asking.suggester)}'s suggestion waits for its answers: "
+                f"{whose} suggestion waits for its answers: "
                 f"'{first} shows', '{first} passes' or 'nobody'"
             )
 
