@@ -477,6 +477,24 @@ def test_a_saved_setup_with_a_bad_count_is_refused(
     assert target.history() == before
 
 
+@pytest.mark.parametrize("value", [4, -1, "3"])
+def test_a_saved_answer_by_a_seat_out_of_range_names_the_field(
+    tmp_path: Path, value: object
+) -> None:
+    """A seat number that is not one of the game's seats is refused naming the field (4 was
+    "tuple index out of range", -1 read as the last seat)."""
+    path = tmp_path / "view.jsonl"
+    session("Bob suggests Green Rope Study", "Dan shows").save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    refuted = next(line for line in lines if line.get("kind") == "refuted")
+    refuted["public"]["seat"] = value
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(SleuthError) as bad:
+        session().load(path)
+    assert f"(refuted): a field has the wrong shape (field 'seat' is {value!r}, not a whole " \
+        "number from 0 to 3)" in str(bad.value)  # fmt: skip
+
+
 def test_a_full_game_log_loads_as_the_first_seats_notepad(cwd: Path) -> None:
     done = entry("play", "cluedo", "--bots", "random,random,random", "-n", "1", "--seed", "3",
                  "-o", "max_turns=30", "--no-db", "--logs", "logs", cwd=cwd)  # fmt: skip

@@ -242,20 +242,20 @@ def entry_texts(
                     yield index, "sizes " + ", ".join(map(str, sizes))
                 if face_up:
                     yield index, "face up " + ", ".join(NAMES[c] for c in face_up)
-            elif kind == "hand" and int(public["seat"]) == seat:
+            elif kind == "hand" and _seat(pad, public) == seat:
                 if private is None:
                     raise EventFieldError(index, kind, "the seat's own hand is hidden")
                 hand = wholes(private, "cards", len(NAMES))
                 yield index, "hand " + ", ".join(NAMES[c] for c in hand)
             elif kind == "suggested":
-                yield index, f"{_who(pad, public['seat'])} suggests {_cards(public)}"
+                yield index, f"{_who(pad, public)} suggests {_cards(public)}"
             elif kind == "passed":
-                yield index, f"{_who(pad, public['seat'])} passes"
+                yield index, f"{_who(pad, public)} passes"
             elif kind == "refuted":
-                who = _who(pad, public["seat"])
+                who = _who(pad, public)
                 if private is None:
                     yield index, f"{who} shows"
-                elif int(public["seat"]) == seat:
+                elif _seat(pad, public) == seat:
                     yield index, f"I show {NAMES[whole(private, 'card', len(NAMES))]}"
                 else:
                     yield index, f"{who} shows me {NAMES[whole(private, 'card', len(NAMES))]}"
@@ -270,13 +270,13 @@ def entry_texts(
                     else ", envelope "
                     + ", ".join(NAMES[c] for c in wholes(private, "envelope", len(NAMES)))
                 )
-                yield index, f"{_who(pad, public['seat'])} accuses {cards} {verdict}{seen}"
+                yield index, f"{_who(pad, public)} accuses {cards} {verdict}{seen}"
             elif kind == "game_over" and public["winner"] is None:
                 envelope = wholes(public, "envelope", len(NAMES))
                 yield index, "envelope " + ", ".join(NAMES[c] for c in envelope)
-            elif kind == "rolled" and int(public["seat"]) == seat and pad.position is not None:
+            elif kind == "rolled" and _seat(pad, public) == seat and pad.position is not None:
                 yield index, f"I rolled {int(public['roll'])}"
-            elif kind == "moved" and int(public["seat"]) == seat and pad.started:
+            elif kind == "moved" and _seat(pad, public) == seat and pad.started:
                 position = parse_position(str(public["position"]))
                 if isinstance(position, InRoom):
                     yield index, f"I am in {NAMES[position.room]}"
@@ -289,8 +289,14 @@ def _cards(public: Mapping[str, Any]) -> str:
     return ", ".join(NAMES[whole(public, k, len(NAMES))] for k in ("suspect", "weapon", "room"))
 
 
-def _who(pad: Notepad, seat: Any) -> str:
-    return pad.who(int(seat))
+def _seat(pad: Notepad, public: Mapping[str, Any]) -> int:
+    """The event's field ``seat``: one of the seats entered (else an error naming it)."""
+    return whole(public, "seat", pad.players)
+
+
+def _who(pad: Notepad, public: Mapping[str, Any]) -> str:
+    """The event's seat as the subject of an entry (``I`` for mine)."""
+    return pad.who(_seat(pad, public))
 
 
 SETUP_PARAMS = (
