@@ -179,6 +179,51 @@ def test_the_new_game_form_works_without_scripts(browser: Browser, server: Serve
         context.close()
 
 
+def test_a_game_is_played_to_its_end_without_scripts(browser: Browser, server: Server) -> None:
+    """With JavaScript off the game's page is the server's: a typed illegal action comes back
+    (400) with the reason and the action kept, then each listed action clicked is a form the
+    browser sends itself, to the end, whose page shows the result and the full log."""
+    context = browser.new_context(base_url=server.url, java_script_enabled=False)
+    context.set_default_timeout(20_000)
+    try:
+        page = context.new_page()
+        asked: list[str] = []
+        page.on("request", lambda sent: asked.append(sent.url))
+        page.goto("/play/new?game=fox")
+        page.select_option("#role", "hunter")
+        page.fill('input[name="option:graph"]', "cycle:5")
+        page.fill('input[name="seed"]', "4")
+        page.fill("#bots", "1=random")
+        with page.expect_navigation(url=GAME_URL):
+            page.click("#new-game button[type=submit]")
+        assert page.locator("#status").inner_text() == "you are the hunter: your move"
+        assert page.locator("#board svg").count() == 1
+        events = texts(page, "#events li")
+        page.fill("#action-text", "inspect 9")
+        with page.expect_navigation() as refused:
+            page.click("#action-form button[type=submit]")
+        assert refused.value is not None and refused.value.status == 400
+        assert page.locator("#error").inner_text() == "inspect 9: holes are numbered 0..4"
+        assert page.input_value("#action-text") == "inspect 9"
+        assert texts(page, "#events li") == events
+        moves = 0
+        while page.locator("#result").is_hidden():
+            assert moves < 10, "a fox on five holes is caught within ten days"
+            with page.expect_navigation(url=GAME_URL) as played:
+                page.locator("#actions button[name=action]").first.click()
+            assert played.value is not None and played.value.status == 200
+            assert page.locator("#error").inner_text() == ""
+            moves += 1
+        assert moves >= 1
+        assert page.locator("#result").inner_text().startswith("Result")
+        assert page.locator("#full-log").is_visible()
+        assert page.locator("#log li").count() >= moves
+        assert page.locator("#action-form").is_hidden()
+        assert not [url for url in asked if "/api/" in url]  # every move was a form
+    finally:
+        context.close()
+
+
 def test_a_typed_action_is_checked_by_the_server(page: Page) -> None:
     start_game(page, "fugitive", "marshal", seed=3)
     events = texts(page, "#events li")
