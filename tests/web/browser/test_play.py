@@ -137,7 +137,8 @@ def test_the_script_sends_the_seat_and_seed_as_typed(page: Page) -> None:
     page.fill('input[name="seed"]', str(seed))
     with page.expect_request("**/api/play") as sent:
         page.click("#new-game button[type=submit]")
-    assert int(sent.value.post_data_json["seed"]) == seed
+    posted = sent.value.post_data_json
+    assert posted is not None and int(posted["seed"]) == seed
     page.wait_for_url(GAME_URL)
 
 
