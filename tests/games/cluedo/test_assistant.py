@@ -272,8 +272,9 @@ def test_the_setup_asks_for_what_is_missing() -> None:
     assert d.pad.hand_sizes == (4, 5, 5, 4)
     d.enter("sizes 5,5,4,4")
     assert d.pad.hand_sizes == (5, 5, 4, 4)
-    with pytest.raises(SleuthError, match="4 hand sizes, clockwise from Ann"):
+    with pytest.raises(SleuthError) as bad:
         d.enter("sizes 6,6,6")
+    assert str(bad.value) == "'sizes 6, 6, 6': 4 hand sizes, clockwise from Ann"  # not "6 , 6"
 
 
 def test_the_notepad_shows_the_deduction_and_the_advice() -> None:

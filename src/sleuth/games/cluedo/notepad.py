@@ -361,7 +361,7 @@ class Notepad:
         numbers = [w for w in words if w != ","]
         if not all(w.isdigit() for w in numbers) or len(numbers) != self.players:
             raise SleuthError(
-                f"'sizes {' '.join(words)}': {self.players} hand sizes, clockwise from "
+                f"'sizes {', '.join(numbers)}': {self.players} hand sizes, clockwise from "
                 f"{self.names[0]}"
             )
         sizes = tuple(int(w) for w in numbers)
