@@ -154,6 +154,7 @@ def test_ambiguous_and_unknown_names_list_the_candidates() -> None:
 
 BAD = [
     ("Bob suggests plum knife", "name a suspect, a weapon and a room"),
+    ("Bob suggests", r"^name a suspect, a weapon and a room, e\.g\. 'Plum Knife Hall'$"),
     ("Bob suggests plum knife rope", "name one suspect, one weapon and one room"),
     ("Bob suggests plum knife zzz", "no card is called 'zzz'"),
     ("Cy passes", "no suggestion waits for an answer"),

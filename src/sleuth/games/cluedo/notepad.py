@@ -717,6 +717,8 @@ class Notepad:
         """A suspect, a weapon and a room in any order (ambiguous pieces settled by the
         categories the others leave)."""
         pieces = segment(CARDS, words)
+        if not pieces:
+            raise SleuthError("name a suspect, a weapon and a room, e.g. 'Plum Knife Hall'")
         if len(pieces) != 3:
             named = ", ".join(t for t, _ in pieces)
             raise SleuthError(f"name a suspect, a weapon and a room (not {len(pieces)} cards: "
