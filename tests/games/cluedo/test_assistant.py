@@ -369,6 +369,19 @@ def test_a_scripted_game_ends_with_the_right_accusation() -> None:
     assert s.finished and "Game over: Ann solved it." in flat(shown(s))
 
 
+def test_one_deal_left_is_said_in_the_singular() -> None:
+    """Bob lacks nine cards, so he holds the other six; Cy lacks the envelope's three."""
+    hand = "hand plum knife hall rope study green"
+    s = NotepadSession(CluedoGame(), ["players Ann, Bob, Cy", "me Ann", hand])
+    for room in ("lounge", "ballroom", "conservatory", "billiard", "library"):
+        for text in (f"Cy suggests scarlet candlestick {room}", "nobody"):
+            s.enter(text.replace("scarlet candlestick", "peacock wrench", room != "lounge"))
+    s.enter("Bob suggests scarlet candlestick lounge")
+    s.enter("nobody")
+    assert s.pad.posterior.deals == 1
+    assert "1 deal fits what you know" in flat(shown(s))  # not "1 deals fit"
+
+
 def test_undo_edit_delete_insert_save_and_load_through_the_loop(cwd: Path) -> None:
     script = [
         *SCRIPT[:5],

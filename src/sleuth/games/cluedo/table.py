@@ -151,8 +151,9 @@ def _status(pad: Notepad) -> str:
             if pad.winner is not None
             else " Game over: nobody solved it."
         )
+    deals = "1 deal fits" if post.deals == 1 else f"{post.deals:,} deals fit"
     return (
-        f"Seats and hand sizes: {seats}. {post.deals:,} deals fit what you know; the "
+        f"Seats and hand sizes: {seats}. {deals} what you know; the "
         f"envelope's entropy is {post.entropy():.2f} nats (of {MAX_ENTROPY:.2f}).{end}"
     )
 
