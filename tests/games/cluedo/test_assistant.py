@@ -265,6 +265,14 @@ def test_the_setup_asks_for_what_is_missing() -> None:
     # face-up cards: asked for when the rule leaves some
     f = NotepadSession(CluedoGame(players=4, leftover="face_up"), ["players 4", "me Mustard"])
     assert "Which 2 cards lie face up" in shown(f)
+    with pytest.raises(SleuthError) as bad:
+        f.enter("rope")
+    assert str(bad.value) == (  # not "1 face-up cards"
+        "1 face-up card named: 2 lie face up with 4 players and these hand sizes"
+    )
+    with pytest.raises(SleuthError, match=r"^1 card named: your hand holds 4"):
+        NotepadSession(CluedoGame(players=4), ["players 4", "me Mustard", "sizes 4, 4, 4, 4",
+                                               "face up rope, study", "hand plum"])  # fmt: skip
     f.enter("rope, study")
     assert f.enter("plum knife hall lounge") == "hand Professor Plum, Knife, Hall, Lounge"
     assert f.pad.posterior.owners(card_named("Rope")) == {"table": 1.0}

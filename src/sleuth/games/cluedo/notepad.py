@@ -379,7 +379,8 @@ class Notepad:
         cards = self._cards(words, "face up")
         wanted = DEALT - sum(self.sizes) if self.sizes is not None else DEALT % self.players
         if len(cards) != wanted:
-            raise SleuthError(f"{len(cards)} face-up cards named: {wanted} lie face up with "
+            lie = "1 lies" if wanted == 1 else f"{wanted} lie"
+            raise SleuthError(f"{_count(len(cards), 'face-up card')} named: {lie} face up with "
                               f"{self.players} players and these hand sizes")  # fmt: skip
         self.face_up = tuple(sorted(cards))
         self._rebuild()
@@ -393,7 +394,7 @@ class Notepad:
         cards = self._cards(words, "hand")
         size = self.hand_sizes[self.me]
         if len(cards) != size:
-            raise SleuthError(f"{len(cards)} cards named: your hand holds {size} "
+            raise SleuthError(f"{_count(len(cards), 'card')} named: your hand holds {size} "
                               f"('sizes ...' if the hand sizes differ)")  # fmt: skip
         overlap = set(cards) & set(self.face_up or ())
         if overlap:
@@ -781,6 +782,11 @@ def _resolve(pieces: list[tuple[str, Match]]) -> tuple[int, int, int]:
         if len({c for t in options for c in t if c in found.items}) > 1:
             raise Ambiguous(CARDS.ambiguous(text, {c for t in options for c in t} & found.items))
     raise Ambiguous("the cards are ambiguous: type more of their names")  # pragma: no cover
+
+
+def _count(n: int, thing: str) -> str:
+    """``n`` things, in the singular for one: ``1 card``, ``2 cards``."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _capital(name: str) -> str:
