@@ -210,6 +210,19 @@ def test_a_new_entry_while_my_suggestion_waits_says_it_is_mine() -> None:
         )
 
 
+def test_after_my_wrong_accusation_the_refusals_speak_to_me() -> None:
+    s = session("I accuse green rope kitchen wrong, envelope white wrench kitchen")
+    with pytest.raises(SleuthError) as bad:
+        s.enter("I suggest plum knife hall")
+    assert str(bad.value) == "you accused wrongly and take no more turns"  # not "Ann ... takes"
+    with pytest.raises(SleuthError) as bad:
+        s.enter("I accuse plum knife hall wrong")
+    assert str(bad.value) == "you accused wrongly already"
+    s.enter("Bob accuses plum knife hall wrong")
+    with pytest.raises(SleuthError, match=r"^Bob accused wrongly and takes no more turns$"):
+        s.enter("Bob suggests plum knife hall")
+
+
 def test_my_suggestion_needs_the_card_i_saw() -> None:
     s = session("I suggest green rope kitchen")
     with pytest.raises(SleuthError, match="which card did Bob show you"):

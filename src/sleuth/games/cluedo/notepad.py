@@ -499,6 +499,8 @@ class Notepad:
     def _suggest(self, seat: int, rest: list[str]) -> str:
         self._open()
         if seat in self.eliminated:
+            if seat == self.me:
+                raise SleuthError("you accused wrongly and take no more turns")
             raise SleuthError(f"{self.names[seat]} accused wrongly and takes no more turns")
         s, w, r = self._triple(rest)
         n = self.players
@@ -613,7 +615,8 @@ class Notepad:
     def _accuse(self, seat: int, rest: list[str]) -> str:
         self._open()
         if seat in self.eliminated:
-            raise SleuthError(f"{self.names[seat]} accused wrongly already")
+            who = "you" if seat == self.me else self.names[seat]
+            raise SleuthError(f"{who} accused wrongly already")
         seen: tuple[int, int, int] | None = None
         if "envelope" in rest:
             at = rest.index("envelope")
