@@ -169,8 +169,12 @@ def parse_view_lines(
     if game is not None and valid.game != game:
         raise fail(first_no, f"a {valid.game} log, not a {game} one")
     played = reader.game(first_no, valid.game, valid.options, valid.rules_version)
-    if not 0 <= valid.seat < played.num_players or played.roles[valid.seat] != valid.role:
-        raise fail(first_no, f"seat {valid.seat} is not the {valid.role} (seats: {played.roles})")
+    if not 0 <= valid.seat < played.num_players:
+        seats = f"0 to {played.num_players - 1}"
+        raise fail(first_no, f"seat {valid.seat} is not one of the game's seats ({seats})")
+    if played.roles[valid.seat] != valid.role:
+        role = played.roles[valid.seat]
+        raise fail(first_no, f"seat {valid.seat} is the {role}, not the {valid.role}")
     if valid.role not in _roles(role):
         raise fail(first_no, f"this is the {valid.role}'s view, not the {_named(role)}'s")
     if seat is not None and valid.seat != seat:

@@ -531,6 +531,21 @@ def test_a_saved_answer_by_a_seat_out_of_range_names_the_field(
         "number from 0 to 3)" in str(bad.value)  # fmt: skip
 
 
+@pytest.mark.parametrize("seat", [4, -1])
+def test_a_saved_view_of_a_seat_outside_the_game_says_so(tmp_path: Path, seat: int) -> None:
+    """Not "seat 4 is not the player (seats: ('player', 'player', ...))"."""
+    path = tmp_path / "view.jsonl"
+    session("Bob suggests Green Rope Study").save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[0]["seat"] = seat
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(SleuthError) as bad:
+        session().load(path)
+    assert str(bad.value).endswith(
+        f"view.jsonl line 1: seat {seat} is not one of the game's seats (0 to 3)"
+    )
+
+
 def test_a_full_game_log_loads_as_the_first_seats_notepad(cwd: Path) -> None:
     done = entry("play", "cluedo", "--bots", "random,random,random", "-n", "1", "--seed", "3",
                  "-o", "max_turns=30", "--no-db", "--logs", "logs", cwd=cwd)  # fmt: skip
