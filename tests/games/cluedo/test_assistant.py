@@ -299,6 +299,22 @@ def test_the_setup_asks_for_what_is_missing() -> None:
     assert str(bad.value) == "'sizes 6, 6, 6': 4 hand sizes, clockwise from Ann"  # not "6 , 6"
 
 
+def test_seat_options_for_another_number_of_seats_are_refused() -> None:
+    """``-o suspects`` or ``-o dealer`` given for the default 3 seats while 4 are named was
+    dropped silently (the seats played the default suspects: a summons of mine went unseen)."""
+    for options, word in (({"suspects": (5, 3, 1)}, "suspects"), ({"dealer": 0}, "dealer")):
+        s = NotepadSession(CluedoGame(**options))  # type: ignore[arg-type]
+        with pytest.raises(SleuthError) as bad:
+            s.enter("players Ann, Bob, Cy, Dan")
+        assert str(bad.value) == (
+            f"the option {word} was given for 3 seats, but 4 are named: add -o players=4"
+        )
+        assert s.history() == []
+    same = NotepadSession(CluedoGame(players=4, suspects=(5, 3, 1, 2)), SETUP)
+    assert same.pad.game.suspects == (5, 3, 1, 2)
+    assert NotepadSession(CluedoGame(), SETUP).pad.game.suspects == (0, 1, 2, 3)
+
+
 def test_the_notepad_shows_the_deduction_and_the_advice() -> None:
     s = session("Bob suggests plum rope library", "Cy passes")
     out = flat(shown(s))

@@ -336,9 +336,19 @@ class Notepad:
             "edition": self.base.edition.name,
             "max_turns": self.base.max_turns,
         }
-        if self.base.players == len(names):
-            options.update(suspects=self.base.suspects, dealer=self.base.dealer)
-            self.dealer = self.base.dealer if self.base.dealer != len(names) - 1 else None
+        base = self.base
+        if base.players == len(names):
+            options.update(suspects=base.suspects, dealer=base.dealer)
+            self.dealer = base.dealer if base.dealer != len(names) - 1 else None
+        else:  # the seats' options, if given, were given for another number of seats
+            given = [name for name, default in (("suspects", tuple(SUSPECTS[: base.players])),
+                                                ("dealer", base.players - 1))
+                     if getattr(base, name) != default]  # fmt: skip
+            if given:
+                raise SleuthError(
+                    f"the option {given[0]} was given for {base.players} seats, but "
+                    f"{len(names)} are named: add -o players={len(names)}"
+                )
         self.game = CluedoGame(**options)
         self._seats = Vocabulary([(name, seat) for seat, name in enumerate(names)], names, "player")
         return "players " + ", ".join(names)
