@@ -315,6 +315,15 @@ def test_seat_options_for_another_number_of_seats_are_refused() -> None:
     assert NotepadSession(CluedoGame(), SETUP).pad.game.suspects == (0, 1, 2, 3)
 
 
+def test_seats_named_after_their_suspects_are_named_after_the_ones_they_play() -> None:
+    """``players 4`` and an engine log (no names) with ``-o suspects``: not the defaults."""
+    named = NotepadSession(CluedoGame(players=4, suspects=(5, 3, 1, 2)), ["players 4", "me plum"])
+    assert named.history() == ["players Plum, Green, Mustard, White", "me Plum"]
+    game, events, _ = random_game(3, 1, suspects=(5, 3, 4))  # an engine log has no names
+    loaded = replay_view(game, 0, [e.seen_by(0) for e in events])
+    assert loaded.history()[:2] == ["players Plum, Green, Peacock", "me Plum"]
+
+
 def test_the_notepad_shows_the_deduction_and_the_advice() -> None:
     s = session("Bob suggests plum rope library", "Cy passes")
     out = flat(shown(s))

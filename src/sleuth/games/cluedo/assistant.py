@@ -230,7 +230,8 @@ def entry_texts(
                 n = whole(public, "players", MAX_PLAYERS + 1)  # no huge list of hand sizes
                 if n < MIN_PLAYERS:
                     raise ValueError(f"field 'players' is {n}, below {MIN_PLAYERS}")
-                names = public.get("names") or [NAMES[s] for s in SUSPECTS[:n]]
+                played = game.suspects if game.players == n else SUSPECTS[:n]
+                names = public.get("names") or [NAMES[s] for s in played]
                 yield index, "players " + ", ".join(map(str, names))
                 yield index, f"me {names[seat]}"
                 dealer = whole(public, "dealer", n)

@@ -312,7 +312,8 @@ class Notepad:
         if len(words) == 1 and words[0].isdigit():
             n = int(words[0])
             self._check_count(n)
-            names = tuple(NAMES[s] for s in SUSPECTS[:n])
+            played = self.base.suspects if self.base.players == n else SUSPECTS[:n]
+            names = tuple(NAMES[s] for s in played)
         else:
             names = tuple(_capital(" ".join(n.split())) for n in text.split(",") if n.strip())
             if len(names) == 1:
