@@ -24,6 +24,8 @@ adds the commands every tool has:
 
 Every command is confirmed by one line (``ok: ...``, ``took back: ...``, ``saved ... to
 ...``), and every refusal by one ``error: ...`` line, after which the session is as before.
+The session is shown again after every change, but not after a session's own command that
+only answers (``why CARD``: ``Command.changes`` false), so that the answer stays in sight.
 ``edit``, ``delete`` and ``insert`` replay the session: they take back entry N and every later
 one, then enter the new entry (if any) and the later ones again (``insert`` keeps entry N and
 enters it after the new one).  If one of them is no longer possible, the session is put back
@@ -92,6 +94,8 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 return
             if command is not None:
                 console.print(_plain(command.run(rest) if command.argument else command.run()))
+                if not command.changes:
+                    continue  # its answer stays in sight
             elif word == "help":
                 say(help_text(session))
                 continue

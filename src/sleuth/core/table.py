@@ -30,12 +30,15 @@ class Command:
     """A session's own command: the whole line, lower-cased and with single spaces, is one of
     ``names``; ``run`` returns the confirmation to print.  A command with an ``argument``
     (its placeholder in the help, ``CARD``) is a name, a space and the argument instead, and
-    ``run`` gets the argument's text."""
+    ``run`` gets the argument's text.  A command that only answers (``changes`` false, like
+    ``why CARD``) leaves the session as it was, so the loop does not show it again after the
+    answer, which stays in sight."""
 
     names: tuple[str, ...]
     help: str
     run: Callable[..., RenderableType]
     argument: str = ""
+    changes: bool = True
 
     def usage(self) -> str:
         """The command's help line, in the loop's two-column layout."""

@@ -644,6 +644,16 @@ def test_proofs_are_minimal(seed: int) -> None:
         proof(kb, (card, owner, not holds))
 
 
+def test_the_answer_to_why_is_not_buried_under_the_notepad(cwd: Path) -> None:
+    """``why`` changes nothing: the loop prints its answer alone, not followed by the whole
+    notepad again (some 70 lines, which scrolled the answer out of sight)."""
+    done = entry("assist", "cluedo", "--players", "Ann,Bob,Cy,Dan", "--me", "Ann", "--hand",
+                 "plum knife hall lounge study", cwd=cwd, stdin="why plum\nshow\n")  # fmt: skip
+    lines = done.stdout.splitlines()
+    at = next(n for n, line in enumerate(lines) if "Professor Plum: you hold it" in line)
+    assert lines[at + 1].startswith("> Seats and hand sizes")  # 'show' shows the notepad again
+
+
 def test_the_banner_lists_why_and_insert(cwd: Path) -> None:
     done = entry("assist", "cluedo", cwd=cwd, stdin="help\nwhy\nAnn, Bob, Cy\ninsert 2 me Bob\n")
     assert done.returncode == 0, done.stderr

@@ -88,7 +88,13 @@ class NotepadSession:
     @property
     def commands(self) -> tuple[Command, ...]:
         return (
-            Command(("why",), "where CARD is, and the entries that prove it", self.why, "CARD"),
+            Command(
+                ("why",),
+                "where CARD is, and the entries that prove it",
+                self.why,
+                "CARD",
+                changes=False,
+            ),
         )
 
     def enter(self, text: str) -> str:
