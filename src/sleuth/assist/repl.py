@@ -5,7 +5,9 @@ A game plugs in a :class:`~sleuth.core.table.TableSession`: it turns one typed e
 recorded facts (or refuses it with a :class:`~sleuth.core.errors.SleuthError`, changing
 nothing), takes back the last entry, renders what can be deduced, and saves and loads its view
 log.  It may add commands of its own (:class:`~sleuth.core.table.Command`) and may end
-(``finished``: a game won or given up).
+(``finished``: a game won or given up).  The end of the game does not end the loop: it says
+the game is over once, and goes on reading, so that the last entries can still be taken back,
+edited or saved (the session refuses new entries until an entry is taken back).
 The loop opens with a banner (the session's title, its entry forms and every command), then
 adds the commands every tool has:
 
@@ -65,15 +67,26 @@ def help_text(session: TableSession) -> str:
     return f"Entries:\n{_indent(session.entry_help)}\nCommands:\n{_indent(commands)}"
 
 
+GAME_OVER = (
+    "The game is over: 'undo', 'edit' or 'delete' takes entries back, 'save FILE' keeps it, "
+    "'quit' leaves."
+)
+"""Said once when the game ends (and again if it ends again after an entry is taken back)."""
+
+
 def run_repl(session: TableSession, console: Console, read: Callable[[str], str] = input) -> None:
-    """Print the banner, then read entries and commands until ``quit``, the end of input or
-    the end of the game, showing the deduction after each change."""
+    """Print the banner, then read entries and commands until ``quit`` or the end of input,
+    showing the deduction after each change (and :data:`GAME_OVER` when the game ends)."""
     say = _printer(console)
     say(session.title)
     say(help_text(session))
     console.print(_plain(session.render()))
     unsaved = False  # entries changed since the last save or load
-    while not session.finished:
+    over = False  # GAME_OVER was said for the game as it stands
+    while True:
+        if session.finished and not over:
+            say(GAME_OVER)
+        over = session.finished
         try:
             line = read("> ").strip()
         except EOFError:

@@ -73,7 +73,8 @@ class TableSession(Protocol):
 
     @property
     def finished(self) -> bool:
-        """True once the game has ended and the loop should stop (after its last render)."""
+        """True once the game has ended: the loop says so and reads on; :meth:`enter` refuses
+        new entries until an entry is taken back (undo, edit, load)."""
         ...
 
     def enter(self, text: str) -> str:

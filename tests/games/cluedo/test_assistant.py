@@ -661,3 +661,30 @@ def test_the_banner_lists_why_and_insert(cwd: Path) -> None:
     assert "why CARD" in out and "insert N NEW ENTRY" in out
     assert "error: 'why CARD' explains a card: name it, e.g. 'why rope'" in out
     assert "ok: me Bob" in out  # insert N where N is one past the last entry: a plain entry
+
+
+def test_the_notepad_reads_on_after_the_game_ends(cwd: Path) -> None:
+    """A right accusation ends the game but not the notepad: a mistyped 'right' is taken back
+    with 'undo', and a finished game is saved (before, the notepad closed at once and the
+    unsaved entries were lost)."""
+    script = [
+        "Bob accuses scarlet wrench kitchen right",
+        "Cy suggests plum rope hall",
+        "undo",
+        "Bob accuses scarlet wrench kitchen wrong",
+        "history",
+        "save table.jsonl",
+    ]
+    hand = "plum knife hall rope study green"
+    setup = ["--players", "Ann,Bob,Cy", "--me", "Ann", "--hand", hand]
+    done = entry("assist", "cluedo", *setup, cwd=cwd, stdin="\n".join(script) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("The game is over: 'undo', 'edit' or 'delete' takes entries back") == 1
+    assert (
+        "error: 'Cy suggests plum rope hall': the game is over ('undo' takes entries back)" in out
+    )
+    assert "took back: Bob accuses Miss Scarlet, Wrench, Kitchen right" in out
+    assert "  4  Bob accuses Miss Scarlet, Wrench, Kitchen wrong" in out
+    assert "saved 4 entries to table.jsonl" in out
+    assert out.rstrip().endswith("Left the notepad after 4 entries.")

@@ -60,7 +60,27 @@ def test_a_whole_game_through_the_console_script(cwd: Path) -> None:
     path = walk(out, "Caught on day 6! One way the fox could have come:")
     assert len(path) == 6 and path[-1] == 3  # the last inspection (hole 3) found it
     check_walk(path[:-1], "path:5", [{1}, {2}, {3}, {1}, {2}])
-    assert out.rstrip().endswith(" → 3")  # the game ended: the extra line was never read
+    after = out.split(" → 3\n", 1)[1]  # the game is over: the loop says so and reads on
+    assert after.startswith("The game is over: 'undo', 'edit' or 'delete' takes entries back")
+    assert "error: '1': the game is over ('undo' takes entries back)" in after  # the extra line
+    assert after.rstrip().endswith(
+        "Left the game after its end (6 inspections). The last changes were not saved."
+    )
+
+
+def test_after_the_end_undo_reopens_the_game_and_save_keeps_it(cwd: Path) -> None:
+    """A catch (or a give up) no longer ends the loop: the last entry can be taken back, and
+    the finished game saved, then loaded whole."""
+    out = play("--graph", "path:5", stdin=CATCH + "undo\n3\nsave done.jsonl\nquit\n", cwd=cwd)
+    assert out.count("Caught on day 6!") == 2 and out.count("The game is over:") == 2
+    assert "took back: inspect 3 (day 6)" in out and "ok: inspect 3 on day 6: caught!" in out
+    assert "saved 6 entries to done.jsonl" in out and "not saved" not in out
+    again = play("--graph", "path:5", stdin="load done.jsonl\n", cwd=cwd)
+    assert "loaded 6 entries from done.jsonl" in again and "Caught on day 6!" in again
+    given = play("--graph", "cycle:6", stdin="2\ngive up\n5\ngive up\nundo\n5\n", cwd=cwd)
+    assert "error: '5': the game is over" in given
+    assert "error: the game is over already" in given
+    assert "took back: inspect 2 (day 1)" in given and "ok: inspect 5 on day 1" in given
 
 
 def test_help_lists_the_entries_and_commands(cwd: Path) -> None:
@@ -89,7 +109,7 @@ def test_give_up_shows_a_walk_that_dodged_every_inspection(cwd: Path) -> None:
     path = walk(out, "You gave up on day 4. One path that dodged every inspection:")
     assert len(path) == 3
     check_walk(path, "cycle:6", [{2}, {2}, {5}])
-    assert "Game abandoned" not in out
+    assert "Game abandoned" not in out and "Left the game after its end" in out
     early = play(stdin="give up\n", cwd=cwd)
     assert "You gave up before the first inspection." in early and "→" not in early
 

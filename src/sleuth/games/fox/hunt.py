@@ -6,8 +6,10 @@ each entry is one day's inspection, played by the rules engine against a fox tha
 hunter's belief becomes empty).  The session adds ``hint``, ``marks`` and ``give up`` to the
 loop's commands, draws the board after every change, and ends when the fox is caught, when
 the day limit passes (the fox escapes) or on ``give up``; each end shows a walk the fox could
-have taken when one exists.  Its view log is the hunter's view of that engine game, so a saved
-game loads by re-entering its inspections, and the events must come out the same.
+have taken when one exists.  After the end no inspection is taken until ``undo`` (which also
+takes back a ``give up``) reopens the game.  Its view log is the hunter's view of that engine
+game, so a saved game loads by re-entering its inspections, and the events must come out the
+same.
 """
 
 from __future__ import annotations
@@ -90,6 +92,8 @@ class FoxSession:
         return self.gave_up or self.state.is_terminal()
 
     def enter(self, text: str) -> str:
+        if self.finished:
+            raise SleuthError(f"{text.strip()!r}: the game is over ('undo' takes entries back)")
         action = self._parse(text)
         state, events = self._replay([*self.entries, action])
         self.state, self.events = state, events
@@ -102,6 +106,7 @@ class FoxSession:
     def undo(self) -> str:
         if not self.entries:
             raise SleuthError("nothing to undo")
+        self.gave_up = False  # the game goes on from the day before
         day = len(self.entries)
         last = self.entries[-1]
         self.state, self.events = self._replay(self.entries[:-1])
@@ -177,6 +182,8 @@ class FoxSession:
 
     def leave(self) -> str:
         days = len(self.entries)
+        if self.finished:
+            return f"Left the game after its end ({days} inspection{'' if days == 1 else 's'})."
         return (
             f"Game abandoned on day {days + 1} "
             f"({days} inspection{'' if days == 1 else 's'}; no result)."
@@ -206,6 +213,8 @@ class FoxSession:
         return "marks off"
 
     def _quit(self) -> str:
+        if self.finished:
+            raise SleuthError("the game is over already ('undo' takes entries back)")
         self.gave_up = True
         return f"gave up on day {len(self.entries) + 1}"
 
