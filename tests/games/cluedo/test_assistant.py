@@ -29,7 +29,7 @@ from sleuth.games.cluedo.cards import NAMES, card_named
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.fuzzy import Ambiguous, Unknown
 from sleuth.games.cluedo.movement import InRoom, reachable
-from sleuth.games.cluedo.notepad import CARDS, Notepad
+from sleuth.games.cluedo.notepad import CARD_NAMES, Notepad
 from sleuth.games.cluedo.proofs import proof
 from sleuth.games.cluedo.rules import CluedoGame, CluedoState
 from sleuth.games.cluedo.sat import from_events
@@ -123,17 +123,20 @@ def test_random_games_replay_to_the_engine_views_deduction(
     ],
 )
 def test_card_names_forgive_aliases_prefixes_and_typos(text: str, card: str) -> None:
-    assert CARDS.one(text) == card_named(card)
+    assert CARD_NAMES["classic"].one(text) == card_named(card)
 
 
 def test_ambiguous_and_unknown_names_list_the_candidates() -> None:
-    with pytest.raises(Ambiguous, match="'p' could be Peacock, Plum or Lead Pipe: type more"):
-        CARDS.one("p")
+    with pytest.raises(Ambiguous) as p:
+        CARD_NAMES["classic"].one("p")
+    assert str(p.value) == (
+        "'p' could be Mrs. Peacock, Professor Plum, Revolver or Lead Pipe: type more of the name"
+    )  # the Revolver is also the Pistol
     with pytest.raises(Ambiguous) as b:
-        CARDS.one("b")
+        CARD_NAMES["classic"].one("b")
     assert "Ballroom" in str(b.value) and "Billiard Room" in str(b.value)
     with pytest.raises(Unknown, match="no card is called 'zebra'"):
-        CARDS.one("zebra")
+        CARD_NAMES["classic"].one("zebra")
     s = session()
     # in a suggestion the other cards settle an ambiguous piece by its category
     assert s.enter("Bob suggests green l kitchen") == "Bob suggests Mr. Green, Lead Pipe, Kitchen"
@@ -605,6 +608,12 @@ def test_the_uk_edition_shows_its_names() -> None:
     out = flat(shown(s))
     assert "When asked, show the Dagger:" in out or "When asked, show Dagger:" in out
     assert "Reverend Green" in out and "Lead Piping" in out
+    assert s.pad.names[0] == "Scarlett"  # as her card is named in this edition
+    with pytest.raises(Unknown) as unknown:
+        s.why("zzz")
+    listed = str(unknown.value)
+    assert "Spanner" in listed and "Miss Scarlett" in listed and "Wrench" not in listed
+    assert s.why("gun").startswith("Revolver: ")  # an everyday name, in every edition
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

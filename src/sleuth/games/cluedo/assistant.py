@@ -43,7 +43,7 @@ from sleuth.games.cluedo.cells import percent
 from sleuth.games.cluedo.deal import hand_sizes
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
 from sleuth.games.cluedo.movement import AtStart, InRoom, parse_position
-from sleuth.games.cluedo.notepad import CARDS, ENTRY_FORMS, Notepad
+from sleuth.games.cluedo.notepad import ENTRY_FORMS, Notepad
 from sleuth.games.cluedo.rules import MAX_PLAYERS, MIN_PLAYERS, CluedoGame
 from sleuth.games.cluedo.table import render
 
@@ -142,7 +142,7 @@ class NotepadSession:
         pad = self.pad
         if not pad.started:
             raise SleuthError("nothing is deduced before the setup is complete")
-        card = CARDS.one(text)
+        card = self.pad.card_names.one(text)
         post = pad.posterior
         name = pad.card_name(card)
         owners = post.owners(card)

@@ -50,7 +50,7 @@ ALIASES: tuple[tuple[str, ...], ...] = (
     ("Professor Plum", "Prof. Plum"),
     ("Dagger",),
     (),
-    (),
+    ("Pistol", "Gun"),
     (),
     ("Lead Piping",),
     ("Spanner",),

@@ -34,7 +34,7 @@ from sleuth.core.events import Event
 from sleuth.games.cluedo.advice import Turn
 from sleuth.games.cluedo.cards import (
     CARD_COUNT,
-    NAMES,
+    EDITIONS,
     SUSPECTS,
     Category,
     category,
@@ -80,11 +80,16 @@ WRONG = frozenset(("wrong", "incorrect", "false", "no", "fails", "failed"))
 RIGHT = frozenset(("right", "correct", "true", "yes", "wins", "won"))
 DETERMINERS = frozenset(("a", "one", "card", "the"))
 
-CARDS = Vocabulary(
-    [(name, card) for card in range(CARD_COUNT) for name in names_of(card)],
-    NAMES,
-    "card",
-)
+CARD_NAMES = {
+    edition.name: Vocabulary(
+        [(name, card) for card in range(CARD_COUNT) for name in names_of(card)],
+        edition.display,
+        "card",
+    )
+    for edition in EDITIONS.values()
+}
+"""Every edition's names of every card (any edition's name is read in any game), by edition:
+what a message lists is the edition's own names."""
 
 
 def words_of(text: str) -> list[str]:
@@ -169,6 +174,11 @@ class Notepad:
 
     def card_name(self, card: int) -> str:
         return self.edition_names[card]
+
+    @property
+    def card_names(self) -> Vocabulary:
+        """The names a card is typed by, shown in this game's edition."""
+        return CARD_NAMES[self.base.edition.name]
 
     def cards_text(self, cards: tuple[int, ...] | list[int]) -> str:
         return ", ".join(self.card_name(c) for c in cards)
@@ -313,7 +323,7 @@ class Notepad:
             n = int(words[0])
             self._check_count(n)
             played = self.base.suspects if self.base.players == n else SUSPECTS[:n]
-            names = tuple(NAMES[s] for s in played)
+            names = tuple(self.card_name(s).split()[-1] for s in played)  # Scarlett in the UK
         else:
             names = tuple(_capital(" ".join(n.split())) for n in text.split(",") if n.strip())
             if len(names) == 1:
@@ -709,7 +719,7 @@ class Notepad:
         """The cards a list of words names (each piece one card), in order, no repeats."""
         if not [w for w in words if w != ","]:
             raise SleuthError(f"'{what}': name the cards")
-        pieces = segment(CARDS, words)
+        pieces = segment(self.card_names, words)
         cards = []
         for text, found in pieces:
             items = found.items
@@ -718,7 +728,7 @@ class Notepad:
             if among is not None and len(items) > 1:
                 items = (items & among) or items
             if len(items) > 1:
-                raise Ambiguous(CARDS.ambiguous(text, items))
+                raise Ambiguous(self.card_names.ambiguous(text, items))
             (card,) = items
             if kind is not None and category(card) != kind:
                 raise SleuthError(f"{self.card_name(card)} is a {category(card).word}, "
@@ -731,14 +741,14 @@ class Notepad:
     def _triple(self, words: list[str]) -> tuple[int, int, int]:
         """A suspect, a weapon and a room in any order (ambiguous pieces settled by the
         categories the others leave)."""
-        pieces = segment(CARDS, words)
+        pieces = segment(self.card_names, words)
         if not pieces:
             raise SleuthError("name a suspect, a weapon and a room, e.g. 'Plum Knife Hall'")
         if len(pieces) != 3:
             named = ", ".join(t for t, _ in pieces)
             raise SleuthError(f"name a suspect, a weapon and a room (not {len(pieces)} cards: "
                               f"{named})")  # fmt: skip
-        return _resolve(pieces)
+        return _resolve(pieces, self.card_names)
 
     # --- the belief ------------------------------------------------------------------------
 
@@ -777,8 +787,9 @@ class Notepad:
         return self.sources[index]
 
 
-def _resolve(pieces: list[tuple[str, Match]]) -> tuple[int, int, int]:
-    """The one (suspect, weapon, room) that the pieces name, one category each."""
+def _resolve(pieces: list[tuple[str, Match]], names: Vocabulary) -> tuple[int, int, int]:
+    """The one (suspect, weapon, room) that the pieces name, one category each (an ambiguous
+    piece is told with ``names``)."""
     options = set()
     for a in pieces[0][1].items:
         for b in pieces[1][1].items:
@@ -794,7 +805,7 @@ def _resolve(pieces: list[tuple[str, Match]]) -> tuple[int, int, int]:
         raise Unknown(f"name one suspect, one weapon and one room: {said}")
     for text, found in pieces:
         if len({c for t in options for c in t if c in found.items}) > 1:
-            raise Ambiguous(CARDS.ambiguous(text, {c for t in options for c in t} & found.items))
+            raise Ambiguous(names.ambiguous(text, {c for t in options for c in t} & found.items))
     raise Ambiguous("the cards are ambiguous: type more of their names")  # pragma: no cover
 
 
