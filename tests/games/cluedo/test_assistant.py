@@ -241,7 +241,9 @@ def test_contradictions_name_the_entries_behind_them() -> None:
     history, pad = s.history(), s.pad
     with pytest.raises(SleuthError) as bad:
         s.enter("Bob passes")  # I pass first (I hold none of them); Bob holds the Rope
-    assert str(bad.value) == "impossible: no deal fits this entry together with entry 5"
+    assert str(bad.value) == (
+        "impossible: no deal fits this entry together with entry 5 (Bob shows me Rope)"
+    )
     assert (s.history(), s.pad) == (history, pad)
     # Cy showed a card none of the three of which may be Cy's: my hand and Bob's answers
     s = session("Bob suggests plum rope kitchen", "Cy shows", "I suggest white knife hall")

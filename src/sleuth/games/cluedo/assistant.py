@@ -43,7 +43,7 @@ from sleuth.games.cluedo.cells import percent
 from sleuth.games.cluedo.deal import hand_sizes
 from sleuth.games.cluedo.deduction.constraints import ENVELOPE, TABLE, Owner
 from sleuth.games.cluedo.movement import AtStart, InRoom, parse_position
-from sleuth.games.cluedo.notepad import ENTRY_FORMS, Notepad
+from sleuth.games.cluedo.notepad import ENTRY_FORMS, ImpossibleEntry, Notepad
 from sleuth.games.cluedo.rules import MAX_PLAYERS, MIN_PLAYERS, CluedoGame
 from sleuth.games.cluedo.table import render
 
@@ -99,7 +99,10 @@ class NotepadSession:
 
     def enter(self, text: str) -> str:
         pad = self.pad.copy()
-        canonical = pad.play(text)
+        try:
+            canonical = pad.play(text)
+        except ImpossibleEntry as impossible:  # quote the entries it contradicts
+            raise ImpossibleEntry(impossible.entries, self._texts) from None
         if self._undone and self._undone[-1][0] == canonical:
             pad = self._undone.pop()[1]  # the same entry after the same ones: the same state
         else:

@@ -98,6 +98,16 @@ def words_of(text: str) -> list[str]:
     return [w.strip(".!?;") for w in text.split() if w.strip(".!?;")]
 
 
+class ImpossibleEntry(SleuthError):
+    """An entry that no deal fits together with the earlier ``entries`` (numbers from 1, a
+    smallest such set); the session that keeps the entries' texts quotes them."""
+
+    def __init__(self, entries: list[int], texts: list[str] | None = None) -> None:
+        self.entries = entries
+        named = [f"entry {n}" + ("" if texts is None else f" ({texts[n - 1]})") for n in entries]
+        super().__init__("impossible: no deal fits this entry together with " + _and(named))
+
+
 @dataclass(frozen=True)
 class Asking:
     """A suggestion waiting for its answers: who made it, its three cards (suspect, weapon,
@@ -764,9 +774,11 @@ class Notepad:
             try:
                 belief.update(event)
             except ContradictionError as exc:
-                raise SleuthError(self._contradiction(str(exc))) from None
+                self._contradiction(str(exc))
 
-    def _contradiction(self, message: str) -> str:
+    def _contradiction(self, message: str) -> None:
+        """Raise the error for an entry no deal fits: :class:`ImpossibleEntry` naming the
+        earlier entries it contradicts (a smallest set, by SAT), or the belief's ``message``."""
         from sleuth.games.cluedo.proofs import proof  # PySAT loads only when it is needed
         from sleuth.games.cluedo.sat import from_events
 
@@ -776,10 +788,8 @@ class Notepad:
         labels = proof(from_events(me, self.events), None)
         entries = sorted({self.entry_of(label) for label in labels} - {self.entries + 1})
         if not entries:
-            return f"impossible: {reason}"
-        return "impossible: no deal fits this entry together with " + _and(
-            [f"entry {n}" for n in entries]
-        )
+            raise SleuthError(f"impossible: {reason}")
+        raise ImpossibleEntry(entries)
 
     def entry_of(self, label: str) -> int:
         """The entry number behind a SAT step's label (``event 12 (refuted)``)."""
