@@ -195,3 +195,23 @@ def test_explain(game_log: Path, cwd: Path) -> None:
             assert not kb.proves(fact, [x for x in f["because"] if x != left_out])
     text = flat(entry(*args, "--explain", cwd=cwd).stdout)
     assert "Why: each card whose owner is known" in text and "(hand)" in text
+
+
+def test_the_text_names_the_seats(game_log: Path, cwd: Path) -> None:
+    """The text's columns name each seat as the view does: a notepad's save by its players'
+    names, a game log by the suspects the seats play; JSON keeps ``seat N``."""
+    script = "Bob suggests scarlet wrench kitchen\nCy shows\nsave table.jsonl\n"
+    setup = ["--players", "Ann,Bob,Cy", "--me", "Ann", "--hand", "plum knife hall rope study green"]
+    assert entry("assist", "cluedo", *setup, cwd=cwd, stdin=script).returncode == 0
+    text = entry("infer", "cluedo", "--log", "table.jsonl", "--explain", cwd=cwd).stdout
+    header = next(line for line in text.splitlines() if "Ann" in line)
+    assert [part.strip() for part in header.split("┃")[2:5]] == ["Ann", "Bob", "Cy"]
+    assert "│ seat 0 Ann" in text  # the Why table's owner
+    out = one_json_object(
+        entry("infer", "cluedo", "--log", "table.jsonl", "--json", cwd=cwd).stdout
+    )
+    assert set(out["owners"]["Rope"]) == {"seat 0"}
+    lines = entry("infer", "cluedo", "--log", game_log, cwd=cwd).stdout.splitlines()
+    at = next(n for n, line in enumerate(lines) if "seat 0" in line)
+    names = [part.strip() for part in lines[at + 1].split("┃")[2:5]]  # under the seat numbers
+    assert names == ["Miss Scarlet", "Colonel Mustard", "Mrs. White"]

@@ -70,6 +70,15 @@ class SeatDeduction:
     posterior: Posterior | None
     because: Mapping[Fact, tuple[str, ...]] | None = None
     """With ``--explain``: for each certain fact, a smallest set of events proving it."""
+    names: tuple[str, ...] = ()
+    """The seats' names for the text (the notepad's, else their suspects'); JSON names seats
+    by number."""
+
+    def _owner_label(self, owner: Owner, between: str = " ") -> Text:
+        """A seat with its name (``seat 0 Ann``), the envelope or the table, as plain text."""
+        if isinstance(owner, int) and owner < len(self.names):
+            return Text(f"seat {owner}{between}{self.names[owner]}")
+        return Text(owner_name(owner))
 
     def _name(self, card: int) -> str:
         return self.game.edition.display[card]
@@ -136,7 +145,9 @@ class SeatDeduction:
                 )
             )
         ]
-        pad = Table("card", *(owner_name(o) for o in owners), title="Notepad")
+        pad = Table("card", title="Notepad")
+        for owner in owners:
+            pad.add_column(self._owner_label(owner, "\n"))
         for card in range(post.knowledge.deck.size):
             cells = [cell(post, card, o) for o in owners]
             pad.add_row(self._name(card), *cells)
@@ -150,7 +161,7 @@ class SeatDeduction:
             for c, o, holds in self.certain():
                 if holds:
                     reason = ", ".join(self.because[c, o, holds]) or "the rules alone"
-                    why.add_row(self._name(c), owner_name(o), reason)
+                    why.add_row(self._name(c), self._owner_label(o), reason)
             lines.append(why)
         return Group(*lines)
 
@@ -168,9 +179,10 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatD
             belief.update(event)
         except ContradictionError as exc:
             raise ContradictionError(_with_conflict(str(exc), view, belief.read)) from None
+    names = seat_names(view, game)
     if belief.knowledge is None:
-        return SeatDeduction(end, view.seat, game, responder, None)
-    out = SeatDeduction(end, view.seat, game, responder, belief.posterior)
+        return SeatDeduction(end, view.seat, game, responder, None, names=names)
+    out = SeatDeduction(end, view.seat, game, responder, belief.posterior, names=names)
     if not params["explain"]:
         return out
     from sleuth.games.cluedo.sat import from_events  # PySAT loads only when it is needed
@@ -178,6 +190,18 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatD
     kb = from_events(view.seat, view.events[:end])
     because = {fact: tuple(kb.explain(fact)) for fact in out.certain()}
     return dataclasses.replace(out, because=because)
+
+
+def seat_names(view: ViewLog, game: CluedoGame) -> tuple[str, ...]:
+    """The seats' names: those of the view's ``setup`` event (a notepad's save names its
+    players), else the suspects the seats play."""
+    for event in view.events:
+        if event.kind == "setup":
+            names = event.public.get("names")
+            if isinstance(names, list) and len(names) == game.players:
+                return tuple(map(str, names))
+            break
+    return tuple(game.edition.display[suspect] for suspect in game.suspects)
 
 
 def _with_conflict(message: str, view: ViewLog, read: int) -> str:
