@@ -229,8 +229,13 @@ def report(db: Path, workers: int | None) -> None:
             f"({low:.1%}–{high:.1%}) | {1 / n:.1%} | {none / len(rows):.1%} |"
         )
     if forfeits:
-        print(f"\n{forfeits} games ended by a forfeit are left out (a failing bot, or a move "
-              "cut short when a run was stopped).")  # fmt: skip
+        ended = (
+            "1 game ended by a forfeit is"
+            if forfeits == 1
+            else (f"{forfeits} games ended by a forfeit are")
+        )
+        print(f"\n{ended} left out (a failing bot, or a move cut short when a run was "
+              "stopped).")  # fmt: skip
     print("\n### Mean turns to certainty (own moves; share of seats that got there)\n")
     print("| players | setting | single seat | other seats |")
     print("|---:|---|---|---|")
