@@ -197,7 +197,7 @@ BAD_FORMS = [
     ("scotland-yard", {"option:map": "/etc"}, "option:map", "the web app reads no files"),
     ("fox", {"option:colour": "red"}, "option:colour", "unknown option 'colour' for fox"),
     ("cluedo", {"option:players": "4", "option:suspects": "scarlet,mustard,white"}, "options",
-     "suspects: name 4 different suspects, one per seat"),
+     "suspects: 3 named for 4 players: name one per seat, or set players=3"),
 ]  # fmt: skip
 """Game, the fields changed from the form as sent, the field at fault, part of the message."""
 

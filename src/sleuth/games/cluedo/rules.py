@@ -135,8 +135,13 @@ class CluedoGame(Game[Action]):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise OptionError(f"players={players}: Cluedo is for 3 to 6 players")
         suspects = suspects or tuple(SUSPECTS[:players])
-        if len(suspects) != players or len(set(suspects)) != players:
+        if len(set(suspects)) != len(suspects):
             raise OptionError(f"suspects: name {players} different suspects, one per seat")
+        if len(suspects) != players:
+            raise OptionError(
+                f"suspects: {len(suspects)} named for {players} players: name one per seat, or "
+                f"set players={len(suspects)}"
+            )
         if dealer is None:
             dealer = players - 1
         if not 0 <= dealer < players:
