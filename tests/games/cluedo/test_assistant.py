@@ -699,3 +699,15 @@ def test_the_notepad_reads_on_after_the_game_ends(cwd: Path) -> None:
     assert "  4  Bob accuses Miss Scarlet, Wrench, Kitchen wrong" in out
     assert "saved 4 entries to table.jsonl" in out
     assert out.rstrip().endswith("Left the notepad after 4 entries.")
+
+
+def test_a_shown_card_may_name_who_sees_it_first() -> None:
+    """'Cy shows Ann Candlestick' (Ann is me) is 'Cy shows me Candlestick'; 'Cy shows Bob'
+    names whom Cy shows a card, and a name other than the suggester's is refused."""
+    mine = session("I suggest green candlestick ballroom", "Bob passes")
+    assert mine.enter("Cy shows Ann candlestick") == "Cy shows me Candlestick"
+    theirs = session("Bob suggests scarlet wrench kitchen")
+    assert theirs.enter("Cy shows Bob a card") == "Cy shows a card"
+    other = session("Bob suggests scarlet wrench kitchen")
+    with pytest.raises(SleuthError, match="Bob made the suggestion, not Dan"):
+        other.enter("Cy shows Dan wrench")

@@ -553,6 +553,11 @@ class Notepad:
             at = rest.index("to")
             to = self._seat_named(rest[at + 1 :])
             rest = rest[:at]
+        elif rest and rest[0] not in MYSELF and self._names_a_seat_only(rest):
+            named = self._seats.match(rest[0])  # 'Bob shows Ann Rope': Ann by her name
+            if named is not None:
+                (to,) = named.items
+                rest = ["me", *rest[1:]] if to == self.me else rest[1:]
         if rest and rest[0] in MYSELF:
             rest = rest[1:]
             if self.asking is not None and self.asking.suggester != self.me:
@@ -568,6 +573,15 @@ class Notepad:
             raise SleuthError(f"{self.names[self.asking.suggester]} made the suggestion, "
                               f"not {self.names[to]}")  # fmt: skip
         return self._answer(seat, card, shows=True)
+
+    def _names_a_seat_only(self, words: list[str]) -> bool:
+        """Whether ``words`` begin with a seat's exact name that is not a card's shown alone
+        (``Ann Rope``, ``Bob``; not ``Scarlet`` when a seat and the card are both so called)."""
+        named = self._seats.match(words[0])
+        if named is None or named.cost != 0 or len(named.items) != 1:
+            return False
+        card = self.card_names.match(words[0])
+        return len(words) > 1 or card is None or card.cost != 0
 
     def _question(self) -> Asking:
         """The suggestion waiting for answers (an error when there is none)."""
