@@ -120,6 +120,21 @@ def test_a_game_with_its_reveals_saves_and_loads_entry_for_entry(tmp_path: Path)
     assert loaded.history() == session.history() and loaded.state.money == session.state.money
 
 
+def test_a_saved_game_with_its_reveals_is_read_by_infer(tmp_path: Path, cwd: Path) -> None:
+    game = CamelUpGame(players=3)
+    view = [e.seen_by(1) for step in _record(game, seed=5).steps for e in step.events]
+    session = CamelSession(game, 1, rollouts=50)
+    for text in entry_texts(view):
+        session.enter(text)
+    assert any(e.kind == "overall_turned_up" for e in session.events)
+    observed = TableTracker(game).update(session.events)  # what 'sleuth infer' replays
+    assert observed.money == session.state.money and observed.piles == session.state.piles
+    session.save(tmp_path / "game.jsonl")
+    out = entry("infer", "camel-up", "--log", tmp_path / "game.jsonl", cwd=cwd)
+    assert out.returncode == 0, out.stderr
+    assert "Game over" in flat(out.stdout)
+
+
 def test_bad_entries_are_refused_and_change_nothing() -> None:
     session = CamelSession(CamelUpGame(players=3), seat=1, rollouts=50)
     with pytest.raises(SleuthError, match="starting stacks"):

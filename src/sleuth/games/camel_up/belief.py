@@ -86,6 +86,9 @@ class TableTracker:
                 state.apply(OverallBet(str(public["pile"]), str(event.private["camel"])))
             else:
                 state.apply_hidden_bet(str(public["pile"]))
+        elif kind == "overall_turned_up":  # the assistant's log: a pile typed in at the end
+            camels = [state.game.camel_ids[str(name)] for name in public["camels"]]
+            state.turn_up(str(public["pile"]), camels)
         elif kind == "overall_scored":
             state.reveal_overall(str(public["pile"]), public["cards"])
         else:
