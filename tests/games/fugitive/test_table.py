@@ -170,7 +170,15 @@ def table_after(*entries: str) -> MarshalTable:
         (OPENING, "guess 1 hit; 1 at 1; 3", "3 was not named"),
         (OPENING, "guess 3 hit; 3 at 2 sprint 5", "5 is in your hand"),
         (OPENING, "guess 3 hit; 3 at 2 sprint 3", "3 cannot be its own sprint card"),
+        (OPENING, "guess 3 hit; 3 at 2 sprint 99", "'guess 3 hit': sprint cards are 1-41, not 99"),
+        (OPENING, "guess 3 hit; 3 at 2 sprint 42", "sprint cards are 1-41, not 42"),
+        (OPENING, "guess 4 hit; 4 sprint 0", "sprint cards are 1-41, not 0"),
         ([*OPENING, "skip", "fugitive draw 1"], "42 1", "no game is consistent"),  # too far
+        (
+            [*OPENING, "skip", "fugitive draw 1", "hideout 2", "draw 1 6"],
+            "guess 7 hit; 7 at 3 sprint 8 8",
+            "'guess 7 hit': sprint card 8 is named twice",
+        ),
         (OPENING, "hideout", "not now; you guess"),
         (  # pile 1 (4-14): 3 setup cards, then 5 and 6-8 are hers and 4 draws are his
             [*OPENING, *(e for c in (6, 7, 8, None) for e in both_draw_from_pile_1(c))],

@@ -343,6 +343,14 @@ class MarshalTable:
                         f"write '{suggestion}' with the card number(s) for CARDS"
                     )
                 stack = ()
+            outside = [card for card in stack if not 1 <= card < LAST]
+            if outside:
+                raise SleuthError(
+                    f"{shown!r}: sprint cards are 1-41, not {_listed(sorted(set(outside)))}"
+                )
+            repeated = next((card for card in stack if stack.count(card) > 1), None)
+            if repeated is not None:
+                raise SleuthError(f"{shown!r}: sprint card {repeated} is named twice")
             mine = sorted(set(stack) & self._deduction.belief.timeline.marshal_cards)
             if mine:
                 raise SleuthError(f"{shown!r}: {', '.join(map(str, mine))} is in your hand")
