@@ -202,7 +202,7 @@ class MarshalTable:
         raise SleuthError(f"{text!r}: not now; {_expected(turns)}")
 
     def _marshal_draw(self, words: list[str]) -> Entry:
-        pile, card = _numbers(words[1:], "draw PILE CARD", 2)
+        pile, card = _numbers(words[1:], "draw PILE CARD", 2, repr(" ".join(words)))
         text = f"draw {pile} {card}"
         if pile not in (1, 2, 3):
             raise SleuthError(f"{text!r}: the piles are 1, 2 and 3")
@@ -217,7 +217,7 @@ class MarshalTable:
 
     def _fugitive_draw(self, words: list[str]) -> Entry:
         rest = [w for w in words[1:] if w not in ("draw", "draws", "drew")]
-        (pile,) = _numbers(rest, "fugitive draw PILE", 1)
+        (pile,) = _numbers(rest, "fugitive draw PILE", 1, repr(" ".join(words)))
         text = f"fugitive draw {pile}"
         if pile not in (1, 2, 3):
             raise SleuthError(f"{text!r}: the piles are 1, 2 and 3")
@@ -245,7 +245,8 @@ class MarshalTable:
     def _placement(self, words: list[str]) -> Entry:
         is_last = words[0] == str(LAST)
         rest = [w for w in words[1:] if w not in ("sprint", "sprints", "with")]
-        (sprints,) = _numbers(rest, f"{words[0]} SPRINTS", 1) if rest else (0,)
+        form = f"{words[0]} SPRINTS"
+        (sprints,) = _numbers(rest, form, 1, repr(" ".join(words))) if rest else (0,)
         text = ("42" if is_last else "hideout") + (f" {sprints}" if sprints else "")
         self._turn(text, FUGITIVE, Phase.OPENING, Phase.FUGITIVE_PLACE)
         position = len(self._deduction.belief.timeline.slots) + 1
@@ -274,7 +275,7 @@ class MarshalTable:
             raise SleuthError(
                 f"{' '.join(words)!r}: write 'guess {named} hit' or 'guess {named} miss'"
             )
-        numbers = _numbers(words[1:-1], "guess NUMBERS hit|miss", None)
+        numbers = _numbers(words[1:-1], "guess NUMBERS hit|miss", None, repr(" ".join(words)))
         hit = words[-1] == "hit"
         shown = "guess " + " ".join(map(str, numbers)) + (" hit" if hit else " miss")
         timeline = self._deduction.belief.timeline
@@ -465,25 +466,32 @@ def _reveal_clause(shown: str, words: list[str]) -> tuple[int, int | None, tuple
     form = "'; NUMBER at POSITION sprint CARDS' (position and sprint cards optional)"
     if not words or not words[0].isdigit():
         raise SleuthError(f"{shown!r}: after the guess, write {form}")
+    clause = " ".join(words)
+    culprit = f"{shown!r}: {clause!r}"
     number, rest = int(words[0]), words[1:]
     position: int | None = None
     stack: tuple[int, ...] | None = None
     if rest[:1] == ["at"]:
-        (position,) = _numbers(rest[1:2], form, 1)
+        (position,) = _numbers(rest[1:2], form, 1, culprit)
+        if position == 0:
+            raise SleuthError(f"{culprit}: positions count from 1 (0 is the start)")
         rest = rest[2:]
     if rest[:1] == ["sprint"] or rest[:1] == ["sprints"]:
-        stack = _numbers(rest[1:], form, None)
+        stack = _numbers(rest[1:], form, None, culprit)
         rest = []
     if rest:
-        raise SleuthError(f"{shown!r}: {' '.join(words)!r}: write {form}")
+        raise SleuthError(f"{culprit}: write {form}")
     return number, position, stack
 
 
-def _numbers(words: Sequence[str], form: str, count: int | None) -> tuple[int, ...]:
+def _numbers(words: Sequence[str], form: str, count: int | None, culprit: str) -> tuple[int, ...]:
+    """The whole numbers ``words`` (``count`` of them, or any number); otherwise an error
+    that starts with ``culprit`` (the entry, quoted) and shows ``form``."""
     if not words or not all(w.isascii() and w.isdigit() for w in words):
-        raise SleuthError(f"expected numbers: {form}")
+        raise SleuthError(f"{culprit}: expected numbers: {form}")
     if count is not None and len(words) != count:
-        raise SleuthError(f"expected {count} number(s): {form}")
+        expected = "1 number" if count == 1 else f"{count} numbers"
+        raise SleuthError(f"{culprit}: expected {expected}: {form}")
     return tuple(int(w) for w in words)
 
 
