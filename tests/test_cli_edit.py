@@ -49,7 +49,7 @@ def test_fugitive_an_edit_that_makes_a_later_entry_impossible_changes_nothing(cw
     out = run(FUGITIVE, script + "history\n", cwd)
     assert (
         f"error: nothing changed: entry 5 ({hit}) would no longer be possible: "
-        "'guess 7 hit': position 2 has 0 sprint card(s), not 1"
+        "'guess 7 hit': position 2 has 0 sprint cards, not 1"
     ) in out  # with no sprint card, 7 is out of reach of the second hideout
     assert "error: nothing changed: new entry 2 (guess 99 hit)" in out
     assert f"  2  hideout 1\n  3  draw 1 5\n  4  draw 2 20\n  5  {hit}\n" in out

@@ -157,8 +157,13 @@ def table_after(*entries: str) -> MarshalTable:
         (OPENING, "guess 3 hit; 4 at 2", "4 was not named"),
         (OPENING, "guess 2 miss; 2 at 1", "a miss reveals nothing"),
         (OPENING, "guess 7", "'guess 7': write 'guess 7 hit' or 'guess 7 miss'"),
-        (OPENING, "guess 4 hit", "4 at 2 has 1 sprint card"),
-        (OPENING, "guess 4 hit; 4 sprint 1 2", "position 2 has 1 sprint card(s), not 2"),
+        (
+            OPENING,
+            "guess 4 hit",
+            "4 at 2 has 1 sprint card: write 'guess 4 hit; 4 at 2 sprint "
+            "CARDS' with the card number for CARDS",
+        ),
+        (OPENING, "guess 4 hit; 4 sprint 1 2", "position 2 has 1 sprint card, not 2"),
         (OPENING, "guess 2 hit", "2 could be at 1 or 2"),
         (OPENING, "guess 12 hit", "12 cannot be a face-down hideout"),
         (OPENING, "guess 1 2 hit; 2 at 1", "1 fits 1, but not with the others"),

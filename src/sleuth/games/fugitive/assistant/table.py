@@ -339,9 +339,10 @@ class MarshalTable:
             if stack is None:
                 if slot.sprints:
                     suggestion = _with_clause(shown, given, number, position, "CARDS")
+                    numbers_for = "number" if slot.sprints == 1 else "numbers"
                     raise SleuthError(
-                        f"{shown!r}: {number} at {position} has {slot.sprints} sprint card(s): "
-                        f"write '{suggestion}' with the card number(s) for CARDS"
+                        f"{shown!r}: {number} at {position} has {_sprint_cards(slot.sprints)}: "
+                        f"write '{suggestion}' with the card {numbers_for} for CARDS"
                     )
                 stack = ()
             outside = [card for card in stack if not 1 <= card < LAST]
@@ -359,7 +360,7 @@ class MarshalTable:
                 raise SleuthError(f"{shown!r}: {number} cannot be its own sprint card")
             if len(stack) != slot.sprints:
                 raise SleuthError(
-                    f"{shown!r}: position {position} has {slot.sprints} sprint card(s), "
+                    f"{shown!r}: position {position} has {_sprint_cards(slot.sprints)}, "
                     f"not {len(stack)}"
                 )
             out[number] = (position, tuple(sorted(stack)))
@@ -493,6 +494,11 @@ def _numbers(words: Sequence[str], form: str, count: int | None, culprit: str) -
         expected = "1 number" if count == 1 else f"{count} numbers"
         raise SleuthError(f"{culprit}: expected {expected}: {form}")
     return tuple(int(w) for w in words)
+
+
+def _sprint_cards(count: int) -> str:
+    """``1 sprint card``, ``2 sprint cards``."""
+    return f"{count} sprint card" + ("" if count == 1 else "s")
 
 
 def _draw_entry(
