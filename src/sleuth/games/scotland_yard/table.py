@@ -161,8 +161,8 @@ class PublicTable:
         text = "start " + ",".join(map(str, starts))
         if len(starts) != p.detectives:
             raise SleuthError(
-                f"{text!r}: {len(starts)} stations for {p.detectives} detectives "
-                "(-o detectives=N sets their number)"
+                f"{text!r}: {_count(len(starts), 'station')} for "
+                f"{_count(p.detectives, 'detective')} (-o detectives=N sets their number)"
             )
         if len(set(starts)) != len(starts):
             raise SleuthError(f"{text!r}: two detectives cannot start on the same station")
@@ -398,6 +398,11 @@ def example_starts(game: ScotlandYardGame) -> str:
     p = game.profile
     cards = p.detective_starts or tuple(sorted(p.detective_cards))
     return ",".join(map(str, cards[: p.detectives]))
+
+
+def _count(count: int, noun: str) -> str:
+    """``1 station``, ``2 stations``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _leg_ticket(word: str, text: str) -> Ticket:
