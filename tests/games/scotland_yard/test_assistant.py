@@ -394,7 +394,12 @@ def test_a_capture_ends_the_session_and_a_miss_must_say_so(game: ScotlandYardGam
     if not near:
         pytest.skip("no possible station next to detective 1 on this board")
     session.enter(f"reveal {near[0]}")
-    refused(session, f"d1 taxi {near[0]}", f"missed Mr. X at {near[0]}")
+    refused(
+        session,
+        f"d1 taxi {near[0]}",
+        f"d1 missed Mr. X at {near[0]}, the only station he can be at: if he was caught, "
+        f"write 'd1 taxi {near[0]} caught'",
+    )
     other = next(s for s in range(1, g.board.n + 1)
                  if _targets(g, d1, "taxi") >> s & 1 and s != near[0]
                  and s not in session.table.detectives)  # fmt: skip

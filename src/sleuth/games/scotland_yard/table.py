@@ -303,6 +303,11 @@ class PublicTable:
             raise SleuthError(f"{text!r}: d{holder} stands on {station} (S14)")
         tracker = self.tracker
         assert tracker is not None
+        if not caught and tracker.possible == 1 << station:
+            raise SleuthError(
+                f"{text!r}: d{number} missed Mr. X at {station}, the only station he can be "
+                f"at: if he was caught, write '{text} caught'"
+            )
         try:
             tracker.detective_moved(i, station, caught)
         except ContradictionError as exc:
