@@ -325,7 +325,9 @@ def _neighbour(game: ScotlandYardGame, station: int) -> int:
 def test_tickets_run_out() -> None:
     poor = make(detectives=2, mrx_tickets="4/3/3/1/1", detective_tickets="2/0/0", reveals="20")
     session = DetectivesSession(poor, starts=starts(poor))
-    refused(session, "x double black black", "Mr. X has no more black ticket left")
+    refused(
+        session, "x double black black", "both legs need black tickets, and Mr. X has only 1 left"
+    )
     session.enter("x black")
     refused(session, "d1 bus 1", "d1 has no bus ticket left (S7)")
     refused(session, "d1 underground 1", "d1 has no underground ticket left (S7)")

@@ -215,8 +215,11 @@ class PublicTable:
             counts[Ticket.DOUBLE.slot] -= 1
         for ticket in tickets:
             if counts[ticket.slot] < 1:
-                more = " more" if counts[ticket.slot] < self.mrx_tickets[ticket.slot] else ""
-                raise SleuthError(f"{text!r}: Mr. X has no{more} {ticket} ticket left")
+                if self.mrx_tickets[ticket.slot]:  # the first leg took his last one
+                    raise SleuthError(
+                        f"{text!r}: both legs need {ticket} tickets, and Mr. X has only 1 left"
+                    )
+                raise SleuthError(f"{text!r}: Mr. X has no {ticket} ticket left")
             if not (p.mrx_unlimited and ticket is not Ticket.BLACK):
                 counts[ticket.slot] -= 1
         self.mrx_tickets = counts
