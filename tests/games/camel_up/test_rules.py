@@ -235,7 +235,10 @@ def test_bad_input_names_the_culprit_and_changes_nothing() -> None:
 
 def test_bad_starts_are_refused() -> None:
     for text, reason in (
-        ("start 1:blue,blue 2:green,orange 3:yellow", "exactly once"),
+        ("start 1:blue,blue 2:green,orange 3:yellow", "blue is placed twice: the start must"),
+        ("start 1:blue 2:green,orange 3:yellow", "white is missing: the start must place each"),
+        ("start 1:blue 2:green 3:yellow", "orange and white are missing"),
+        ("start 1:blue 2:green,orange 3:yellow,pink", "'pink' is not a camel of this edition"),
         ("start 1:blue 2:green,orange 5:yellow,white", "starts on space 1-3"),
         ("start 2:blue 1:green,orange 3:yellow,white", "increasing order"),
     ):

@@ -832,9 +832,18 @@ def start_order(game: CamelUpGame, action: Start) -> Arrangement:
 def _start_problem(game: CamelUpGame, action: Start) -> str | None:
     """Why ``action`` is not a possible start (K5, E3), or None."""
     names = [n for _, stack in action.stacks for n in stack]
-    expected = set(game.camel_ids)
-    if len(names) != len(set(names)) or set(names) != expected:
-        return f"the start must place each of {', '.join(game.camel_ids)} exactly once"
+    unknown = next((n for n in names if n not in game.camel_ids), None)
+    twice = next((n for n in names if names.count(n) > 1), None)
+    missing = [n for n in game.camel_ids if n not in names]
+    culprit = None
+    if unknown is not None:
+        culprit = f"{unknown!r} is not a camel of this edition"
+    elif twice is not None:
+        culprit = f"{twice} is placed twice"
+    elif missing:
+        culprit = f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing"
+    if culprit is not None:
+        return f"{culprit}: the start must place each of {', '.join(game.camel_ids)} exactly once"
     spaces = [space for space, _ in action.stacks]
     if spaces != sorted(set(spaces)):
         return "the start lists each space once, in increasing order"
