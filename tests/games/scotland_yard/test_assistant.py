@@ -607,7 +607,9 @@ def test_setups_the_rules_refuse() -> None:
     tracker = session.table.tracker
     assert tracker is not None and tracker.stations() == [9]
     missing = next(t for t in ("underground", "bus", "taxi") if not _targets(alone, 9, t))
-    refused(session, f"x {missing}", f"a {missing} move from {{9}} reaches no station")
+    refused(
+        session, f"x {missing}", f"Mr. X can only be at {{9}}, and no {missing} route leaves it"
+    )
     refused(session, "reveal x", "write 'reveal STATION'")
     refused(session, "d0 pass", "there is no detective 0")
 

@@ -19,6 +19,7 @@ from sleuth.games.scotland_yard.board import (
     Board,
     Edge,
     Transport,
+    builtin_board,
     from_rows,
 )
 from sleuth.games.scotland_yard.tracker import (
@@ -227,6 +228,26 @@ def apply(tracker: Tracker, step: tuple[object, ...]) -> None:
         tracker.reveal(int(str(args[0])))
     else:
         tracker.detective_moved(int(str(args[0])), int(str(args[1])), kind == "catch")
+
+
+def test_a_ticket_mr_x_cannot_use_says_whether_a_route_exists() -> None:
+    """No route of the ticket at all, or only routes onto detectives (with the article the
+    ticket takes: 'an underground move')."""
+    board = builtin_board()
+    for ticket in ("taxi", "bus", "underground"):
+        row = board.neighbours[Transport(ticket)]
+        station = next(s for s in range(1, board.n + 1) if row[s])
+        blocked = Tracker(board, 1 << station, tuple(members(row[station])))
+        article = "an" if ticket == "underground" else "a"
+        with pytest.raises(ContradictionError, match=f"^{article} {ticket} move from "):
+            blocked.mrx_leg(ticket)
+    for ticket in ("bus", "underground"):  # every station has a taxi edge
+        row = board.neighbours[Transport(ticket)]
+        station = next(s for s in range(1, board.n + 1) if not row[s])
+        nowhere = Tracker(board, 1 << station, ())
+        message = rf"^Mr. X can only be at \{{{station}\}}, and no {ticket} route leaves it$"
+        with pytest.raises(ContradictionError, match=message):
+            nowhere.mrx_leg(ticket)
 
 
 def test_no_free_start_station_is_a_contradiction() -> None:

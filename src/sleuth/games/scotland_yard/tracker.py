@@ -192,15 +192,22 @@ class Tracker:
         if self.caught is not None:
             raise self._over("Mr. X cannot move")
         try:
-            after = self.tables.reach(self.possible, ticket) & ~self.occupied
+            reach = self.tables.reach(self.possible, ticket)
         except KeyError:
             known = ", ".join(LEG_TICKETS)
             raise ContradictionError(
                 f"unknown ticket {ticket!r} in the log (known: {known})"
             ) from None
-        if not after:
+        if not reach:
+            them = "it" if self.size == 1 else "any of them"
             raise ContradictionError(
-                f"a {ticket} move from {show(self.possible)} reaches no station free of "
+                f"Mr. X can only be at {show(self.possible)}, and no {ticket} route leaves {them}"
+            )
+        after = reach & ~self.occupied
+        if not after:
+            move = f"{'an' if ticket[0] in 'aeiou' else 'a'} {ticket} move"
+            raise ContradictionError(
+                f"{move} from {show(self.possible)} reaches no station free of "
                 f"detectives (they hold {show(self.occupied)})"
             )
         if self.weights is not None:
