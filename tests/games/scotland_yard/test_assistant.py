@@ -564,6 +564,24 @@ def test_the_banner_and_the_table() -> None:
     assert session.leave() == "Left the assistant after 0 entries."
 
 
+@pytest.mark.parametrize("options", [{"log_length": 2, "reveals": "2"}, {"max_rounds": 2}])
+def test_the_last_detective_phase_is_not_followed_by_mr_x(options: dict[str, Any]) -> None:
+    game = make(detectives=2, **options)
+    session = session_at(game, "x taxi")
+    assert "To move: d1, d2 (in any order), then Mr. X." in shown(session)
+    for i in (0, 1):
+        session.enter(f"d{i + 1} {session.table.legal_moves(i)[0]}")
+    session.enter("x taxi")
+    tracker = session.table.tracker
+    assert tracker is not None
+    if session.table.awaiting is not None:
+        session.enter(f"reveal {tracker.stations()[0]}")
+    last = "the last moves: Mr. X escapes unless caught."
+    assert f"To move: d1, d2 (in any order), {last}" in shown(session)
+    session.enter(f"d1 {session.table.legal_moves(0)[0]}")
+    assert f"To move: d2, {last}" in shown(session)
+
+
 def test_where_mr_x_may_be_in_words() -> None:
     assert where_lines({46: 1.0}, "random-walk") == ["Mr. X is at 46."]
     assert where_lines({3: 0.5, 1: 0.5}, "uniform") == [

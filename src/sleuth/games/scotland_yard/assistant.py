@@ -261,6 +261,8 @@ def _next(table: PublicTable) -> str:
     if table.to_move:
         names = ", ".join(f"d{i + 1}" for i in table.to_move)
         any_order = " (in any order)" if len(table.to_move) > 1 else ""
+        if table.last_round:
+            return f"To move: {names}{any_order}, the last moves: Mr. X escapes unless caught."
         return f"To move: {names}{any_order}, then Mr. X."
     after = table.entries + 1
     reveal = " (a reveal entry)" if after in reveals else ""

@@ -114,6 +114,13 @@ class PublicTable:
             return []
         return [i for i in range(self.game.profile.detectives) if i not in self.moved]
 
+    @property
+    def last_round(self) -> bool:
+        """This round is the game's last: the log is full, or the round limit has come (S24,
+        O8); once its detective phase ends without a capture, Mr. X has escaped."""
+        p = self.game.profile
+        return self.entries >= p.log_length or bool(p.max_rounds and self.round >= p.max_rounds)
+
     def legal_moves(self, detective: int) -> tuple[Move, ...]:
         """Detective ``detective``'s legal moves now, the other detectives standing where they
         are (S2, S7, S14)."""
@@ -382,7 +389,7 @@ class PublicTable:
         p = self.game.profile
         if len(self.moved) < p.detectives:
             return
-        if self.entries >= p.log_length or (p.max_rounds and self.round >= p.max_rounds):
+        if self.last_round:
             self.over = "escaped"
             return
         self.round += 1
