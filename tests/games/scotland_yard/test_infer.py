@@ -131,6 +131,10 @@ def test_a_capture_and_the_text_answer(cwd: Path) -> None:
     out = infer(view, None, {"model": "uniform"}).to_json()
     captures = [e for e in view.events if e.kind == "detective_moved" and e.public["captured"]]
     assert out["caught"] == captures[0].public["station"] and out["possible"] == [out["caught"]]
+    # a view that stops at the capture (as the assistant saves it, without 'game_over')
+    at_capture = view.events.index(captures[0]) + 1
+    cut = infer(view, at_capture, {"model": "uniform"}).to_json()
+    assert cut["caught"] == out["caught"] and cut["over"] is True
     text = flat(entry("infer", "scotland-yard", "--log", caught[0], cwd=cwd).stdout)
     assert f"Mr. X was caught at {out['caught']}." in text
     middle = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "12", "--model",

@@ -172,7 +172,7 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> Track
         sizes=tuple(sizes),
         log=tuple(LogEntry(e.entry, e.ticket, e.leg, e.reveal, sizes[e.entry]) for e in log),
         caught=tracker.caught,
-        over=belief.over,
+        over=belief.over or tracker.caught is not None,
         smoothed=smoothed,
     )
 
