@@ -144,7 +144,10 @@ def test_a_capture_and_the_text_answer(cwd: Path) -> None:
     start = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "0", cwd=cwd).stdout)
     assert start == "After 0 events: the game has not started."
     first = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "1", cwd=cwd).stdout)
-    assert "(log entry 0): Mr. X may be at" in first and "Probabilities (uniform):" in first
+    assert (
+        "After 1 event (log entry 0): Mr. X may be at" in first
+        and "Probabilities (uniform):" in first
+    )
 
 
 def test_contradictions_name_the_event(cwd: Path, tmp_path: Path) -> None:

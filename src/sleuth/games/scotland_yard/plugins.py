@@ -99,7 +99,7 @@ class TrackerNotes:
 
     def render(self) -> Group:
         if not self.started:
-            return Group(Text(f"After {self.events} events: the game has not started."))
+            return Group(Text(f"After {_events(self.events)}: the game has not started."))
         lines: list[Table | Text] = []
         if self.log:
             table = Table("entry", "ticket", "revealed at", "possible", box=None)
@@ -114,7 +114,7 @@ class TrackerNotes:
                 table.add_row(*row)
             lines.append(table)
         stations = ", ".join(map(str, self.possible))
-        where = f"After {self.events} events (log entry {self.entry}): "
+        where = f"After {_events(self.events)} (log entry {self.entry}): "
         lines.append(Text(f"Detectives at {', '.join(map(str, self.detectives))}."))
         if self.caught is not None:
             lines.append(Text(where + f"Mr. X was caught at {self.caught}."))
@@ -124,6 +124,11 @@ class TrackerNotes:
             first, *rest = where_lines(self.probabilities, self.model)
             lines += [Text(where + first), *map(Text, rest)]
         return Group(*lines)
+
+
+def _events(count: int) -> str:
+    """``1 event``, ``2 events``."""
+    return f"{count} event{'' if count == 1 else 's'}"
 
 
 def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> TrackerNotes:
