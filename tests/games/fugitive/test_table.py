@@ -4,14 +4,17 @@ change nothing; undo, and the positions of hit numbers deduced when they are cer
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
 import pytest
+from rich.console import Console
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
+from sleuth.games.fugitive.assistant.notepad import notepad
 from sleuth.games.fugitive.assistant.table import MarshalTable, entry_texts
 from sleuth.games.fugitive.belief import RelaxedBelief
 from sleuth.games.fugitive.bots import RandomPlayer
@@ -221,6 +224,10 @@ def test_positions_are_deduced_when_only_one_assignment_fits() -> None:
     assert entry.text == "guess 1 4 hit; 1 at 1; 4 at 2 sprint 3"
     assert [e.kind for e in entry.events] == ["guessed", "revealed", "revealed", "game_over"]
     assert table.over
+    console = Console(file=io.StringIO(), width=100)
+    console.print(notepad(table.deduction))
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "The game is over: the Marshal uncovered every hideout and wins." in text
 
 
 def test_undo_restores_the_previous_deduction() -> None:

@@ -58,6 +58,9 @@ class Timeline:
     manhunt: bool = False
     """The Manhunt is on: single-number guesses only."""
     over: bool = False
+    end_reason: str | None = None
+    """The ``game_over`` event's reason once the game has ended (``marshal_uncovered_route``,
+    ``escape_no_manhunt``, ``manhunt_success``, ``manhunt_failed``, ``max_rounds``)."""
 
     def piles_empty(self) -> bool:
         """No card is left to draw: the Fugitive's hand can only shrink."""
@@ -126,6 +129,7 @@ class Timeline:
             self.manhunt = True
         elif kind == "game_over":
             self.over = True
+            self.end_reason = str(public["reason"])
         elif kind == "route":
             hideouts, stacks = list(public["hideouts"]), list(public["sprints"])
             if not len(hideouts) == len(stacks) == len(self.slots):
