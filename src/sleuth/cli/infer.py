@@ -53,9 +53,11 @@ def _infer(spec: GameSpec, plugin: InferPlugin, values: dict[str, Any]) -> None:
     roles = (plugin.role, *plugin.also)
     view = read_view_log(log, roles, spec.name, seat=values.pop("seat", None))
     if events is not None and events > len(view.events):
+        owner = f"{plugin.role}'" if plugin.role.endswith("s") else f"{plugin.role}'s"
+        count = len(view.events)
         raise SleuthError(
-            f"--events {events}: the {plugin.role}'s view in {log} has only "
-            f"{len(view.events)} events"
+            f"--events {events}: the {owner} view in {log} has only {count} "
+            f"event{'' if count == 1 else 's'}"
         )
     try:
         inferred = plugin.run(view, events, values)

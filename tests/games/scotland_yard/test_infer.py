@@ -167,7 +167,11 @@ def test_contradictions_name_the_event(cwd: Path, tmp_path: Path) -> None:
     check_error(done, "bad.jsonl", f"event {index + 1} (mrx_moved)", f"revealed at {outside}")
     count = len(view.events)
     too_many = entry("infer", "scotland-yard", "--log", log, "--events", str(count + 1), cwd=cwd)
-    check_error(too_many, f"only {count} events")
+    check_error(too_many, f"the detectives' view in {log} has only {count} events")
+    short = tmp_path / "short.jsonl"
+    write_view_log(ViewLog(game, 1, view.events[:1]), short)
+    one = entry("infer", "scotland-yard", "--log", short, "--events", "2", cwd=cwd)
+    assert "1 events" not in check_error(one, "the detectives' view in", "has only 1 event")
 
 
 def test_other_logs_are_refused(cwd: Path) -> None:
