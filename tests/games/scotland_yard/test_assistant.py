@@ -562,6 +562,10 @@ def test_the_banner_and_the_table() -> None:
     assert "Enter the detectives' start stations" in shown(session)
     assert "x double bus black" in session.entry_help and "d3 pass" in session.entry_help
     assert session.leave() == "Left the assistant after 0 entries."
+    assert "; Mr. X shows himself after entries 3, 8, 13, 18, 24 of 24. " in session.title
+    hidden = DetectivesSession(make(detectives=1, reveals="", log_length=10))
+    assert hidden.title.startswith("Scotland Yard detectives' assistant: 1 detective, ")
+    assert "; Mr. X never shows himself in his log of 10 entries. " in hidden.title
 
 
 @pytest.mark.parametrize("options", [{"log_length": 2, "reveals": "2"}, {"max_rounds": 2}])

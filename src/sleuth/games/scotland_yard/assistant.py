@@ -169,11 +169,17 @@ class DetectivesSession:
     @property
     def title(self) -> str:
         p = self.game.profile
-        reveals = ", ".join(map(str, sorted(p.reveals))) or "none"
+        reveals = ", ".join(map(str, sorted(p.reveals)))
+        shows = (
+            f"Mr. X shows himself after entries {reveals} of {p.log_length}"
+            if reveals
+            else f"Mr. X never shows himself in his log of {count_entries(p.log_length)}"
+        )
+        detectives = f"{p.detectives} detective{'' if p.detectives == 1 else 's'}"
         return (
-            f"Scotland Yard detectives' assistant: {p.detectives} detectives, {p.edition} "
-            f"edition, {self.game.board.n} stations; Mr. X shows himself after entries "
-            f"{reveals} of {p.log_length}. Type what happens, one entry per line."
+            f"Scotland Yard detectives' assistant: {detectives}, {p.edition} "
+            f"edition, {self.game.board.n} stations; {shows}. Type what happens, one entry "
+            "per line."
         )
 
     def leave(self) -> str:
