@@ -181,6 +181,12 @@ def test_play_seed_and_workers(cwd: Path) -> None:
     ]
 
 
+def test_play_counts_one_game_in_the_singular(cwd: Path) -> None:
+    done = sleuth("play", "fox", "--bots", "random,random", "--games", "1", "--no-db", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    assert "1 game in " in flat(done.stdout)
+
+
 def test_play_logs_can_be_replayed(tmp_path: Path, cwd: Path) -> None:
     logs = tmp_path / "logs"
     invoke(

@@ -321,7 +321,8 @@ def play_command(
             played = len(tournament.rows) - len(previous)
             earlier = f" (and {len(previous)} from before)" if previous else ""
             console.print(
-                f"{played} games{earlier} in {tournament.seconds:.2f} s, mean length "
+                f"{played} game{'' if played == 1 else 's'}{earlier} in "
+                f"{tournament.seconds:.2f} s, mean length "
                 f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
                 highlight=False,
             )
