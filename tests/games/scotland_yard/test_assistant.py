@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -229,6 +230,13 @@ def shown(session: DetectivesSession) -> str:
     return flat(console.file.getvalue())  # type: ignore[attr-defined]
 
 
+def shown_lines(session: DetectivesSession) -> str:
+    """The session's render as plain text, its lines kept."""
+    console = Console(file=io.StringIO(), width=200)
+    console.print(session.render())
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
 def snapshot(session: DetectivesSession) -> tuple[object, ...]:
     table = session.table
     tracker = table.tracker
@@ -396,6 +404,9 @@ def test_a_capture_ends_the_session_and_a_miss_must_say_so(game: ScotlandYardGam
     if not near:
         pytest.skip("no possible station next to detective 1 on this board")
     session.enter(f"reveal {near[0]}")
+    # the suggestion is the capture, the entry to type; none after it, as the game ends
+    assert suggest_moves(session.table) == {0: Move(near[0], Ticket.TAXI)}
+    assert re.search(rf"\n *d1 +{d1} .*to move +taxi {near[0]} caught *\n", shown_lines(session))
     refused(
         session,
         f"d1 taxi {near[0]}",

@@ -237,8 +237,11 @@ class DetectivesSession:
                 else ""
             )
             hint = suggestions.get(i)
+            suggested = "" if hint is None else str(hint)
+            if isinstance(hint, Move) and tracker.possible == 1 << hint.station:
+                suggested += " caught"  # the entry to type, and why no one is suggested after
             grid.add_row(f"d{i + 1}", str(station), str(taxi), str(bus), str(underground),
-                         state, "" if hint is None else str(hint))  # fmt: skip
+                         state, suggested)  # fmt: skip
         lines.append(grid)
         lines.append(Text(_next(table), style="bold"))
         if table.over != "caught":
