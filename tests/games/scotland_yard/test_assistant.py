@@ -392,6 +392,21 @@ def test_a_double_move_with_a_reveal_after_each_leg(game: ScotlandYardGame) -> N
     refused(session, "reveal 3", "no reveal is due")
 
 
+def test_a_second_leg_made_impossible_by_a_reveal_names_the_leg() -> None:
+    g = make(detectives=2, reveals="1")
+    session = DetectivesSession(g, starts=starts(g))
+    session.enter("x double taxi bus")
+    tracker = session.table.tracker
+    assert tracker is not None
+    stranded = next(s for s in tracker.stations() if not _targets(g, s, "bus"))
+    refused(
+        session,
+        f"reveal {stranded}",
+        f"'reveal {stranded}': the second leg (bus, entry 2): Mr. X can only be at {{{stranded}}}, "
+        "and no bus route leaves it",
+    )
+
+
 def test_a_capture_ends_the_session_and_a_miss_must_say_so(game: ScotlandYardGame) -> None:
     g = make(detectives=2, reveals="1")
     session = DetectivesSession(g, starts=starts(g))

@@ -248,7 +248,10 @@ class PublicTable:
             try:
                 tracker.mrx_leg(leg.ticket)
             except ContradictionError as exc:
-                raise SleuthError(f"{text!r}: {exc}") from None
+                which = (
+                    f"the second leg ({leg.ticket}, entry {leg.entry}): " if leg.leg == 2 else ""
+                )
+                raise SleuthError(f"{text!r}: {which}{exc}") from None
             self.entries = leg.entry
             if leg.entry in self.game.profile.reveals:
                 self.awaiting = leg
