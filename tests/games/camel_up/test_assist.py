@@ -3,6 +3,7 @@ change nothing; undo, save and load."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -235,3 +236,26 @@ def test_the_banner_and_help_say_seats_count_from_0(cwd: Path) -> None:
     assert "Left the assistant after 1 entry. The last changes were not saved." in done.stdout
     usage = entry("assist", "camel-up", "--help", cwd=cwd)
     assert "counted from 0" in flat(usage.stdout)
+
+
+def test_the_odds_give_each_camels_next_leg_ticket() -> None:
+    """The odds table's ticket column is the top ticket left on each camel's stack (5, then 3,
+    then 2) with its expected payout, and says when none is left."""
+    from rich.console import Console
+
+    from sleuth.games.camel_up.advice import advise
+    from sleuth.games.camel_up.assistant import render_advice
+
+    session = CamelSession(CamelUpGame(players=4), seat=0)
+    for text in (START, "leg white", "leg white", "leg white", "leg blue"):
+        session.enter(text)
+    state = session.state
+    advice = advise(state, rollouts=200, seed=1)
+    console = Console(file=io.StringIO(), width=140)
+    console.print(render_advice(state, advice))
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    rows = {line.split("│")[1].strip(): line.split("│")[4].strip()
+            for line in text.splitlines() if line.count("│") == 7}  # fmt: skip
+    assert rows["white"] == "none left"
+    assert rows["blue"] == f"3: {advice.odds.leg.ticket_ev(state.game.racer_id('blue'), 3):+.2f}"
+    assert rows["green"].startswith("5: ")

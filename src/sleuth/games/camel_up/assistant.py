@@ -248,12 +248,20 @@ def render_advice(state: CamelState, advice: Advice, top: int = 8) -> Group:
     name = state.game.camel_name
     odds = advice.odds
     title = "Odds" + ("" if odds.exact else f" (race: {odds.rollouts:,} rollouts)")
-    table = Table("camel", "leg 1st", "leg 2nd", "5-ticket EV", "wins race", "last", title=title)
+    table = Table("camel", "leg 1st", "leg 2nd", "next ticket: EV", "wins race", "last",
+                  title=title)  # fmt: skip
     ranking = sorted(range(5), key=lambda c: -odds.leg.first[c])
+    tickets = state.game.tickets
     for c in ranking:
+        taken = state.taken[c]
+        ticket = (
+            f"{tickets[taken]}: {odds.leg.ticket_ev(c, tickets[taken]):+.2f}"
+            if taken < len(tickets)
+            else "none left"
+        )  # the top leg ticket of the camel's stack, as a player can take it now
         table.add_row(
-            name(c), f"{odds.leg.first[c]:.1%}", f"{odds.leg.second[c]:.1%}",
-            f"{odds.leg.ticket_ev(c, 5):+.2f}", f"{odds.win[c]:.1%}", f"{odds.last[c]:.1%}",
+            name(c), f"{odds.leg.first[c]:.1%}", f"{odds.leg.second[c]:.1%}", ticket,
+            f"{odds.win[c]:.1%}", f"{odds.last[c]:.1%}",
         )  # fmt: skip
     best = Table("action", "expected coins", title=f"Best actions for seat {state.seat}")
     for action, value in advice.ranked()[:top]:
