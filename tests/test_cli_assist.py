@@ -67,7 +67,7 @@ def test_load_continues_a_saved_game_and_infer_reads_it(cwd: Path) -> None:
 
 def test_bad_files_are_clear_errors_and_lose_nothing(cwd: Path, game_log: Path) -> None:
     (cwd / "bad.jsonl").write_text("not json\n")
-    script = OPENING + "load bad.jsonl\nload nothing.jsonl\nsave\nhistory\n"
+    script = OPENING + "load bad.jsonl\nload bad.jsonl\nload nothing.jsonl\nsave\nhistory\n"
     done = entry("assist", "fugitive", cwd=cwd, stdin=script)
     assert done.returncode == 0, done.stderr
     assert "error: bad.jsonl" in done.stdout and "error: nothing.jsonl: cannot read" in done.stdout

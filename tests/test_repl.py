@@ -92,3 +92,18 @@ def test_every_text_of_a_session_is_printed_as_it_is() -> None:
         "[dim]bye[/dim] The last changes were not saved.",
     ):
         assert text in out, (text, out)
+
+
+def test_load_over_unsaved_changes_asks_to_be_typed_again(tmp_path: Path) -> None:
+    """'load' would drop the entries not saved: it is refused once, naming the way out, and
+    done when typed again at once (any other line in between asks again)."""
+    saved = tmp_path / "one.jsonl"
+    session = FoxSession(FoxGame(path(4), days=5), marks=False, warn=False)
+    out = _run(session, ["1", f"save {saved}", "2", f"load {saved}", "history",
+                         f"load {saved}", f"load {saved}", "history", "quit"])  # fmt: skip
+    refusal = (f"error: the last changes are not saved: 'save FILE' first, or 'load {saved}' "
+               "again to drop them")  # fmt: skip
+    assert out.count(refusal) == 2
+    assert out.count(f"loaded 1 entry from {saved}") == 1
+    assert out.split(f"loaded 1 entry from {saved}")[1].count("inspect 2") == 0  # dropped
+    assert "not saved" not in out.split("loaded 1 entry")[1]  # the loaded game is as saved

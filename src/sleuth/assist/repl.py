@@ -20,7 +20,8 @@ adds the commands every tool has:
 ``delete N`` (``edit N``)   remove entry N; the later entries are entered again
 ``insert N NEW ENTRY``      enter a missed entry before entry N; the later ones again
 ``save FILE``               write the view log (JSONL) to FILE
-``load FILE``               replace the session by the one saved in FILE
+``load FILE``               replace the session by the one saved in FILE (with changes
+                            not saved, only when typed twice in a row)
 ``quit`` (or end of input)  leave (the session says what leaving means)
 ==========================  =================================================
 
@@ -83,6 +84,7 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
     console.print(_plain(session.render()))
     unsaved = False  # entries changed since the last save or load
     over = False  # GAME_OVER was said for the game as it stands
+    dropping = None  # the file of a 'load' refused for unsaved changes, just before
     while True:
         if session.finished and not over:
             say(GAME_OVER)
@@ -93,6 +95,7 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
             line = "quit"
         if not line or line.startswith("#"):
             continue
+        confirmed, dropping = dropping, None
         word, _, rest = line.partition(" ")
         word, rest = word.lower(), rest.strip()
         command = next(
@@ -134,6 +137,12 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                     say(f"saved {count_entries(len(session.history()))} to {path}")
                     unsaved = False
                     continue
+                if unsaved and confirmed != rest and path.is_file():  # (else: cannot read)
+                    dropping = rest
+                    raise SleuthError(
+                        f"the last changes are not saved: 'save FILE' first, or 'load {rest}' "
+                        "again to drop them"
+                    )
                 session.load(path)
                 say(f"loaded {count_entries(len(session.history()))} from {path}")
                 unsaved = False

@@ -208,15 +208,20 @@ def test_a_tampered_or_foreign_file_is_refused_and_changes_nothing(
     records = [json.loads(line) for line in lines]
     records[2]["public"]["caught"] = True  # day 1 did not catch the quantum fox
     (cwd / "bad.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    script = f"3\nload bad.jsonl\nload {game_log}\nload nothing.jsonl\nload\nhistory\nquit\n"
+    script = (  # each load typed twice: the first one is refused for the unsaved inspection
+        f"3\nload bad.jsonl\nload bad.jsonl\nload {game_log}\nload {game_log}\n"
+        "load nothing.jsonl\nload\nhistory\nquit\n"
+    )
     out = play(stdin=script, cwd=cwd)
     errors = re.findall(r"error: (.*)", out)
-    assert errors[0].startswith("bad.jsonl line 3: event 2 (inspected): {'kind': 'inspected'")
-    assert "a game against the quantum fox shows" in errors[0]
+    assert errors[0].startswith("the last changes are not saved: 'save FILE' first, or 'load")
+    assert errors[1].startswith("bad.jsonl line 3: event 2 (inspected): {'kind': 'inspected'")
+    assert "a game against the quantum fox shows" in errors[1]
+    assert errors[2].startswith("the last changes are not saved")
     assert (
-        errors[1]
+        errors[3]
         == f"{game_log}: a fugitive game log, which has no hunter (roles: fugitive, marshal)"
     )
-    assert errors[2].startswith("nothing.jsonl: cannot read")
-    assert errors[3] == "load needs a file name: load FILE"
+    assert errors[4].startswith("nothing.jsonl: cannot read")
+    assert errors[5] == "load needs a file name: load FILE"
     assert "  1  inspect 3" in out and "Game abandoned on day 2" in out  # unchanged
