@@ -13,7 +13,7 @@ import typer
 from sleuth.cli.common import console, print_json
 from sleuth.cli.lazy import command_of
 from sleuth.cli.plugin_commands import games_group, generated_command, option_parameter
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import LogError, SleuthError
 
 if TYPE_CHECKING:
     from sleuth.core.plugins import InferPlugin
@@ -61,6 +61,8 @@ def _infer(spec: GameSpec, plugin: InferPlugin, values: dict[str, Any]) -> None:
         )
     try:
         inferred = plugin.run(view, events, values)
+    except LogError:
+        raise  # it names the file already
     except SleuthError as exc:
         raise SleuthError(f"{log}: {exc}") from None
     if as_json:

@@ -285,15 +285,15 @@ def wholes(fields: Mapping[str, JSON], name: str, stop: int | None = None) -> li
 @contextmanager
 def loading(view: ViewLog) -> Iterator[None]:
     """Turn ``view`` back into entries in the body: an :class:`EventFieldError` becomes a
-    :class:`LogError` naming the file and the event's line, any other :class:`SleuthError`
-    one naming the file.  (The caller changes its session only after the body.)"""
+    :class:`LogError` naming the file and the event's line, any other :class:`SleuthError` a
+    :class:`LogError` naming the file.  (The caller changes its session only after the body.)"""
     try:
         yield
     except EventFieldError as exc:
         where = f" line {view.lines[exc.index]}" if exc.index < len(view.lines) else ""
         raise LogError(f"{view.source}{where}: {exc}") from None
     except SleuthError as exc:
-        raise SleuthError(f"{view.source}: {exc}") from None
+        raise LogError(f"{view.source}: {exc}") from None
 
 
 def same_events(view: ViewLog, replayed: Sequence[Event]) -> None:

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from sleuth.core.events import Event
+from sleuth.core.registry import make_game
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.games.scotland_yard.assistant import DetectivesSession
 from sleuth.games.scotland_yard.plugins import infer
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.tracker import Tracker
@@ -186,3 +188,55 @@ def test_other_logs_are_refused(cwd: Path) -> None:
     write_view_log(read_view_log(log, "mrx"), mrx)
     check_error(entry("infer", "scotland-yard", "--log", mrx, cwd=cwd),
                 "the mrx's view, not the detectives or detective's")  # fmt: skip
+
+
+TABLE_ENTRIES = ("x taxi", "d2 taxi 11", "d1 taxi 8", "x double bus black", "reveal 46",
+                 "d1 taxi 9")  # fmt: skip
+"""The assistant example of docs/scotland-yard.md (two detectives from 9 and 10)."""
+
+
+def saved_table(folder: Path, entries: tuple[str, ...] = TABLE_ENTRIES, **options: Any) -> Path:
+    """The view the assistant saves after ``TABLE_ENTRIES`` (or ``entries``) in a game of two
+    detectives from 9 and 10 (and ``options``), as ``table.jsonl`` in ``folder``."""
+    game = make_game("scotland-yard", {"detectives": 2, **options})
+    assert isinstance(game, ScotlandYardGame)
+    session = DetectivesSession(game, starts=(9, 10))
+    for text in entries:
+        session.enter(text)
+    path = folder / "table.jsonl"
+    session.save(path)
+    return path
+
+
+def edited(path: Path, old: str, new: str) -> Path:
+    """A copy of ``path`` with the first ``old`` replaced by ``new``."""
+    text = path.read_text()
+    assert old in text
+    copy = path.with_name("edited.jsonl")
+    copy.write_text(text.replace(old, new, 1))
+    return copy
+
+
+def test_a_saved_view_no_game_gives_is_refused_at_its_first_impossible_event(
+    cwd: Path,
+) -> None:
+    """Checked as the assistant's load checks it, whatever the cut."""
+    table = saved_table(cwd)
+    cases = [
+        ('"detective":1', '"detective":0', "line 4: event 3 (detective_moved)",
+         "no taxi route from 9 to 11"),  # d1 twice in round 1
+        ('"leg":1', '"leg":0', "line 7: event 6 (mrx_moved)",
+         "Mr. X moves once every detective of round 2 has moved"),  # Mr. X twice in a row
+        ('"detectives":[9,10]', '"detectives":[9]', "line 2: event 1 (start)",
+         "1 station for 2 detectives"),
+    ]  # fmt: skip
+    for old, new, where, why in cases:
+        bad = edited(table, old, new)
+        done = entry("infer", "scotland-yard", "--log", bad, "--json", cwd=cwd)
+        message = check_error(done, f"edited.jsonl {where}", why)
+        assert message.count("edited.jsonl") == 1
+    view = read_view_log(table, ROLES)
+    for cut in range(len(view.events) + 1):  # between the legs of the double move too
+        assert infer(view, cut, {}).events == cut
+    before = read_view_log(edited(table, '"detective":1', '"detective":0'), ROLES)
+    assert infer(before, 2, {}).events == 2  # the events after the cut are not read

@@ -199,16 +199,7 @@ class DetectivesSession:
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, DETECTIVE_ROLES, "scotland-yard")
-        assert isinstance(view.game, ScotlandYardGame)  # read_view_log checked the game's name
-        with loading(view):
-            session = DetectivesSession(view.game, self.model)
-            for number, (index, text) in enumerate(entry_sources(view.events), start=1):
-                try:
-                    session.enter(text)
-                except SleuthError as exc:
-                    kind = view.events[index].kind
-                    raise EventFieldError(index, kind, f"entry {number} ({text}): {exc}") from None
-            same_events(view, session.table.events)
+        session = replay_view(view, self.model)
         self.game, self._tables, self._texts = session.game, session._tables, session._texts
 
     # --- what the detectives see ----------------------------------------------------------
@@ -247,6 +238,27 @@ class DetectivesSession:
         if table.over != "caught":
             lines += [Text(line) for line in where_lines(tracker.probabilities(), self.model)]
         return Group(*lines)
+
+
+def replay_view(view: ViewLog, model: Model = "uniform") -> DetectivesSession:
+    """A new session with the entries of ``view`` entered (a saved view, or the detectives'
+    view of a full game log): what loading it does, and how ``sleuth infer`` checks a saved
+    view.  An entry the table refuses, a field that cannot be read, a view that ends between
+    the two legs of a double move, or a saved event that its entries do not give back is a
+    :class:`~sleuth.core.errors.SleuthError` naming the file, the event (its line, number and
+    kind) and the reason."""
+    game = view.game
+    assert isinstance(game, ScotlandYardGame)  # read_view_log checked the game's name
+    with loading(view):
+        session = DetectivesSession(game, model)
+        for number, (index, text) in enumerate(entry_sources(view.events), start=1):
+            try:
+                session.enter(text)
+            except SleuthError as exc:
+                kind = view.events[index].kind
+                raise EventFieldError(index, kind, f"entry {number} ({text}): {exc}") from None
+        same_events(view, session.table.events)
+    return session
 
 
 def _next(table: PublicTable) -> str:
@@ -310,38 +322,47 @@ def entry_texts(events: Sequence[Event]) -> list[str]:
 
 
 def entry_sources(events: Sequence[Event]) -> list[tuple[int, str]]:
-    """:func:`entry_texts`, each with the index of the event that completes it."""
+    """:func:`entry_texts`, each with the index of the event it comes from: a double move's
+    entry and its first leg's reveal come from the first leg's event, although only the
+    second leg's completes them."""
     out: list[tuple[int, str]] = []
-    first: tuple[str, object] | None = None  # a double's first leg: its ticket and reveal
+    first: FirstLeg | None = None
     for index, event in enumerate(events):
         with event_fields(index, event):
-            out += [(index, text) for text in _entries_of(event, first)]
+            out += _entries_of(index, event, first)
             public = event.public
             if event.kind == "mrx_moved":
-                first = (str(public["ticket"]), public["reveal"]) if public["leg"] == 1 else None
+                leg = public["leg"]
+                first = (index, str(public["ticket"]), public["reveal"]) if leg == 1 else None
     if first is not None:
         raise SleuthError("the view ends between the two legs of a double move")
     return out
 
 
-def _entries_of(event: Event, first: tuple[str, object] | None) -> list[str]:
-    """The entries of one event (see :func:`entry_texts`); ``first`` is the ticket and reveal
-    of the first leg of a double move just before it."""
+FirstLeg = tuple[int, str, object]
+"""The first leg of a double move in a view: its event's index, its ticket and its reveal."""
+
+
+def _entries_of(index: int, event: Event, first: FirstLeg | None) -> list[tuple[int, str]]:
+    """The entries of the event at ``index`` with the index each comes from (see
+    :func:`entry_sources`); ``first`` is the first leg of a double move just before it."""
     public = event.public
     if event.kind == "start":
-        return ["start " + ",".join(map(str, public["detectives"]))]
+        return [(index, "start " + ",".join(map(str, public["detectives"])))]
     if event.kind == "mrx_moved":
         ticket, reveal, leg = public["ticket"], public["reveal"], public["leg"]
         if leg == 1:
             return []
         if leg == 2 and first is not None:
-            reveals = [f"reveal {r}" for r in (first[1], reveal) if r is not None]
-            return [f"x double {first[0]} {ticket}", *reveals]
-        return [f"x {ticket}", *([] if reveal is None else [f"reveal {reveal}"])]
+            at, first_ticket, first_reveal = first
+            out = [(at, f"x double {first_ticket} {ticket}")]
+            out += [(at, f"reveal {first_reveal}")] if first_reveal is not None else []
+            return out + ([] if reveal is None else [(index, f"reveal {reveal}")])
+        return [(index, f"x {ticket}"), *([] if reveal is None else [(index, f"reveal {reveal}")])]
     if event.kind == "detective_moved":
         caught = " caught" if public["captured"] else ""
         detective = whole(public, "detective") + 1
-        return [f"d{detective} {public['ticket']} {public['station']}{caught}"]
+        return [(index, f"d{detective} {public['ticket']} {public['station']}{caught}")]
     if event.kind == "detective_passed":
-        return [f"d{whole(public, 'detective') + 1} pass"]
+        return [(index, f"d{whole(public, 'detective') + 1} pass")]
     return []

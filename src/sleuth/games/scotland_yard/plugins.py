@@ -6,13 +6,15 @@ seated, or of a view log the assistant saved) into a
 :class:`~sleuth.games.scotland_yard.belief.MrXBelief`, one event at a time, and answers with
 Mr. X's possible stations (*P* of ``docs/scotland-yard.md``), their probabilities under the
 chosen model, *P*'s size after every log entry and, with ``--smooth``, the smoothed sets.  A
-view that no game explains is the belief's ``ContradictionError`` naming the event.
+saved view is checked first with the assistant's own rules, as its ``load`` checks one
+(:func:`~sleuth.games.scotland_yard.assistant.replay_view`); a view that no game explains is
+an error naming the first impossible event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from rich.console import Group
@@ -20,11 +22,16 @@ from rich.table import Table
 from rich.text import Text
 
 from sleuth.core.bitsets import members
-from sleuth.core.events import JSON
+from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
 from sleuth.core.viewlog import ViewLog
-from sleuth.games.scotland_yard.assistant import DetectivesSession, prepare, where_lines
+from sleuth.games.scotland_yard.assistant import (
+    DetectivesSession,
+    prepare,
+    replay_view,
+    where_lines,
+)
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.table import parse_starts
@@ -134,11 +141,15 @@ def _events(count: int) -> str:
 def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> TrackerNotes:
     """The tracker after the first ``events`` events of ``view`` (all by default).
 
-    Raises ``ContradictionError`` naming the first event that no game explains."""
+    A view the assistant saved is first checked as its ``load`` checks one (a full game log
+    was checked by replaying it).  Raises ``LogError`` or ``ContradictionError`` naming the
+    first event that no game explains."""
     game = view.game
     assert isinstance(game, ScotlandYardGame)  # read_view_log checked the game's name
     model = cast(Model, params.get("model") or "uniform")
     seen = view.events if events is None else view.events[:events]
+    if not view.from_game_log:  # a full game log was checked by replaying it
+        _check_saved(view, len(seen))
     belief = MrXBelief(game, model)
     sizes: list[int] = []
     log: list[LogEntry] = []
@@ -180,6 +191,23 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> Track
         over=belief.over or tracker.caught is not None,
         smoothed=smoothed,
     )
+
+
+def _check_saved(view: ViewLog, events: int) -> None:
+    """Check the first ``events`` events of a view the assistant saved as its ``load`` checks a
+    view (:func:`~sleuth.games.scotland_yard.assistant.replay_view`): the first event no game
+    explains is a :class:`~sleuth.core.errors.LogError` naming it and the reason.  A cut just
+    after the first leg of a double move checks the second leg too, as a leg alone is no
+    entry."""
+    cut = events
+    if 0 < cut < len(view.events) and _first_leg(view.events[cut - 1]):
+        cut += 1
+    replay_view(replace(view, events=view.events[:cut]))
+
+
+def _first_leg(event: Event) -> bool:
+    """Whether ``event`` is the first leg of a double move."""
+    return event.kind == "mrx_moved" and event.public.get("leg") == 1
 
 
 def _session(game: Game[Any], params: Mapping[str, Any]) -> DetectivesSession:
