@@ -240,3 +240,27 @@ def test_a_saved_view_no_game_gives_is_refused_at_its_first_impossible_event(
         assert infer(view, cut, {}).events == cut
     before = read_view_log(edited(table, '"detective":1', '"detective":0'), ROLES)
     assert infer(before, 2, {}).events == 2  # the events after the cut are not read
+
+
+def test_a_saved_view_that_ends_without_a_capture_is_over(cwd: Path) -> None:
+    """The assistant's view has no game_over event: infer sees the end as the table does."""
+    game = make_game("scotland-yard", {"detectives": 2, "log_length": 3, "reveals": "3",
+                                       "final_detective_phase": "no"})  # fmt: skip
+    assert isinstance(game, ScotlandYardGame)
+    session = DetectivesSession(game, starts=(9, 10))
+    for text in ("x taxi", "d2 taxi 11", "d1 taxi 8", "x taxi", "d1 taxi 9", "d2 taxi 10",
+                 "x taxi"):  # fmt: skip
+        session.enter(text)
+    tracker = session.table.tracker
+    assert tracker is not None
+    session.enter(f"reveal {tracker.stations()[0]}")
+    assert session.table.over == "escaped"
+    path = cwd / "escaped.jsonl"
+    session.save(path)
+    out = one_json_object(entry("infer", "scotland-yard", "--log", path, "--json", cwd=cwd).stdout)
+    assert out["over"] is True and out["ending"] == "escaped" and out["caught"] is None
+    view = read_view_log(path, ROLES)
+    before = infer(view, len(view.events) - 1, {}).to_json()
+    assert before["over"] is False and before["ending"] is None
+    text = flat(entry("infer", "scotland-yard", "--log", path, cwd=cwd).stdout)
+    assert "Game over: Mr. X escaped (the log is full or the last round is played)." in text

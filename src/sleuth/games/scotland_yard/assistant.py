@@ -240,6 +240,15 @@ class DetectivesSession:
         return Group(*lines)
 
 
+ENDINGS = {
+    "cornered": "Mr. X cannot move from any station he may be at (S26)",
+    "blocked": "no detective can move, so Mr. X wins (S27)",
+    "escaped": "Mr. X escaped (the log is full or the last round is played)",
+}
+"""How a game that did not end in a capture ended, in the words the assistant shows after
+'Game over: ' (``sleuth infer`` shows them too)."""
+
+
 def replay_view(view: ViewLog, model: Model = "uniform") -> DetectivesSession:
     """A new session with the entries of ``view`` entered (a saved view, or the detectives'
     view of a full game log): what loading it does, and how ``sleuth infer`` checks a saved
@@ -267,12 +276,8 @@ def _next(table: PublicTable) -> str:
     assert tracker is not None
     if table.over == "caught":
         return f"Game over: d{(table.caught_by or 0) + 1} caught Mr. X at {tracker.caught}."
-    if table.over == "cornered":
-        return "Game over: Mr. X cannot move from any station he may be at (S26)."
-    if table.over == "blocked":
-        return "Game over: no detective can move, so Mr. X wins (S27)."
-    if table.over == "escaped":
-        return "Game over: Mr. X escaped (the log is full or the last round is played)."
+    if table.over is not None:
+        return f"Game over: {ENDINGS[table.over]}."
     reveals = table.game.profile.reveals
     if table.awaiting is not None:
         return (

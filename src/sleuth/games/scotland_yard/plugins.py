@@ -27,6 +27,7 @@ from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
 from sleuth.core.viewlog import ViewLog
 from sleuth.games.scotland_yard.assistant import (
+    ENDINGS,
     DetectivesSession,
     prepare,
     replay_view,
@@ -67,7 +68,9 @@ class TrackerNotes:
     Invariants: ``possible`` is sorted and is the support of ``probabilities``; ``sizes[k]`` is
     the size of *P_k* as known when the game was at entry ``k`` (``sizes[0]``: before entry 1),
     so ``len(sizes) == entry + 1`` once the game has started (empty before); ``smoothed[k]`` is
-    *B_k* when asked for."""
+    *B_k* when asked for; ``ending`` is how the game ended within those events (``caught``,
+    ``escaped``, ``blocked``, ``cornered``; None while it goes on), ``caught`` the capture
+    station exactly when it is ``caught``."""
 
     events: int
     started: bool
@@ -79,7 +82,7 @@ class TrackerNotes:
     sizes: tuple[int, ...]
     log: tuple[LogEntry, ...]
     caught: int | None
-    over: bool
+    ending: str | None
     smoothed: tuple[tuple[int, ...], ...] | None
 
     def to_json(self) -> dict[str, JSON]:
@@ -98,7 +101,8 @@ class TrackerNotes:
                 for e in self.log
             ],
             "caught": self.caught,
-            "over": self.over,
+            "over": self.ending is not None,
+            "ending": self.ending,
         }
         if self.smoothed is not None:
             out["smoothed"] = [list(b) for b in self.smoothed]
@@ -120,13 +124,13 @@ class TrackerNotes:
                     row.append(str(len(self.smoothed[e.entry])))
                 table.add_row(*row)
             lines.append(table)
-        stations = ", ".join(map(str, self.possible))
         where = f"After {_events(self.events)} (log entry {self.entry}): "
         lines.append(Text(f"Detectives at {', '.join(map(str, self.detectives))}."))
         if self.caught is not None:
             lines.append(Text(where + f"Mr. X was caught at {self.caught}."))
-        elif self.over:
-            lines.append(Text(where + f"the game is over; Mr. X was at {stations}."))
+        elif self.ending is not None:
+            lines.append(Text(where + f"Game over: {ENDINGS[self.ending]}."))
+            lines += map(Text, where_lines(self.probabilities, self.model))
         else:
             first, *rest = where_lines(self.probabilities, self.model)
             lines += [Text(where + first), *map(Text, rest)]
@@ -148,8 +152,9 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> Track
     assert isinstance(game, ScotlandYardGame)  # read_view_log checked the game's name
     model = cast(Model, params.get("model") or "uniform")
     seen = view.events if events is None else view.events[:events]
+    ending = None
     if not view.from_game_log:  # a full game log was checked by replaying it
-        _check_saved(view, len(seen))
+        ending = _check_saved(view, len(seen))
     belief = MrXBelief(game, model)
     sizes: list[int] = []
     log: list[LogEntry] = []
@@ -158,6 +163,8 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> Track
             sizes = [b.bit_count() for b in belief.tracker.history]
         belief.update(event)
         public = event.public
+        if event.kind == "game_over":
+            ending = str(public["termination"])
         if event.kind == "mrx_moved":
             reveal = public["reveal"]
             log.append(
@@ -171,7 +178,7 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> Track
             )
     tracker = belief.tracker
     if tracker is None:
-        return TrackerNotes(len(seen), False, model, 0, (), {}, (), (), (), None, False, None)
+        return TrackerNotes(len(seen), False, model, 0, (), {}, (), (), (), None, None, None)
     if not belief.over:
         sizes = [b.bit_count() for b in tracker.history]
     smoothed = None
@@ -188,21 +195,24 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> Track
         sizes=tuple(sizes),
         log=tuple(LogEntry(e.entry, e.ticket, e.leg, e.reveal, sizes[e.entry]) for e in log),
         caught=tracker.caught,
-        over=belief.over or tracker.caught is not None,
+        ending=ending or ("caught" if tracker.caught is not None else None),
         smoothed=smoothed,
     )
 
 
-def _check_saved(view: ViewLog, events: int) -> None:
+def _check_saved(view: ViewLog, events: int) -> str | None:
     """Check the first ``events`` events of a view the assistant saved as its ``load`` checks a
-    view (:func:`~sleuth.games.scotland_yard.assistant.replay_view`): the first event no game
+    view (:func:`~sleuth.games.scotland_yard.assistant.replay_view`), and return how the game
+    ended within them as the assistant's table saw it (``caught``, ``escaped``, ``blocked``,
+    ``cornered``; a saved view has no ``game_over`` event), or None.  The first event no game
     explains is a :class:`~sleuth.core.errors.LogError` naming it and the reason.  A cut just
     after the first leg of a double move checks the second leg too, as a leg alone is no
-    entry."""
+    entry (the game is not over between the legs)."""
     cut = events
     if 0 < cut < len(view.events) and _first_leg(view.events[cut - 1]):
         cut += 1
-    replay_view(replace(view, events=view.events[:cut]))
+    ending = replay_view(replace(view, events=view.events[:cut])).table.over
+    return ending if cut == events else None
 
 
 def _first_leg(event: Event) -> bool:
