@@ -181,12 +181,47 @@ def reveal_game() -> tuple[ScotlandYardGame, list[Event]]:
         ("mrx_moved", {"entry": 2}, {"entry": 4}, "entry 4 follows entry 1"),
         ("mrx_moved", {"entry": 1}, {"ticket": "double"}, "unknown ticket 'double'"),
         ("mrx_moved", {"entry": 1}, {"ticket": None}, "unknown ticket 'None'"),
-        ("detective_moved", {}, {"captured": "no"}, "malformed event: TypeError"),
+        (
+            "detective_moved",
+            {},
+            {"captured": "no"},
+            "a field has the wrong shape \\(field 'captured' is 'no', not true or false\\)",
+        ),
+        (
+            "detective_moved",
+            {},
+            {"detective": "x"},
+            "a field has the wrong shape \\(field 'detective' is 'x', not a whole number from 0\\)",
+        ),
+        (
+            "detective_moved",
+            {},
+            {"station": None},
+            "a field has the wrong shape \\(field 'station' is None, not a whole number from 0\\)",
+        ),
+        (
+            "mrx_moved",
+            {"entry": 1},
+            {"ticket": None, "entry": None},
+            "a field has the wrong shape \\(field 'entry' is None",
+        ),
         ("detective_moved", {}, {"detective": 9}, "there is no detective 9"),
         ("game_over", {}, {"termination": "caught"}, "the game ends caught, but Mr. X was not"),
         ("game_over", {}, {"log": ()}, "the log has 0 entries"),
         ("game_over", {}, {"mrx": 0}, r"Mr\. X is revealed at 0, but"),
-        ("start", {}, {"detectives": ("a",)}, "malformed event: ValueError"),
+        (
+            "start",
+            {},
+            {"detectives": ("a",)},
+            "a field has the wrong shape \\(field "
+            "'detectives' is 'a', not a whole number from 0\\)",
+        ),
+        (
+            "start",
+            {},
+            {"detectives": None},
+            "a field has the wrong shape \\(field 'detectives' is None, not a list\\)",
+        ),
     ],
 )
 def test_tampered_views_name_the_event(

@@ -264,3 +264,10 @@ def test_a_saved_view_that_ends_without_a_capture_is_over(cwd: Path) -> None:
     assert before["over"] is False and before["ending"] is None
     text = flat(entry("infer", "scotland-yard", "--log", path, cwd=cwd).stdout)
     assert "Game over: Mr. X escaped (the log is full or the last round is played)." in text
+
+
+def test_a_badly_shaped_field_is_named_as_load_names_it(cwd: Path) -> None:
+    bad = edited(saved_table(cwd), '"detective":1', '"detective":"x"')
+    done = entry("infer", "scotland-yard", "--log", bad, cwd=cwd)
+    check_error(done, "edited.jsonl line 4: event 3 (detective_moved)",
+                "field 'detective' is 'x', not a whole number from 0")  # fmt: skip

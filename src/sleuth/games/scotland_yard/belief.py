@@ -12,6 +12,10 @@ A :class:`MrXBelief` reads the public fields of the events, so it is the same fo
 * ``detective_moved``: a miss or a capture; ``detective_passed`` changes nothing;
 * ``game_over``: the whole log and Mr. X's station, checked against everything read.
 
+A field of the wrong shape is named as a view's loading names it (``event 3
+(detective_moved): a field has the wrong shape (field 'detective' is 'x', not a whole number
+from 0)``, see :func:`~sleuth.core.viewlog.event_fields`).
+
 Invariants: sound (the true station of the game the view comes from is always possible, see
 :meth:`MrXBelief.admits`) and exact (see :mod:`~sleuth.games.scotland_yard.tracker`).  Events
 that no game explains raise :class:`~sleuth.core.errors.ContradictionError` naming the event
@@ -28,6 +32,7 @@ from sleuth.core.belief import contradiction, read_events
 from sleuth.core.errors import ContradictionError
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import Game, State
+from sleuth.core.viewlog import EventFieldError, event_fields, whole, wholes
 from sleuth.games.scotland_yard.tracker import Model, Tracker
 
 if TYPE_CHECKING:
@@ -67,11 +72,12 @@ class MrXBelief:
         game explains it."""
         index, self.read = self.read, self.read + 1
         try:
-            self._read(event)
+            with event_fields(index, event):
+                self._read(event)
+        except EventFieldError as exc:  # a badly shaped field, named as a view's loading names it
+            raise ContradictionError(str(exc)) from None
         except ContradictionError as exc:
             raise contradiction(index, event, str(exc)) from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise contradiction(index, event, f"malformed event: {exc!r}") from None
 
     def _read(self, event: Event) -> None:
         if event.kind not in KINDS:
@@ -82,7 +88,7 @@ class MrXBelief:
         if event.kind == "start":
             if self.tracker is not None:
                 raise ContradictionError("the game has started already")
-            detectives = tuple(int(s) for s in public["detectives"])
+            detectives = tuple(wholes(public, "detectives"))
             start = self.game.mrx_start_set(detectives)
             self.tracker = Tracker(self.game.board, start, detectives, self.model)
             return
@@ -94,13 +100,14 @@ class MrXBelief:
         elif event.kind == "detective_moved":
             captured = public["captured"]
             if not isinstance(captured, bool):
-                raise TypeError(f"captured is {captured!r}, not true or false")
-            tracker.detective_moved(int(public["detective"]), int(public["station"]), captured)
+                raise ValueError(f"field 'captured' is {captured!r}, not true or false")
+            detective, station = whole(public, "detective"), whole(public, "station")
+            tracker.detective_moved(detective, station, captured)
         elif event.kind == "game_over":
             self._game_over(tracker, public)
 
     def _mrx_moved(self, tracker: Tracker, public: Mapping[str, JSON]) -> None:
-        entry = int(public["entry"])
+        entry = whole(public, "entry")
         if entry != tracker.entry + 1:
             raise ContradictionError(f"entry {entry} follows entry {tracker.entry}")
         reveal = public["reveal"]
@@ -109,7 +116,7 @@ class MrXBelief:
             raise ContradictionError(f"entry {entry} {shown} Mr. X, against the reveal entries")
         tracker.mrx_leg(str(public["ticket"]))
         if reveal is not None:
-            tracker.reveal(int(reveal))
+            tracker.reveal(whole(public, "reveal"))
 
     def _game_over(self, tracker: Tracker, public: Mapping[str, JSON]) -> None:
         caught = public["termination"] == "caught"
@@ -117,8 +124,9 @@ class MrXBelief:
             said = "caught" if caught else str(public["termination"])
             happened = "was" if tracker.caught is not None else "was not"
             raise ContradictionError(f"the game ends {said}, but Mr. X {happened} caught")
-        tracker.reveal_log([(str(ticket), int(station)) for ticket, station in public["log"]])
-        tracker.reveal(int(public["mrx"]))
+        log = [(str(ticket), whole({"log": station}, "log")) for ticket, station in public["log"]]
+        tracker.reveal_log(log)
+        tracker.reveal(whole(public, "mrx"))
         self.over = True
 
     # --- queries --------------------------------------------------------------------------
