@@ -205,7 +205,7 @@ def reveal_game() -> tuple[ScotlandYardGame, list[Event]]:
             {"ticket": None, "entry": None},
             "a field has the wrong shape \\(field 'entry' is None",
         ),
-        ("detective_moved", {}, {"detective": 9}, "there is no detective 9"),
+        ("detective_moved", {}, {"detective": 9}, "there is no detective 10 \\(d1 to d"),
         ("game_over", {}, {"termination": "caught"}, "the game ends caught, but Mr. X was not"),
         ("game_over", {}, {"log": ()}, "the log has 0 entries"),
         ("game_over", {}, {"mrx": 0}, r"Mr\. X is revealed at 0, but"),

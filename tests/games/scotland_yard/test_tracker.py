@@ -200,10 +200,10 @@ def test_smoothing_on_the_classic_map() -> None:
         ([("leg", "taxi")], r"a taxi move from \{104\} reaches no station free of detectives"),
         ([("reveal", 104), ("reveal", 5)], r"revealed at 5, but he can only be at \{104\}"),
         ([("reveal", 0)], r"revealed at 0"),
-        ([("miss", 0, 104)], "detective 0 missed Mr. X at 104, the only station he can be at"),
+        ([("miss", 0, 104)], "d1 missed Mr. X at 104, the only station he can be at"),
         ([("catch", 1, 5)], r"caught at 5, but he can only be at \{104\}"),
         ([("leg", "double")], "unknown ticket 'double'"),
-        ([("miss", 7, 5)], "there is no detective 7"),
+        ([("miss", 7, 5)], "there is no detective 8 \\(d1 to d"),
         ([("miss", 0, 200)], r"200 is not a station \(stations are 1\.\.199\)"),
     ],
 )

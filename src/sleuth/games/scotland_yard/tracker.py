@@ -232,15 +232,15 @@ class Tracker:
         if self.caught is not None:
             raise self._over("no detective moves after a capture")
         if not 0 <= detective < len(self.detectives):
-            raise ContradictionError(
-                f"there is no detective {detective} (detectives 0..{len(self.detectives) - 1})"
+            raise ContradictionError(  # named from 1, as the docs and the assistant name them
+                f"there is no detective {detective + 1} (d1 to d{len(self.detectives)})"
             )
         _check_station(self.board, station)
         if captured:
             self.capture(station)
         elif self.possible == 1 << station:
             raise ContradictionError(
-                f"detective {detective} missed Mr. X at {station}, the only station he can be at"
+                f"d{detective + 1} missed Mr. X at {station}, the only station he can be at"
             )
         self.detectives[detective] = station
         self.occupied = mask_of(self.detectives)
