@@ -32,9 +32,9 @@ from sleuth.games.scotland_yard.assistant import (
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.mc import PublicRecord, decide
 from sleuth.games.scotland_yard.moves import PASS, Move, Ticket, detective_moves
-from sleuth.games.scotland_yard.plugins import infer
+from sleuth.games.scotland_yard.plugins import ASSIST, infer
 from sleuth.games.scotland_yard.rules import ScotlandYardGame, ScotlandYardState
-from sleuth.games.scotland_yard.table import PublicTable
+from sleuth.games.scotland_yard.table import PublicTable, example_starts
 from tests.cli_helpers import entry, flat
 
 from .helpers import CLASSIC_DIR, classic_board
@@ -592,6 +592,21 @@ def test_the_banner_and_the_table() -> None:
     hidden = DetectivesSession(make(detectives=1, reveals="", log_length=10))
     assert hidden.title.startswith("Scotland Yard detectives' assistant: 1 detective, ")
     assert "; Mr. X never shows himself in his log of 10 entries. " in hidden.title
+
+
+def test_the_start_examples_fit_the_built_in_board() -> None:
+    game = make()
+    session = DetectivesSession(game)
+    form = session.entry_help.splitlines()[0].split()[:2]  # 'start STATIONS'
+    assert form == ["start", example_starts(game)]
+    session.enter(" ".join(form))
+    starts = next(param.help for param in ASSIST.params if param.name == "starts")
+    assert f"e.g. {example_starts(game)} " in starts and f"'start {example_starts(game)}'" in starts
+
+
+def test_a_reveal_must_be_a_station() -> None:
+    session = session_at(make(detectives=2, reveals="1"), "x taxi")
+    refused(session, "reveal 999", "'reveal 999': 999 is not a station (1..200)")
 
 
 @pytest.mark.parametrize("options", [{"log_length": 2, "reveals": "2"}, {"max_rounds": 2}])

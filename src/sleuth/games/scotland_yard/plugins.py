@@ -257,8 +257,8 @@ ASSIST = AssistPlugin(
     params=(
         Param(
             "starts",
-            "The detectives' start stations in detective order, e.g. 13,26,29,34,50 (or type "
-            "'start 13,26,29,34,50' as the first entry).",
+            "The detectives' start stations in detective order, e.g. 9,10,15,17,19 on the "
+            "built-in board (or type 'start 9,10,15,17,19' as the first entry).",
         ),
         MODEL,
     ),

@@ -41,7 +41,7 @@ from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.tracker import Model, Tracker
 
 ENTRY_FORMS = """\
-start 13,26,29,34,50   the detectives' start stations, detective 1 first (the first entry)
+start 9,10,15,17,19    the detectives' start stations, detective 1 first (the first entry)
 x taxi                 Mr. X's ticket for his turn: taxi, bus, underground or black
 x double bus black     a double move: its two tickets, in order
 reveal 45              where Mr. X showed himself, after each entry that is a reveal entry
@@ -271,6 +271,9 @@ class PublicTable:
             raise SleuthError(
                 f"{text!r}: no reveal is due: {last} a reveal entry (entries {reveals})"
             )
+        board = self.game.board
+        if not 1 <= station <= board.n:
+            raise SleuthError(f"{text!r}: {station} is not a station (1..{board.n})")
         tracker = self.tracker
         assert tracker is not None
         try:
@@ -403,10 +406,10 @@ def parse_starts(text: str) -> tuple[int, ...]:
     """Station numbers separated by commas or spaces (``13,26,29``)."""
     parts = text.replace(",", " ").split()
     if not parts:
-        raise SleuthError("no start stations: write them as 13,26,29,34,50")
+        raise SleuthError("no start stations: write them as 9,10,15,17,19")
     bad = next((p for p in parts if not (p.isascii() and p.isdigit())), None)
     if bad is not None:
-        raise SleuthError(f"{bad!r} is not a station number (write e.g. 13,26,29,34,50)")
+        raise SleuthError(f"{bad!r} is not a station number (write e.g. 9,10,15,17,19)")
     return tuple(int(p) for p in parts)
 
 
