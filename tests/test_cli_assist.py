@@ -125,3 +125,19 @@ def test_what_the_user_types_is_never_read_as_markup(cwd: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "error: '[/x] [bold]': not an entry" in done.stdout
     assert "no entries yet" in done.stdout
+
+
+def test_the_end_of_the_game_is_said_and_undo_reopens_it(cwd: Path) -> None:
+    """When the Marshal uncovers every hideout the loop says the game is over and reads on:
+    a new entry is refused, 'undo' takes the winning guess back."""
+    script = OPENING + "guess 1 4 hit; 4 sprint 3\ndraw 1 6\nundo\nhistory\n"
+    done = entry("assist", "fugitive", cwd=cwd, stdin=script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "The game is over: the Marshal uncovered every hideout and wins." in out
+    assert out.count("The game is over: 'undo', 'edit' or 'delete' takes entries back") == 1
+    assert "error: 'draw 1 6': the game is over ('undo' to take back)" in out
+    assert "took back: guess 1 4 hit; 1 at 1; 4 at 2 sprint 3" in out
+    assert out.rstrip().endswith(
+        "Left the assistant after 4 entries. The last changes were not saved."
+    )

@@ -187,13 +187,16 @@ def _ranges(numbers: list[int]) -> str:
 
 
 class FugitiveSession:
-    """A Marshal's game at a real table, for :func:`sleuth.assist.repl.run_repl` (it goes on
-    after the game's end, so that entries can still be taken back)."""
+    """A Marshal's game at a real table, for :func:`sleuth.assist.repl.run_repl` (``finished``
+    at the game's end, after which the table refuses new entries until one is taken back)."""
 
     title = "Marshal's assistant for Fugitive: type what happens at the table, one entry a line."
     entry_help = ENTRY_HELP
     commands: tuple[Command, ...] = ()
-    finished = False
+
+    @property
+    def finished(self) -> bool:
+        return self.table.over
 
     def __init__(self, game: FugitiveGame, model: str = "uniform") -> None:
         self.model = model
