@@ -77,6 +77,8 @@ def test_the_wrong_role_or_a_tampered_game_log_is_refused(game_log: Path, tmp_pa
         parse_view_lines(_lines(game_log, tmp_path), "player", game="camel-up")
     with pytest.raises(LogError, match="a fugitive game log, not a fox one"):
         read_view_log(game_log, "marshal", game="fox")  # a full game log with that role
+    with pytest.raises(LogError, match="a fugitive game log, not a fox one"):
+        read_view_log(game_log, "hunter", game="fox")  # the game is named before the role
     with pytest.raises(LogError, match="a fugitive game log, which has no hunter"):
         read_view_log(game_log, "hunter")
     lines = game_log.read_text().splitlines()

@@ -194,14 +194,14 @@ def _from_game_log(
 ) -> ViewLog:
     replay = replay_lines(lines, source=source)
     game = replay.game
+    if name is not None and game.name != name:
+        raise LogError(f"{source}: a {game.name} game log, not a {name} one")
     role = next((r for r in _roles(roles) if r in game.roles), None)
     if role is None:
         raise LogError(
             f"{source}: a {game.name} game log, which has no {_named(roles)} (roles: "
             f"{', '.join(game.roles)})"
         )
-    if name is not None and game.name != name:
-        raise LogError(f"{source}: a {game.name} game log, not a {name} one")
     if seat is None:
         seat = game.roles.index(role)
     elif not 0 <= seat < game.num_players or game.roles[seat] != role:

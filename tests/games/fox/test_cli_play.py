@@ -218,10 +218,7 @@ def test_a_tampered_or_foreign_file_is_refused_and_changes_nothing(
     assert errors[1].startswith("bad.jsonl line 3: event 2 (inspected): {'kind': 'inspected'")
     assert "a game against the quantum fox shows" in errors[1]
     assert errors[2].startswith("the last changes are not saved")
-    assert (
-        errors[3]
-        == f"{game_log}: a fugitive game log, which has no hunter (roles: fugitive, marshal)"
-    )
+    assert errors[3] == f"{game_log}: a fugitive game log, not a fox one"
     assert errors[4].startswith("nothing.jsonl: cannot read")
     assert errors[5] == "load needs a file name: load FILE"
     assert "  1  inspect 3" in out and "Game abandoned on day 2" in out  # unchanged
