@@ -136,6 +136,21 @@ def test_play_prints_a_table(cwd: Path) -> None:
     assert list(cwd.iterdir()) == []  # --no-db: no database file
 
 
+def test_play_shows_the_longest_move_as_precisely_as_the_mean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from types import SimpleNamespace
+
+    from sleuth.arena.tournament import Standing
+    from sleuth.cli.app import _print_standings
+
+    fast = Standing("solver", "hunter", "hunter", 1, 1.0, 6.0, moves=6, thinking=6e-5, longest=4e-5)
+    tournament = SimpleNamespace(game="fox", options={}, seed=0, standings=lambda: [fast])
+    _print_standings(tournament)  # type: ignore[arg-type]
+    # a mean of 0.01 ms was shown beside a longest move of "at most 0.0 ms"
+    assert "solver (hunter) 0.01 ms, at most 0.04 ms" in capsys.readouterr().out
+
+
 def test_play_writes_sleuth_duckdb_in_the_working_folder_by_default(
     cwd: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -389,7 +389,7 @@ def _print_standings(tournament: Tournament) -> None:
         )  # fmt: skip
     _print_table(table)
     thinking = ", ".join(
-        f"{s.bot} ({s.side}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.1f} ms"
+        f"{s.bot} ({s.side}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.2f} ms"
         for s in standings
     )
     console.print(f"thinking time per move: {thinking}", highlight=False)
