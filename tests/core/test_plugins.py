@@ -3,6 +3,7 @@ on ``sys.path``, found lazily, and a broken plug-in is a warning naming it, not 
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from sleuth.core import registry
-from sleuth.core.errors import UnknownNameError
+from sleuth.core.errors import SleuthError, UnknownNameError
 from sleuth.core.registry import PluginWarning, game_names, game_spec, game_specs
 
 ENTRY_POINTS = """\
@@ -27,7 +28,13 @@ fox = tiny_sleuth_game:SPEC
 GAME = """\
 import dataclasses
 from tests.core import toy
-SPEC = dataclasses.replace(toy.SPEC, name="tinygame", description="a game from a plug-in")
+class TinyGame(toy.HighCard):
+    name = "tinygame"
+SPEC = dataclasses.replace(
+    toy.SPEC, name="tinygame", description="a game from a plug-in",
+    build=lambda values: TinyGame(values["cards"]),
+)
+RENAMED_ONLY = dataclasses.replace(toy.SPEC, name="renamedonly")
 NOT_A_SPEC = 42
 """
 
@@ -63,6 +70,17 @@ def test_a_plug_in_is_listed_and_imported_only_when_needed(distribution: Path) -
     spec = game_spec("tinygame")
     assert spec.name == "tinygame" and spec.description == "a game from a plug-in"
     assert spec.make().num_players == 2  # a working game
+
+
+def test_a_plug_in_whose_game_has_another_name_is_an_error_naming_both(distribution: Path) -> None:
+    spec = registry._load_entry_point(
+        importlib.metadata.EntryPoint(
+            "renamedonly", "tiny_sleuth_game:RENAMED_ONLY", "sleuth.games"
+        )
+    )
+    # its bots, logs and results would be looked up under 'highcard': "unknown bot ... for highcard"
+    with pytest.raises(SleuthError, match="game 'renamedonly' builds a HighCard named 'highcard'"):
+        spec.make()
 
 
 def test_broken_plug_ins_warn_once_naming_themselves(distribution: Path) -> None:

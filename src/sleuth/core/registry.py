@@ -22,7 +22,7 @@ from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
 from sleuth.core.bots import BotInfo, BotSpec
-from sleuth.core.errors import OptionError, UnknownNameError
+from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, parse_options
@@ -118,8 +118,16 @@ class GameSpec:
         """Build the game from option values (texts or typed values); unknown names fail.
 
         With ``canonical=True`` (options from a log), values must be canonical: no file is read.
+        Invariant: the game is named as the spec (its bots, logs and results are found by
+        that name), so a build that makes a game of another name is an error naming both.
         """
-        return self.build(parse_options(self.options, dict(texts or {}), self.name, canonical))
+        game = self.build(parse_options(self.options, dict(texts or {}), self.name, canonical))
+        if game.name != self.name:
+            raise SleuthError(
+                f"game {self.name!r} builds a {type(game).__name__} named {game.name!r}: its "
+                f"Game class must be named {self.name!r} too (name: ClassVar[str])"
+            )
+        return game
 
 
 @dataclass(frozen=True)
