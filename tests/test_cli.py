@@ -424,7 +424,7 @@ PLAY = ["play", "fox", "--bots", "solver,quantum", "--games", "2", "--no-db"]
     [
         (["play", "chess", "--bots", "a,b", "--no-db"], ["unknown game", "'chess'", "fox"]),
         (["play", "fox", "--bots", "solver,wolf", "--no-db"], ["unknown bot", "'wolf'", "quantum"]),
-        (["play", "fox", "--bots", "solver", "--no-db"], ["2 seats", "got 1 bots"]),
+        (["play", "fox", "--bots", "solver", "--no-db"], ["2 seats", "got 1 bot"]),
         (["play", "fox", "--bots", "solver,quantum,random", "--no-db"], ["got 3 bots"]),
         (["play", "fox", "--bots", "quantum,quantum", "--no-db"], ["no seating", "quantum"]),
         ([*PLAY, "--option", "graph"], ["'graph'", "name=value"]),

@@ -350,7 +350,8 @@ def test_unknown_bot() -> None:
 def test_wrong_number_of_bots(bots: list[str]) -> None:
     with pytest.raises(SleuthError) as info:
         run_tournament("fox", bots, 2)
-    assert "2 seats" in str(info.value) and f"got {len(bots)} bots" in str(info.value)
+    got = f"got {len(bots)} bot{'' if len(bots) == 1 else 's'}"  # "got 1 bot", not "1 bots"
+    assert "2 seats" in str(info.value) and str(info.value).endswith(got)
 
 
 @pytest.mark.parametrize(

@@ -204,15 +204,20 @@ def reported_sides(game: Game[Any]) -> tuple[str, ...]:
     )
 
 
+def _check_seat_count(game: Game[Any], bots: Sequence[str]) -> None:
+    """One bot per seat, else a SleuthError saying how many of each there are."""
+    if len(bots) != game.num_players:
+        raise SleuthError(
+            f"{game.name} has {game.num_players} seats ({', '.join(game.roles)}); "
+            f"got {len(bots)} bot{'' if len(bots) == 1 else 's'}"
+        )
+
+
 def valid_rotations(game: Game[Any], bots: Sequence[str]) -> list[int]:
     """The shifts ``s`` (seat ``j`` gets ``bots[(j - s) % n]``, so ``bots[0]`` sits in seat
     ``s``) in which every bot can play its seat's role, in increasing order."""
     spec = game_spec(game.name)
-    if len(bots) != game.num_players:
-        raise SleuthError(
-            f"{game.name} has {game.num_players} seats ({', '.join(game.roles)}); "
-            f"got {len(bots)} bots"
-        )
+    _check_seat_count(game, bots)
     specs = {name: spec.bot(name) for name in bots}
     n = len(bots)
     shifts = [
@@ -240,11 +245,7 @@ def valid_seatings(game: Game[Any], bots: Sequence[str]) -> list[tuple[str, ...]
 def fixed_seating(game: Game[Any], bots: Sequence[str]) -> tuple[str, ...]:
     """``bots`` as given, seat by seat, once every bot is known to play its seat's role."""
     spec = game_spec(game.name)
-    if len(bots) != game.num_players:
-        raise SleuthError(
-            f"{game.name} has {game.num_players} seats ({', '.join(game.roles)}); "
-            f"got {len(bots)} bots"
-        )
+    _check_seat_count(game, bots)
     for seat, (bot, role) in enumerate(zip(bots, game.roles, strict=True)):
         if role not in spec.bot(bot).roles:
             raise SleuthError(
