@@ -468,6 +468,13 @@ PLAY = ["play", "fox", "--bots", "solver,quantum", "--games", "2", "--no-db"]
         ([*PLAY, "--option", "k=1", "--option", "k=2"], ["'k'", "given twice"]),
         ([*PLAY, "--db", "r.duckdb"], ["--db and --no-db"]),
         (["compare", "fox", "-a", "solver", "-b", "random", "--field", ""], ["--field", "empty"]),
+        # a seat count the game refuses names the bots it came from
+        (["play", "camel-up", "--bots", "ev", "--no-db"], ["players=1", "1 bot in --bots"]),
+        (["play", "scotland-yard", "--bots", "random,mc,mc", "--no-db"], ["3 bots in --bots"]),
+        (
+            ["compare", "camel-up", "-a", "ev", "-b", "random", "--field", ",".join(["ev"] * 8)],
+            ["9 bots in --candidate and --field, so players=9"],
+        ),
     ],
 )
 def test_bad_input_is_a_clear_error(args: list[str], culprits: list[str], cwd: Path) -> None:

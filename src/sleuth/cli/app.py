@@ -15,7 +15,7 @@ import sys
 import uuid
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -29,7 +29,7 @@ from sleuth.cli import infer as infer_cli
 from sleuth.cli import serve as serve_cli
 from sleuth.cli.common import console, errors, print_json
 from sleuth.cli.plugin_commands import RootGroup
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import OptionError, SleuthError
 from sleuth.core.match import DEFAULT_TIME_LIMIT, seat_limits
 from sleuth.core.registry import game_infos, game_spec, make_game, parse_option_texts
 
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from sleuth.arena.paired import Comparison, PairedMean
     from sleuth.arena.tournament import Tournament
     from sleuth.core.bots import BotInfo
+    from sleuth.core.game import Game
 
 app = typer.Typer(
     name="sleuth",
@@ -208,6 +209,21 @@ def bot_names(text: str, flag: str) -> list[str]:
     return names
 
 
+def game_for_bots(game: str, texts: dict[str, str], count: int, flag: str) -> Game[Any]:
+    """The game with the option ``texts``, its seat-count option (if it has one and the texts
+    do not set it) set to the ``count`` bots named: a value the game refuses is an error that
+    names ``flag`` as where it came from."""
+    spec = game_spec(game)
+    try:
+        return make_game(game, spec.options_for(texts, count))
+    except OptionError as exc:
+        seats = spec.seats_option
+        if seats is None or seats in texts:
+            raise
+        bots = f"{count} bot{'' if count == 1 else 's'}"
+        raise OptionError(f"{exc} ({bots} in {flag}, so {seats}={count})") from None
+
+
 @app.command("play")
 def play_command(
     game: Annotated[str, typer.Argument(help="Game name (see `sleuth games`).")],
@@ -262,8 +278,10 @@ def play_command(
     if resume and no_db:
         raise SleuthError("--resume continues a run stored in the results file: drop --no-db")
     names = bot_names(bots, "--bots")
-    options = game_spec(game).options_for(parse_option_texts(option or []), len(names))
-    valid_seatings(make_game(game, options), names)  # bad names fail before the database is touched
+    texts = parse_option_texts(option or [])
+    options = game_spec(game).options_for(texts, len(names))
+    board = game_for_bots(game, texts, len(names), "--bots")  # bad names fail before the
+    valid_seatings(board, names)  # database is touched
     board, canonical_bots = canonical_setup(game, names, options)
     previous: list[GameRow] = []
     seconds_before = 0.0
@@ -437,7 +455,10 @@ def compare_command(
         if side:
             side_seating(make_game(game, options), side, bot, names)
         else:
-            valid_seatings(make_game(game, options), [bot, *names])
+            valid_seatings(
+                game_for_bots(game, texts, len(names) + 1, "--candidate and --field"),
+                [bot, *names],
+            )
     if db is not None:
         store.prepare(db)
     started_at = datetime.now()
