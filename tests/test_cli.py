@@ -151,6 +151,18 @@ def test_play_shows_the_longest_move_as_precisely_as_the_mean(
     assert "solver (hunter) 0.01 ms, at most 0.04 ms" in capsys.readouterr().out
 
 
+def test_play_stopped_before_any_game_prints_no_empty_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from types import SimpleNamespace
+
+    from sleuth.cli.app import _print_standings
+
+    tournament = SimpleNamespace(game="fox", options={}, seed=0, standings=lambda: [])
+    _print_standings(tournament)  # type: ignore[arg-type]
+    assert capsys.readouterr().out == ""  # was a table without rows and "thinking time per move: "
+
+
 def test_play_writes_sleuth_duckdb_in_the_working_folder_by_default(
     cwd: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

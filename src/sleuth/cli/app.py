@@ -391,10 +391,13 @@ def _print_table(table: Table) -> None:
 
 
 def _print_standings(tournament: Tournament) -> None:
-    """One row per bot and side (a side's games and wins counted once per game)."""
+    """One row per bot and side (a side's games and wins counted once per game); nothing when
+    no game finished (a run stopped before its first game ended)."""
+    standings = tournament.standings()
+    if not standings:
+        return
     options = ", ".join(f"{k}={v}" for k, v in tournament.options.items())
     table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
-    standings = tournament.standings()
     _add_columns(
         table,
         ("bot", "side", "role", "games", "wins", "win rate", "95% CI", "mean length", "forfeits"),
