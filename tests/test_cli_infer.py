@@ -96,7 +96,9 @@ def test_fox_caught(tmp_path: Path, cwd: Path) -> None:
 
 def test_fox_bad_input(fox_log: Path, game_log: Path, tmp_path: Path, cwd: Path) -> None:
     check_error(entry("infer", "fox", "--log", tmp_path / "none.jsonl", cwd=cwd), "none.jsonl")
-    check_error(entry("infer", "fox", "--log", game_log, cwd=cwd), "fugitive game log", "hunter")
+    check_error(
+        entry("infer", "fox", "--log", game_log, cwd=cwd), "fugitive game log, not a fox one"
+    )
     count = len(read_view_log(fox_log, "hunter").events)
     too_many = entry("infer", "fox", "--log", fox_log, "--events", str(count + 1), cwd=cwd)
     check_error(too_many, f"--events {count + 1}", f"only {count} events")
@@ -166,7 +168,9 @@ def test_camel_up_text_and_ends(camel_log: Path, cwd: Path) -> None:
 def test_camel_up_bad_input(camel_log: Path, fox_log: Path, tmp_path: Path, cwd: Path) -> None:
     seats = entry("infer", "camel-up", "--log", camel_log, "--seat", "3", cwd=cwd)
     check_error(seats, "seat 3 is not a player")
-    check_error(entry("infer", "camel-up", "--log", fox_log, cwd=cwd), "fox game log", "player")
+    check_error(
+        entry("infer", "camel-up", "--log", fox_log, cwd=cwd), "fox game log, not a camel-up one"
+    )
     view = tmp_path / "seat2.jsonl"
     write_view_log(read_view_log(camel_log, "player", seat=2), view)
     check_error(entry("infer", "camel-up", "--log", view, "--seat", "1", cwd=cwd),

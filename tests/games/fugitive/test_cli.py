@@ -59,7 +59,9 @@ def test_infer_bad_input(view_log: Path, tmp_path: Path, cwd: Path) -> None:
     fox = tmp_path / "fox.jsonl"
     spec = game_spec("fox")
     write_log(run_match(spec.make(), [spec.bot("solver"), spec.bot("quantum")], seed=1), fox)
-    check_error(entry("infer", "fugitive", "--log", fox, cwd=cwd), "fox game log", "no marshal")
+    check_error(
+        entry("infer", "fugitive", "--log", fox, cwd=cwd), "fox game log, not a fugitive one"
+    )
     negative = entry("infer", "fugitive", "--log", view_log, "--events", "-1", cwd=cwd)
     check_error(negative, "--events")
     view = read_view_log(view_log, "marshal")
