@@ -223,3 +223,30 @@ def test_the_default_limit_survives_pickling_and_a_budget_may_depend_on_options(
     )
     assert spec.budget() == 10.0
     assert spec.configured({"iterations": "50"}, "fox").budget() == 0.5
+
+
+def test_in_a_game_that_goes_on_a_forfeiter_scores_0_and_its_lead_passes_on() -> None:
+    """Camel Up goes on after a forfeit: the forfeiter scores 0, so the richest of the others
+    wins (the richest seat forfeiting used to leave the game with no winner)."""
+    import random
+
+    from sleuth.core.game import TERMINAL
+    from sleuth.core.match import Forfeit, final_result
+
+    game = make_game("camel-up", {"players": 3})
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    money = state.returns()
+    richest = max(range(3), key=lambda s: money[s])
+    others = sorted((s for s in range(3) if s != richest), key=lambda s: -money[s])
+    assert money[others[0]] > money[others[1]]  # this seed has a clear second
+    result = final_result(game, state, [Forfeit(richest, "raise", 5, "raised")])
+    assert result.returns[richest] == 0.0 and result.wins[richest] == 0.0
+    assert result.wins[others[0]] == 1.0 and result.winners == (game.sides()[others[0]],)
+    assert f"forfeited, scoring 0: player (seat {richest})" in result.text
+    assert final_result(game, state, []).wins[richest] == 1.0

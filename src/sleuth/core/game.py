@@ -193,6 +193,19 @@ class State(ABC, Generic[ActionT]):
         best = max(returns)
         return sides_of(self.game.sides(), [s for s, r in enumerate(returns) if r == best])
 
+    def winners_without(self, forfeited: frozenset[int]) -> tuple[str, ...]:
+        """The winning sides of a finished game in which the ``forfeited`` seats score 0 and
+        cannot win (a game that :attr:`Game.continues_after_forfeit`); empty when nobody won.
+
+        Default: the sides of the other seats with the highest return.  A game that goes on
+        after a forfeit and decides its winners otherwise overrides it."""
+        returns = self.returns()
+        standing = [s for s in range(len(returns)) if s not in forfeited]
+        if not standing:
+            return ()
+        best = max(returns[s] for s in standing)
+        return sides_of(self.game.sides(), [s for s in standing if returns[s] == best])
+
     def wins(self) -> tuple[float, ...]:
         """Win shares of a finished game: every seat of a winning side gets a full win, and
         winning sides share one win equally (see :func:`~sleuth.core.outcome.side_wins`)."""

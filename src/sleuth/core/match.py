@@ -25,7 +25,7 @@ from sleuth.core.bots import Bot, BotInfo, BotSpec
 from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
-from sleuth.core.outcome import FORFEIT, Outcome
+from sleuth.core.outcome import FORFEIT, Outcome, side_wins
 from sleuth.core.rng import derive_seed
 
 
@@ -274,8 +274,9 @@ def final_result(game: Game[Any], state: State[Any], forfeits: Sequence[Forfeit]
 
     A game that stops at the first forfeit ends with termination ``"forfeit"``: the winners are
     :meth:`Game.forfeit_winners` and each seat's return is its win share.  In a game that goes
-    on, the termination is the game's own, and a forfeited seat scores 0 and keeps no share of
-    the win (its side stays a winner only through a seat that did not forfeit).
+    on, the termination is the game's own, a forfeited seat scores 0, and the winners are
+    :meth:`State.winners_without` the forfeited seats (with the default rule, the richest of
+    the others: a forfeiter's lead passes to the next seat); the text says who forfeited.
     """
     forfeited = frozenset(f.seat for f in forfeits)
     if forfeited and not game.continues_after_forfeit:
@@ -288,11 +289,12 @@ def final_result(game: Game[Any], state: State[Any], forfeits: Sequence[Forfeit]
     if not forfeited:
         return result
     returns = tuple(0.0 if s in forfeited else r for s, r in enumerate(result.returns))
-    wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(result.wins))
-    sides = game.sides()
-    kept = {sides[s] for s, w in enumerate(wins) if w > 0}
-    winners = tuple(side for side in result.winners if side in kept)
-    return Outcome(result.termination, winners, returns, wins, result.text)
+    winners = state.winners_without(forfeited)
+    shares = side_wins(game.sides(), winners)
+    wins = tuple(0.0 if s in forfeited else w for s, w in enumerate(shares))
+    seats = ", ".join(f"{game.roles[s]} (seat {s})" for s in sorted(forfeited))
+    text = f"{result.text}; forfeited, scoring 0: {seats}"
+    return Outcome(result.termination, winners, returns, wins, text)
 
 
 def _apply_checked(state: State[Any], action: Hashable) -> tuple[tuple[Event, ...], str | None]:
