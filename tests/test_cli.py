@@ -73,10 +73,11 @@ def test_play_raises_the_default_limit_to_a_bots_budget_but_not_a_given_one() ->
 def check_play_json(summary: dict[str, Any]) -> None:
     """The schema of the issue: keys, order and types."""
     assert list(summary) == [
-        "game", "games", "seed", "bots", "results", "mean_length", "forfeits", "seconds",
-        "thinking",
+        "game", "run_id", "games", "requested", "stopped_by", "seed", "bots", "results",
+        "mean_length", "forfeits", "seconds", "thinking",
     ]  # fmt: skip
-    assert isinstance(summary["game"], str)
+    assert isinstance(summary["game"], str) and isinstance(summary["run_id"], str)
+    assert summary["games"] == summary["requested"] and summary["stopped_by"] is None
     assert isinstance(summary["games"], int) and isinstance(summary["seed"], int)
     assert all(isinstance(b, str) for b in summary["bots"])
     for res in summary["results"]:
@@ -111,7 +112,7 @@ def test_play_json_prints_exactly_one_object_and_stores_the_games(cwd: Path) -> 
     assert quantum["ci95"][0] == 0.0
     assert summary["mean_length"] == 12.0 and summary["forfeits"] == 0
     with duckdb.connect(str(db), read_only=True) as con:
-        assert con.execute("SELECT count(*) FROM runs").fetchone() == (1,)
+        assert con.execute("SELECT run_id FROM runs").fetchall() == [(summary["run_id"],)]
         assert con.execute("SELECT count(*), sum(wins[1]) FROM games").fetchone() == (20, 20.0)
     assert list(cwd.iterdir()) == []  # nothing written into the working folder
 
@@ -200,6 +201,7 @@ def test_play_seed_and_workers(cwd: Path) -> None:
     for r in runs:
         r.pop("seconds")
         r.pop("thinking")  # wall-clock times
+        r.pop("run_id")  # new for every run
     assert runs[0] == runs[1]
     assert runs[0]["seed"] == 9 and runs[2]["seed"] == 10
     assert [(r["bot"], r["role"], r["games"]) for r in runs[0]["results"]] == [

@@ -9,6 +9,7 @@ requested games, the same games an uninterrupted run plays.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -110,6 +111,8 @@ def check_resume_completes(tmp_path: Path, before: list[int]) -> None:
         [*command(tmp_path), "--resume", "--json"], capture_output=True, text=True, timeout=300
     )
     assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout)
+    assert summary["games"] == summary["requested"] == GAMES and summary["stopped_by"] is None
     indices, statuses = stored(tmp_path)
     assert sorted(indices) == list(range(GAMES)), "lost or duplicated games"
     assert statuses == ["finished"]

@@ -139,7 +139,7 @@ def test_results_do_not_depend_on_the_number_of_workers(tmp_path: Path) -> None:
     )
     assert comparable(one.rows) == comparable(two.rows)
     assert [r.index for r in two.rows] == list(range(37))
-    clockless = {"seconds": 0, "thinking": []}
+    clockless = {"seconds": 0, "thinking": [], "run_id": ""}
     assert one.summary() | clockless == two.summary() | clockless
     assert len({r.outcome for r in one.rows}) > 2  # a real mix of outcomes was compared
     assert 0 < one.summary()["results"][0]["win_rate"] < 1
@@ -185,11 +185,12 @@ def test_a_single_game_and_many_workers() -> None:
 def check_summary_shape(summary: dict[str, Any]) -> None:
     """The exact ``sleuth play --json`` schema of the issue."""
     assert list(summary) == [
-        "game", "games", "seed", "bots", "results", "mean_length", "forfeits", "seconds",
-        "thinking",
+        "game", "run_id", "games", "requested", "stopped_by", "seed", "bots", "results",
+        "mean_length", "forfeits", "seconds", "thinking",
     ]  # fmt: skip
-    assert type(summary["game"]) is str
-    assert type(summary["games"]) is int
+    assert type(summary["game"]) is str and type(summary["run_id"]) is str
+    assert type(summary["games"]) is int and summary["games"] == summary["requested"]
+    assert summary["stopped_by"] is None  # a finished run
     assert type(summary["seed"]) is int
     assert type(summary["bots"]) is list and all(type(b) is str for b in summary["bots"])
     assert type(summary["results"]) is list and summary["results"]
@@ -272,7 +273,7 @@ def row(index: int, bots: tuple[str, str], wins: tuple[float, float], length: in
 
 
 def test_hand_built_tournament_with_ties() -> None:
-    t = Tournament("run", "fox", {}, 0, ("random", "solver"), 1, seconds=1.5)
+    t = Tournament("run", "fox", {}, 0, ("random", "solver"), 1, seconds=1.5, requested=4)
     t.rows = [
         row(0, ("random", "random"), (0.5, 0.5), 4),
         row(1, ("solver", "random"), (1.0, 0.0), 6),

@@ -158,7 +158,10 @@ class Tournament:
         """The JSON object printed by ``sleuth play --json``."""
         return {
             "game": self.game,
+            "run_id": self.run_id,
             "games": len(self.rows),
+            "requested": self.requested,
+            "stopped_by": self.stopped_by,
             "seed": self.seed,
             "bots": list(self.bots),
             "results": [
