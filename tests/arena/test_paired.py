@@ -25,8 +25,13 @@ def test_paired_mean_matches_the_textbook_formula() -> None:
 
 
 def test_paired_mean_of_constant_differences_has_no_spread() -> None:
+    """No spread: the exact sign test's p-value (3 games all won is 1 chance in 4 for a fair
+    coin's two tails, not certainty)."""
     assert PairedMean.of([0.0, 0.0, 0.0]) == PairedMean(0.0, 0.0, 0.0, 1.0)
-    assert PairedMean.of([1.0, 1.0]) == PairedMean(1.0, 1.0, 1.0, 0.0)
+    assert PairedMean.of([1.0, 1.0]) == PairedMean(1.0, 1.0, 1.0, 0.5)
+    assert PairedMean.of([-1.0, -1.0, -1.0]).p_value == 0.25
+    assert PairedMean.of([0.5] * 40).p_value == pytest.approx(2 * 0.5**40)
+    assert PairedMean.of([1.0]).p_value == 1.0
 
 
 def test_a_bot_compared_with_itself_plays_identical_games() -> None:

@@ -36,7 +36,11 @@ from sleuth.core.registry import game_spec
 
 @dataclass(frozen=True)
 class PairedMean:
-    """The mean of paired differences with its normal 95% interval and two-sided p-value."""
+    """The mean of paired differences with its normal 95% interval and two-sided p-value.
+
+    When every difference is the same the normal test has no spread to go by: the p-value is
+    then the exact sign test's, 2 x 0.5**n for n equal nonzero differences (0.25 for 3 games,
+    not 0), and 1 when they are all 0."""
 
     mean: float
     low: float
@@ -50,7 +54,7 @@ class PairedMean:
         variance = sum((d - mean) ** 2 for d in differences) / (n - 1) if n > 1 else 0.0
         error = math.sqrt(variance / n)
         if error == 0.0:
-            return cls(mean, mean, mean, 1.0 if mean == 0 else 0.0)
+            return cls(mean, mean, mean, 1.0 if mean == 0 else min(1.0, 2 * 0.5**n))
         z = abs(mean) / error
         return cls(mean, mean - Z95 * error, mean + Z95 * error, math.erfc(z / math.sqrt(2)))
 
