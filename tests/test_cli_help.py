@@ -87,3 +87,27 @@ def test_seed_bounds() -> None:
               "--seed", str(-(2**63)), "--json"],
     )  # fmt: skip
     assert smallest.exit_code == 0, smallest.output
+
+
+def test_help_prose_is_reflowed_and_structured_paragraphs_kept() -> None:
+    """A docstring's paragraph of prose becomes one line for the terminal to wrap (it broke
+    where the source line did: 'stops it within about a' / 'second, ...'); lists keep theirs."""
+    from sleuth.cli.help import reflow
+
+    text = """First line.
+
+        Prose that goes on
+        over two lines.
+
+        - an item
+        - another
+
+        \f
+        after the cut
+        stays."""
+    assert reflow(text) == (
+        "First line.\n\nProse that goes on over two lines.\n\n- an item\n- another\n\n"
+        "\f\nafter the cut\nstays."
+    )
+    result = runner.invoke(app, ["play", "--help"], env=WIDE)
+    assert "stops it within about a second, keeping every finished game;" in result.stdout
