@@ -181,3 +181,22 @@ def test_any_text_is_legal_or_refused_without_change(client: TestClient, text: s
         assert text.strip() not in game["legal"]
         assert answer.status_code == 400 and answer.json()["error"]
         assert client.get(f"/api/play/{game['id']}").json() == game
+
+
+def test_malformed_json_is_named_as_such_with_no_field_blamed(client: TestClient) -> None:
+    for path in ["/api/play", "/api/assist"]:
+        broken = client.post(
+            path, content=b"{not json", headers={"content-type": "application/json"}
+        )
+        assert broken.status_code == 422, broken.text
+        answer = broken.json()
+        assert answer["error"].startswith("malformed JSON at character 2: "), answer
+        assert "field" not in answer, answer
+
+
+def test_a_bad_path_number_blames_the_path_parameter_by_its_name(client: TestClient) -> None:
+    notepad = client.post("/api/assist", json={"game": "fox"}).json()
+    answer = client.put(f"/api/assist/{notepad['id']}/entries/abc", json={"text": "2"})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["field"] == "number", answer.json()
+    assert answer.json()["error"].startswith("number: "), answer.json()

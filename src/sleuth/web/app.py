@@ -158,7 +158,14 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
     problems = []
     fields = set()
     for error in exc.errors():
-        where = [str(part) for part in error.get("loc", ()) if part != "body"]
+        if error.get("type") == "json_invalid":  # its loc is the body and the offset
+            offset = error.get("loc", ("body", 0))[-1]
+            reason = error.get("ctx", {}).get("error", "invalid")
+            problems.append(f"malformed JSON at character {int(offset) + 1}: {reason}")
+            fields.add(None)
+            continue
+        # where in the request: a body field, or a path or query parameter, by its own name
+        where = [str(part) for part in error.get("loc", ())[1:]]
         fields.add(where[0] if where else None)
         text = ".".join(where)
         problems.append(f"{text}: {error.get('msg', 'invalid')}" if text else error["msg"])
