@@ -156,7 +156,7 @@ async def _sleuth_error(request: Request, exc: Exception) -> Response:
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     problems = []
-    fields = set()
+    fields: set[str | None] = set()
     for error in exc.errors():
         if error.get("type") == "json_invalid":  # its loc is the body and the offset
             offset = error.get("loc", ("body", 0))[-1]
