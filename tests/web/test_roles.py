@@ -63,3 +63,28 @@ def test_a_seat_count_without_the_role_is_refused_naming_the_one_with_it(
     )
     unknown = client.post("/api/play", json={"game": "scotland-yard", "role": "inspector"})
     assert unknown.status_code == 400 and "no role 'inspector'" in unknown.json()["error"]
+
+
+def test_a_seat_of_another_role_than_the_one_chosen_is_refused(client: TestClient) -> None:
+    """The form always sends the role: a seat is chosen among that role's seats, and a seat of
+    another role is refused rather than silently giving the person that other role."""
+    answer = client.post("/api/play", json={"game": "fox", "role": "hunter", "seat": 1})
+    assert answer.status_code == 400, answer.text
+    assert answer.json() == {
+        "error": "seat 1 is the fox's, not a hunter's: the hunter's seat is 0",
+        "field": "seat",
+    }
+    unknown = client.post("/api/play", json={"game": "fox", "role": "dragon", "seat": 1})
+    assert unknown.status_code == 400, unknown.text
+    assert unknown.json()["field"] == "role", unknown.json()
+
+
+def test_a_seat_among_one_detective_seats_gets_the_seat_count_the_role_needs(
+    client: TestClient,
+) -> None:
+    started = client.post(
+        "/api/play", json={"game": "scotland-yard", "role": "detective", "seat": 3, "seed": 1}
+    )
+    assert started.status_code == 201, started.text
+    game = started.json()
+    assert game["options"]["seats"] == 6 and (game["seat"], game["role"]) == (3, "detective")

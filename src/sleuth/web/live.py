@@ -95,7 +95,8 @@ def new_log(
     game, the lengths of options and bots, options, role, seat, bots, seed).
 
     Options are read as canonical values: a web request never makes the server read a file.
-    ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's; every other
+    ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's, and must
+    be a seat of ``role`` when both are given; every other
     seat gets the bot in ``bots`` or :func:`default_bot`.  A ``role`` that only some seat
     counts have (Scotland Yard's ``detective``) sets the seat-count option when it is not
     given (:func:`_seated_for`).  A bot option over its interactive
@@ -120,7 +121,7 @@ def new_log(
         game = spec.make(options, canonical=True)
     except SleuthError as exc:
         raise ChoiceError(_option_at_fault(spec, options), str(exc)) from exc
-    if seat is None and role is not None and role not in game.roles:
+    if role is not None and role not in game.roles:
         seated = _seated_for(spec, options, role)
         if seated is not None and spec.seats_option not in options:
             game = seated[1]
@@ -131,18 +132,22 @@ def new_log(
                 f"({spec.seats_option}={seated[0]} has a {role} seat)",
             )
     roles = game.roles
+    if role is not None and role not in roles:
+        raise ChoiceError(
+            "role", f"no role {role!r} in this {name} game; its roles: {', '.join(roles)}"
+        )
     if seat is None:
-        if role is None:
-            seat = 0
-        elif role in roles:
-            seat = roles.index(role)
-        else:
-            raise ChoiceError(
-                "role", f"no role {role!r} in this {name} game; its roles: {', '.join(roles)}"
-            )
+        seat = 0 if role is None else roles.index(role)
     if not 0 <= seat < len(roles):
         raise ChoiceError(
             "seat", f"seat {seat} does not exist: {name} has seats 0 to {len(roles) - 1}"
+        )
+    if role is not None and roles[seat] != role:
+        own = [str(s) for s, seat_role in enumerate(roles) if seat_role == role]
+        raise ChoiceError(
+            "seat",
+            f"seat {seat} is the {roles[seat]}'s, not a {role}'s: the {role}'s "
+            f"{'seat is' if len(own) == 1 else 'seats are'} {', '.join(own)}",
         )
     for other in bots:
         if not 0 <= other < len(roles) or other == seat:
