@@ -367,3 +367,53 @@ def test_a_form_another_site_sends_is_refused_and_keeps_the_session(
     )  # fmt: skip
     assert own.status_code == 303, own.text
     assert stored(store) == (1, 1)
+
+
+class UnnamedControls(HTMLParser):
+    """The visible form controls of a page that have no accessible name: neither inside a
+    ``<label>``, nor named by a ``<label for>``, ``aria-label`` or ``aria-labelledby``; each
+    as its ``name`` (or ``id``)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self._labels_open = 0
+        self._labelled_ids: set[str] = set()
+        self._outside_labels: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "label":
+            self._labels_open += 1
+            if attributes.get("for"):
+                self._labelled_ids.add(str(attributes["for"]))
+        elif tag in ("input", "select", "textarea"):
+            if attributes.get("type") in ("hidden", "submit", "button"):
+                return
+            if self._labels_open or "aria-label" in attributes or "aria-labelledby" in attributes:
+                return
+            self._outside_labels.append(attributes)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "label":
+            self._labels_open -= 1
+
+    def unnamed(self) -> list[str]:
+        return [
+            str(control.get("name") or control.get("id"))
+            for control in self._outside_labels
+            if control.get("id") not in self._labelled_ids
+        ]
+
+
+def unnamed_controls(page: str) -> list[str]:
+    """The form controls of ``page`` without an accessible name (see :class:`UnnamedControls`)."""
+    parser = UnnamedControls()
+    parser.feed(page)
+    return parser.unnamed()
+
+
+def test_every_field_of_the_new_game_form_is_labelled(client: TestClient) -> None:
+    for spec in game_specs():
+        page = client.get(f"/play/new?game={spec.name}", headers=PAGE)
+        assert page.status_code == 200
+        assert unnamed_controls(page.text) == [], spec.name

@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from sleuth.web.app import COOKIE
 from sleuth.web.live import LiveGame
 from tests.web.test_hidden import _secrets
+from tests.web.test_plain_form import unnamed_controls
 
 PAGE = {"Accept": "text/html"}
 """A browser's navigation asks for a page."""
@@ -324,3 +325,10 @@ def test_the_page_shows_no_hidden_information_while_the_game_is_on(
         final = unescape(page_of(client, record))
         found_any |= any(secret in final for secret in secrets)
     assert found_any, "no secret was ever hidden: the test proves nothing"
+
+
+def test_every_control_of_the_game_page_is_labelled(client: TestClient) -> None:
+    game = client.post("/api/play", json={"game": "cluedo", "seed": 3}).json()
+    page = client.get(f"/play/{game['id']}", headers={"Accept": "text/html"})
+    assert page.status_code == 200
+    assert unnamed_controls(page.text) == []
