@@ -22,6 +22,7 @@ from sleuth.games.fox.hunt import FoxSession
 from sleuth.games.fox.rules import FoxGame
 from sleuth.web.app import create_app
 from sleuth.web.assist import rendered_html
+from tests.web.test_plain_form import unnamed_controls
 
 SETUPS: dict[str, tuple[dict[str, str], dict[str, str], list[str]]] = {
     "fox": ({"graph": "path:5"}, {}, ["2", "inspect 3", "3"]),
@@ -486,3 +487,17 @@ def test_the_cluedo_chart_outlines_this_turn_s_room_only_while_i_play(client: Te
     assert 'class="suggestion"' in out["svg"]  # the chart is still drawn
     assert "this-turn" not in out["svg"] and "This turn" not in out["svg"]
     assert "This turn" not in out["html"]
+
+
+def test_the_notepad_pages_controls_are_labelled_and_the_log_downloads_without_a_script(
+    client: TestClient,
+) -> None:
+    page = client.get("/assist", headers={"Accept": "text/html"})
+    assert unnamed_controls(page.text) == []
+    notepad = new(client, "cluedo")
+    page = client.get(f"/assist/{notepad['id']}", headers={"Accept": "text/html"})
+    assert page.status_code == 200
+    assert unnamed_controls(page.text) == []
+    save = re.search(r'<a [^>]*id="save"[^>]*>', page.text)
+    assert save is not None and f'href="/api/assist/{notepad["id"]}/save"' in save.group(0)
+    assert client.get(f"/api/assist/{notepad['id']}/save").status_code == 200
