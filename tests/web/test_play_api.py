@@ -200,3 +200,18 @@ def test_a_bad_path_number_blames_the_path_parameter_by_its_name(client: TestCli
     assert answer.status_code == 422, answer.text
     assert answer.json()["field"] == "number", answer.json()
     assert answer.json()["error"].startswith("number: "), answer.json()
+
+
+def test_a_body_that_is_not_a_json_object_is_named_as_the_request_body(
+    client: TestClient,
+) -> None:
+    listed = client.post("/api/play", json=["fox"])
+    assert listed.status_code == 422, listed.text
+    assert listed.json()["error"].startswith("the request body: "), listed.json()
+    as_text = client.post(
+        "/api/play", content=b'{"game": "fox"}', headers={"content-type": "text/plain"}
+    )
+    assert as_text.status_code == 422, as_text.text
+    assert as_text.json()["error"].endswith(
+        "(send a JSON object as application/json, not text/plain)"
+    ), as_text.json()

@@ -167,10 +167,18 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
         # where in the request: a body field, or a path or query parameter, by its own name
         where = [str(part) for part in error.get("loc", ())[1:]]
         fields.add(where[0] if where else None)
-        text = ".".join(where)
-        problems.append(f"{text}: {error.get('msg', 'invalid')}" if text else error["msg"])
+        text = ".".join(where) or "the request body"
+        problems.append(f"{text}: {error.get('msg', 'invalid')}{_json_hint(request, where)}")
     blamed = fields.pop() if len(fields) == 1 else None  # the one field at fault, if one is
     return _error(request, 422, "; ".join(problems) or "invalid request", blamed)
+
+
+def _json_hint(request: Request, where: list[str]) -> str:
+    """For a problem with the body as a whole that was not sent as JSON, what to send."""
+    sent = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if where or sent == "application/json":
+        return ""
+    return f" (send a JSON object as application/json{f', not {sent}' if sent else ''})"
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
