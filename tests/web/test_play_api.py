@@ -65,7 +65,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(client: TestClient) ->
     for bad in ["9", "x", ""]:
         answer = client.post(f"/api/play/{game['id']}/action", json={"action": bad})
         assert answer.status_code == 400, answer.text
-        assert answer.json()["error"]
+        assert answer.json()["error"] and answer.json()["field"] == "action", answer.json()
     assert client.get(f"/api/play/{game['id']}").json() == game
 
 

@@ -55,7 +55,8 @@ class ChoiceError(SleuthError, ValueError):
     """A new game's choice that cannot be used: the message says why (as the error behind
     it said), and :attr:`field` names the new-game form's field at fault: ``game``, ``role``,
     ``seat``, ``option:NAME``, ``options`` (no single option is at fault, their combination
-    is), ``bots`` or ``seed``."""
+    is), ``bots`` or ``seed``; or ``action``, a played action that cannot be read or is
+    illegal."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
@@ -282,15 +283,16 @@ class LiveGame:
 
     def play(self, text: str) -> None:
         """Play the human's action given as text, then :meth:`advance`; a bad or illegal action
-        raises a SleuthError and changes nothing."""
+        raises a :class:`ChoiceError` blaming ``action`` and changes nothing."""
         if self.is_over():
             raise SleuthError("the game is over")
         if not self.your_turn():
             raise SleuthError("it is not your turn")
-        action = self.game.parse_action(text.strip())
-        reason = self.state.illegal_reason(action)
-        if reason is not None:
-            raise SleuthError(f"{action}: {reason}")
+        with blame("action"):
+            action = self.game.parse_action(text.strip())
+            reason = self.state.illegal_reason(action)
+            if reason is not None:
+                raise SleuthError(f"{action}: {reason}")
         self._apply(self.seat, action)
         self.advance()
 
