@@ -29,6 +29,7 @@ import sleuth
 from sleuth.core.errors import SleuthError
 from sleuth.core.options import limit_text
 from sleuth.web import assist, play
+from sleuth.web.head import HeadAsGet
 from sleuth.web.limits import BodyLimit
 from sleuth.web.live import ChoiceError
 from sleuth.web.store import NotFoundError, Store, new_id
@@ -68,7 +69,8 @@ def create_app(
     app.include_router(play.router)
     app.include_router(assist.router)
     app.middleware("http")(_session_cookie)
-    app.add_middleware(BodyLimit)  # outermost: a body over its bound reaches nothing
+    app.add_middleware(BodyLimit)  # a body over its bound reaches nothing
+    app.add_middleware(HeadAsGet)  # outermost: a HEAD is its GET, without the body
     app.add_exception_handler(SleuthError, _sleuth_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(HTTPException, _http_error)
