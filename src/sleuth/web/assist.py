@@ -8,6 +8,10 @@ picture (:mod:`sleuth.web.assist_visuals`).  The store keeps each notepad as its
 (:mod:`sleuth.web.assist_session`); every answer is :func:`notepad_payload`.  A refused
 request (a bad entry, an entry number out of range, a bad log) is a 4xx with the assistant's
 own message, and the stored record is as before.
+
+The pages work without scripts: ``/assist/ID`` is drawn from :func:`notepad_payload`, and its
+forms (``POST /assist``, ``/assist/ID/entries``, ``.../undo`` and so on) call the JSON
+endpoints' own functions, then send the browser back to the page (303).
 """
 
 from __future__ import annotations
@@ -19,13 +23,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from io import StringIO
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import RedirectResponse
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.text import Text
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.game import Game
@@ -34,7 +42,8 @@ from sleuth.core.table import TableSession, count_entries
 from sleuth.web import assist_session as notes
 from sleuth.web.assist_visuals import visual
 from sleuth.web.locks import RecordLocks
-from sleuth.web.store import Store
+from sleuth.web.play import refuse_other_sites
+from sleuth.web.store import NotFoundError, Store
 
 router = APIRouter()
 CACHE_SIZE = 128
@@ -45,6 +54,9 @@ DRAWN = 4 * CACHE_SIZE
 last entry, drawn already; entering it again, the state drawn before the undo)."""
 WIDTH = 100
 """Columns of the assistant's text rendering."""
+
+
+Body = TypeVar("Body", bound=BaseModel)
 
 
 class NewNotepad(BaseModel):
@@ -303,12 +315,18 @@ def api_new(choice: NewNotepad, request: Request) -> dict[str, Any]:
 @router.get("/api/assist/{record_id}")
 def api_notepad(record_id: str, request: Request) -> dict[str, Any]:
     """The notepad: its entries, the assistant's rendering and the game's picture."""
+    return notepad_view(request, record_id)
+
+
+def notepad_view(request: Request, record_id: str, message: str = "") -> dict[str, Any]:
+    """The :func:`notepad_payload` of this session's notepad ``record_id`` as stored, with
+    ``message``; another session's notepad is a NotFoundError."""
     store = _store(request)
     store.get(request.state.session, "notepad", record_id)  # a 404 before a lock is made
     with _live(request).hold(record_id):  # read under the lock: no change lands in between
         record = store.get(request.state.session, "notepad", record_id)
         session = _live(request).session(record_id, record)
-        return notepad_payload(record_id, record, session, live=_live(request))
+        return notepad_payload(record_id, record, session, message, _live(request))
 
 
 @router.post("/api/assist/{record_id}/entries")
@@ -463,16 +481,252 @@ def api_forget(record_id: str, request: Request) -> Response:
 
 @router.get("/assist", include_in_schema=False)
 def assist_home(request: Request) -> Response:
+    """This session's notepads and a form per assistant to open one (it works without
+    scripts: ``POST /assist``)."""
+    return _home_page(request)
+
+
+@router.post("/assist", include_in_schema=False)
+async def new_notepad_form(request: Request) -> Response:
+    """A new-notepad form sent without a script (form-encoded ``game``, ``option:NAME`` and
+    ``param:NAME``; an empty setting is left at its default): the notepad is opened as
+    ``POST /api/assist`` opens it, then the browser is sent to it (303).  Refused choices
+    answer the page again (400) with the message and the choices as sent, and open nothing;
+    a form another site sent is refused (403, see :data:`~sleuth.web.play.FORM_SOURCES`)."""
+    refuse_other_sites(request, "a notepad is opened from this site's own form")
+    form = await request.form()
+    sent = {name: value.strip() for name, value in form.items() if isinstance(value, str)}
+    try:
+        choice = _model(NewNotepad, notepad_choice(form))
+        opened = await run_in_threadpool(api_new, choice, request)
+    except SleuthError as problem:
+        return await run_in_threadpool(_home_page, request, problem, sent)
+    return RedirectResponse(f"/assist/{opened['id']}", status_code=303)
+
+
+def notepad_choice(form: FormData) -> dict[str, Any]:
+    """A new-notepad form's fields as ``POST /api/assist``'s body (as ``assist_new.js`` sends
+    it: values trimmed, empty settings left out); a SleuthError names a field that is a
+    file, given twice, or none of ``game``, ``option:NAME``, ``param:NAME``."""
+    choice: dict[str, Any] = {"options": {}, "params": {}}
+    for name in form:
+        values = form.getlist(name)
+        if len(values) > 1:
+            raise SleuthError(f"{name} is given {len(values)} times")
+        value = values[0]
+        if not isinstance(value, str):
+            raise SleuthError(f"{name} is a file, not a text")
+        text = value.strip()
+        if name == "game":
+            choice["game"] = text
+        elif name.startswith("option:"):
+            choice["options"][name.removeprefix("option:")] = text
+        elif name.startswith("param:"):
+            if text:
+                choice["params"][name.removeprefix("param:")] = text
+        else:
+            raise SleuthError(f"the form has no field {name[:40]!r}")
+    return choice
+
+
+def _home_page(
+    request: Request, problem: SleuthError | None = None, sent: dict[str, str] | None = None
+) -> Response:
+    """The ``/assist`` page: this session's notepads and a form per assistant, the one for
+    ``sent["game"]`` filled as ``sent`` with the ``problem`` it met (then the status is 400)."""
     mine = [
         {"id": rid, "game": rec["game"], "entries": len(rec["entries"])}
         for rid, rec in _store(request).list(request.state.session, "notepad")
     ]
-    context = {"assistants": assistants_info(), "mine": mine}
-    return _templates().TemplateResponse(request, "assist_home.html", context)
+    context = {
+        "assistants": assistants_info(),
+        "mine": mine,
+        "sent": sent or {},
+        "problem": "" if problem is None else str(problem),
+    }
+    status = 200 if problem is None else 400
+    return _templates().TemplateResponse(request, "assist_home.html", context, status_code=status)
 
 
 @router.get("/assist/{record_id}", include_in_schema=False)
-def assist_page(record_id: str, request: Request) -> Response:
-    record = _store(request).get(request.state.session, "notepad", record_id)
-    context = {"id": record_id, "game": record["game"]}
-    return _templates().TemplateResponse(request, "assist.html", context)
+def assist_page(record_id: str, request: Request, message: str = "") -> Response:
+    """The notepad's page, drawn by the server from :func:`notepad_payload` (what ``GET
+    /api/assist/ID`` answers, with ``message``: what the last form's change answered), so
+    that it is kept without scripts as with them."""
+    return _notepad_page(request, record_id, message)
+
+
+def _notepad_page(
+    request: Request,
+    record_id: str,
+    message: str = "",
+    problem: SleuthError | None = None,
+    typed: dict[str, str] | None = None,
+) -> Response:
+    """The page of this session's notepad ``record_id``: its :func:`notepad_view` with
+    ``message``, and the text ``typed`` in a box (by the box's name: ``entry``, ``command``,
+    ``count``, or an entry's number) with the ``problem`` it met (then the status is 400)."""
+    view = notepad_view(request, record_id, message)
+    context = {
+        "view": view,
+        "problem": "" if problem is None else str(problem),
+        "typed": typed or {},
+    }
+    status = 200 if problem is None else 400
+    return _templates().TemplateResponse(request, "assist.html", context, status_code=status)
+
+
+def _model(kind: type[Body], fields: dict[str, Any]) -> Body:
+    """``fields`` read as the JSON API reads its body; a SleuthError names the field at fault."""
+    try:
+        return kind(**fields)
+    except ValidationError as invalid:
+        problem = invalid.errors()[0]
+        where = ".".join(str(part) for part in problem.get("loc", ())) or "the form"
+        raise SleuthError(f"{where}: {problem['msg']}") from invalid
+
+
+def form_texts(form: FormData, names: tuple[str, ...]) -> dict[str, str]:
+    """The form's fields, each one of ``names`` given once as a text; a SleuthError names
+    another field, a field given twice or a file."""
+    texts = {}
+    for name in form:
+        if name not in names:
+            raise SleuthError(f"the form has no field {name[:40]!r}")
+        values = form.getlist(name)
+        if len(values) > 1:
+            raise SleuthError(f"{name} is given {len(values)} times")
+        if not isinstance(values[0], str):
+            raise SleuthError(f"{name} is a file, not a text")
+        texts[name] = values[0]
+    return texts
+
+
+async def _notepad_form(
+    request: Request,
+    record_id: str,
+    names: tuple[str, ...],
+    change: Callable[[dict[str, str]], dict[str, Any]],
+    box: str = "",
+) -> Response:
+    """A notepad page's form sent without a script (form-encoded ``names``): ``change`` makes
+    the change through its JSON endpoint's own function, then the browser is sent back to the
+    page with the change's message (303).  A refused change answers the page again (400) with
+    the message and the text typed in ``box`` (its form's one field) kept, and changes
+    nothing; another session's notepad is a 404, another site's form a 403."""
+    refuse_other_sites(request, "a notepad is changed from this site's own notepad page")
+    form = await request.form()
+    try:
+        answer = await run_in_threadpool(change, form_texts(form, names))
+    except NotFoundError:
+        raise
+    except SleuthError as problem:
+        sent = form.get(names[0]) if names else None
+        typed = {box: sent} if box and isinstance(sent, str) else {}
+        return await run_in_threadpool(_notepad_page, request, record_id, "", problem, typed)
+    said = urlencode({"message": answer["message"]})
+    return RedirectResponse(f"/assist/{record_id}?{said}", status_code=303)
+
+
+@router.post("/assist/{record_id}/entries", include_in_schema=False)
+async def entry_form(record_id: str, request: Request) -> Response:
+    """An entry (``text``), entered as ``POST /api/assist/ID/entries`` enters it."""
+
+    def change(sent: dict[str, str]) -> dict[str, Any]:
+        return api_enter(record_id, _model(Entry, sent), request)
+
+    return await _notepad_form(request, record_id, ("text",), change, "entry")
+
+
+@router.post("/assist/{record_id}/entries/{number}/edit", include_in_schema=False)
+async def edit_form(record_id: str, number: int, request: Request) -> Response:
+    """Entry ``number`` replaced by ``text``, as ``PUT /api/assist/ID/entries/N`` does."""
+
+    def change(sent: dict[str, str]) -> dict[str, Any]:
+        return api_edit(record_id, number, _model(Entry, sent), request)
+
+    return await _notepad_form(request, record_id, ("text",), change, str(number))
+
+
+@router.post("/assist/{record_id}/entries/{number}/insert", include_in_schema=False)
+async def insert_form(record_id: str, number: int, request: Request) -> Response:
+    """``text`` inserted before entry ``number``, as ``POST /api/assist/ID/entries/N`` does."""
+
+    def change(sent: dict[str, str]) -> dict[str, Any]:
+        return api_insert(record_id, number, _model(Entry, sent), request)
+
+    return await _notepad_form(request, record_id, ("text",), change, str(number))
+
+
+@router.post("/assist/{record_id}/entries/{number}/delete", include_in_schema=False)
+async def delete_form(record_id: str, number: int, request: Request) -> Response:
+    """Entry ``number`` removed, as ``DELETE /api/assist/ID/entries/N`` removes it."""
+
+    def change(sent: dict[str, str]) -> dict[str, Any]:
+        return api_delete_entry(record_id, number, request)
+
+    return await _notepad_form(request, record_id, (), change)
+
+
+@router.post("/assist/{record_id}/undo", include_in_schema=False)
+async def undo_form(record_id: str, request: Request) -> Response:
+    """The last ``count`` entries (1 unless given) taken back, as ``POST
+    /api/assist/ID/undo`` takes them back."""
+
+    def change(sent: dict[str, str]) -> dict[str, Any]:
+        return api_undo(record_id, request, _model(Undo, sent))
+
+    return await _notepad_form(request, record_id, ("count",), change, "count")
+
+
+@router.post("/assist/{record_id}/command", include_in_schema=False)
+async def command_form(record_id: str, request: Request) -> Response:
+    """One of the session's own commands (``command``), run as ``POST
+    /api/assist/ID/command`` runs it."""
+
+    def change(sent: dict[str, str]) -> dict[str, Any]:
+        return api_command(record_id, _model(Run, sent), request)
+
+    return await _notepad_form(request, record_id, ("command",), change, "command")
+
+
+@router.post("/assist/{record_id}/load", include_in_schema=False)
+async def load_form(record_id: str, request: Request) -> Response:
+    """A saved view log uploaded as a file (multipart ``log``), loaded as ``POST
+    /api/assist/ID/load`` loads its text; a bad log or file changes nothing (400)."""
+    refuse_other_sites(request, "a notepad is changed from this site's own notepad page")
+    form = await request.form()
+    try:
+        log = await _uploaded_text(form)
+        answer = await run_in_threadpool(api_load, record_id, _model(Upload, {"log": log}), request)
+    except NotFoundError:
+        raise
+    except SleuthError as problem:
+        return await run_in_threadpool(_notepad_page, request, record_id, "", problem)
+    said = urlencode({"message": answer["message"]})
+    return RedirectResponse(f"/assist/{record_id}?{said}", status_code=303)
+
+
+async def _uploaded_text(form: FormData) -> str:
+    """The text of the form's one field, ``log``, a file in UTF-8; a SleuthError says what
+    else was sent."""
+    for name in form:
+        if name != "log":
+            raise SleuthError(f"the form has no field {name[:40]!r}")
+    files = form.getlist("log")
+    if len(files) != 1 or isinstance(files[0], str):
+        raise SleuthError("log: send one saved log file")
+    data = await files[0].read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        raise SleuthError(f"log: the file is not UTF-8 text ({problem.reason})") from None
+
+
+@router.post("/assist/{record_id}/forget", include_in_schema=False)
+async def forget_form(record_id: str, request: Request) -> Response:
+    """The notepad forgotten, as ``DELETE /api/assist/ID`` forgets it; then the ``/assist``
+    page (303)."""
+    refuse_other_sites(request, "a notepad is forgotten from this site's own page")
+    await run_in_threadpool(api_forget, record_id, request)
+    return RedirectResponse("/assist", status_code=303)

@@ -293,7 +293,7 @@ site's page, without this session's cookie (SameSite=Lax), so its answer would s
 session's cookie in place of the person's: that site's forms are refused."""
 
 
-def _refuse_other_sites(request: Request, what: str) -> None:
+def refuse_other_sites(request: Request, what: str) -> None:
     """A 403 for a form another site's page sent (see :data:`FORM_SOURCES`; a client that
     does not say where the form comes from is served); ``what`` says where the form belongs
     ("a new game starts from this site's own form")."""
@@ -309,7 +309,7 @@ async def new_game_form(request: Request) -> Response:
     answers the form again (400) with the choices as sent, the message naming the field at
     fault, and nothing stored.  A form another site sent is refused (403, nothing stored; see
     :data:`FORM_SOURCES`; a client that does not say where the form comes from is served)."""
-    _refuse_other_sites(request, "a new game starts from this site's own form")
+    refuse_other_sites(request, "a new game starts from this site's own form")
     form = await request.form()
     try:
         choice = choice_from_form(form)
@@ -355,7 +355,7 @@ async def action_form(record: str, request: Request) -> Response:
     game's page (303).  A malformed or illegal action answers the page again (400) with the
     message and the action as sent, and changes nothing; another session's game is a 404,
     and a form another site sent is refused (403, see :data:`FORM_SOURCES`)."""
-    _refuse_other_sites(request, "an action is played from this site's own game page")
+    refuse_other_sites(request, "an action is played from this site's own game page")
     form = await request.form()
     try:
         move = move_from_form(form)

@@ -1,4 +1,6 @@
-// A notepad page: shows /api/assist/ID and sends entries, edits, undo, commands and logs.
+// A notepad page: the server draws it, and its forms work without this script.  The script
+// takes them over: it sends entries, edits, undo, commands and logs to /api/assist/ID and draws
+// the page's parts again from each answer, and makes the picture's parts clickable.
 import { request, element } from "./api.js";
 
 const root = document.getElementById("notepad");
@@ -121,9 +123,17 @@ document.getElementById("command-form").addEventListener("submit", async (event)
   if (command && await send("POST", `${api}/command`, { command })) input.value = "";
 });
 
-document.getElementById("undo").addEventListener("click", () => send("POST", `${api}/undo`, { count: 1 }));
+document.getElementById("undo-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send("POST", `${api}/undo`, { count: Number(document.getElementById("undo-count").value) || 1 });
+});
 
-document.getElementById("load-file").addEventListener("change", async (event) => {
+// A chosen file is loaded at once: the file box and its button are for a page without scripts.
+const loadFile = document.getElementById("load-file");
+loadFile.hidden = true;
+document.getElementById("load-send").hidden = true;
+document.getElementById("load-form").addEventListener("submit", (event) => event.preventDefault());
+loadFile.addEventListener("change", async (event) => {
   const file = event.target.files[0];
   if (file) await send("POST", `${api}/load`, { log: await file.text() });
   event.target.value = "";

@@ -1,5 +1,6 @@
 // The /assist page: the new-notepad forms (the game's options and the assistant's settings)
-// and the forget buttons of this session's notepads.
+// and the forget buttons of this session's notepads.  Both work without this script (they
+// post to /assist and /assist/ID/forget); it sends them to the JSON API instead.
 import { request } from "./api.js";
 
 for (const form of document.querySelectorAll("form.new-notepad")) {
@@ -23,7 +24,8 @@ for (const form of document.querySelectorAll("form.new-notepad")) {
 }
 
 for (const button of document.querySelectorAll("button.forget")) {
-  button.addEventListener("click", async () => {
+  button.addEventListener("click", async (event) => {
+    event.preventDefault();
     await request("DELETE", `/api/assist/${button.dataset.id}`);
     button.closest("li").remove();
   });
