@@ -217,6 +217,22 @@ def test_load_option_refuses_a_bad_file(
     _has(message, expected)
 
 
+@pytest.mark.parametrize("name", [n for n in ASSISTANTS if n != "fox"])
+def test_a_refused_entry_is_named_with_its_line_and_number(
+    name: str, saved: dict[str, Records], cwd: Path
+) -> None:
+    """An event saved twice turns into an entry the table refuses (at the copy, or at the
+    entry after it): the error names the file's line, the event and the entry it became (its
+    number and text)."""
+    records, a = saved[name], ASSISTANTS[name]
+    at = next(i for i, r in enumerate(records) if r.get("kind") == a.kind)
+    (cwd / "bad.jsonl").write_text(_text([*records[: at + 1], *records[at:]]), encoding="utf-8")
+    done = entry(*a.command, "--load", "bad.jsonl", cwd=cwd)
+    message = flat(check_error(done))
+    pattern = rf"error: bad\.jsonl line \d+: event \d+ \({a.kind}\): entry \d+ \(.+\): "
+    assert re.match(pattern, message), message
+
+
 @pytest.mark.parametrize("name", list(ASSISTANTS))
 def test_a_log_of_another_game_is_refused(saved: dict[str, Records], cwd: Path, name: str) -> None:
     other = "fugitive" if name == "fox" else "fox"

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -294,6 +294,21 @@ def loading(view: ViewLog) -> Iterator[None]:
         raise LogError(f"{view.source}{where}: {exc}") from None
     except SleuthError as exc:
         raise LogError(f"{view.source}: {exc}") from None
+
+
+def enter_entries(
+    events: Sequence[Event], sources: Iterable[tuple[int, str]], enter: Callable[[str], object]
+) -> None:
+    """Enter, in order, the entry texts that ``sources`` gives for a view's ``events`` (each
+    with the index of the event it comes from).  A refused entry is an
+    :class:`EventFieldError` at that event, naming the entry by its number and text, which
+    :func:`loading` turns into an error naming the file's line."""
+    for number, (index, text) in enumerate(sources, start=1):
+        try:
+            enter(text)
+        except SleuthError as exc:
+            kind = events[index].kind
+            raise EventFieldError(index, kind, f"entry {number} ({text}): {exc}") from None
 
 
 def same_events(view: ViewLog, replayed: Sequence[Event]) -> None:

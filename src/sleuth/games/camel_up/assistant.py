@@ -31,8 +31,8 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
-    EventFieldError,
     ViewLog,
+    enter_entries,
     event_fields,
     loading,
     read_view_log,
@@ -223,14 +223,7 @@ class CamelSession:
         assert isinstance(view.game, CamelUpGame)  # read_view_log checked the game's name
         with loading(view):
             session = CamelSession(view.game, view.seat, self.rollouts)
-            for number, (index, text) in enumerate(entry_sources(view.events), start=1):
-                try:
-                    session.enter(text)
-                except SleuthError as exc:
-                    kind = view.events[index].kind
-                    raise EventFieldError(
-                        index, kind, f"entry {number} ({text!r}): {exc}"
-                    ) from None
+            enter_entries(view.events, entry_sources(view.events), session.enter)
             same_events(view, session.events)
         self.game, self.seat = session.game, session.seat
         self.state, self.entries, self.events = session.state, session.entries, session.events

@@ -29,6 +29,7 @@ from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
     EventFieldError,
     ViewLog,
+    enter_entries,
     event_fields,
     loading,
     read_view_log,
@@ -216,12 +217,7 @@ def replay_view(game: CluedoGame, seat: int, events: Sequence[Event]) -> Notepad
     """A session that has entered the entries of ``seat``'s view ``events``: the inverse of
     the notepad's events.  A bad event is an error naming it."""
     session = NotepadSession(game)
-    for number, (index, text) in enumerate(entry_texts(game, seat, events, session), start=1):
-        try:
-            session.enter(text)
-        except SleuthError as exc:
-            kind = events[index].kind
-            raise EventFieldError(index, kind, f"entry {number} ({text}): {exc}") from None
+    enter_entries(events, entry_texts(game, seat, events, session), session.enter)
     return session
 
 

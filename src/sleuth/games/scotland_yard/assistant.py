@@ -33,8 +33,8 @@ from sleuth.core.game import Game
 from sleuth.core.prepare import one_off
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
-    EventFieldError,
     ViewLog,
+    enter_entries,
     event_fields,
     loading,
     read_view_log,
@@ -260,12 +260,7 @@ def replay_view(view: ViewLog, model: Model = "uniform") -> DetectivesSession:
     assert isinstance(game, ScotlandYardGame)  # read_view_log checked the game's name
     with loading(view):
         session = DetectivesSession(game, model)
-        for number, (index, text) in enumerate(entry_sources(view.events), start=1):
-            try:
-                session.enter(text)
-            except SleuthError as exc:
-                kind = view.events[index].kind
-                raise EventFieldError(index, kind, f"entry {number} ({text}): {exc}") from None
+        enter_entries(view.events, entry_sources(view.events), session.enter)
         same_events(view, session.table.events)
     return session
 

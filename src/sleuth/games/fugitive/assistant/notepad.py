@@ -16,6 +16,7 @@ from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
     EventFieldError,
     ViewLog,
+    enter_entries,
     loading,
     read_view_log,
     same_events,
@@ -234,12 +235,7 @@ class FugitiveSession:
                     kind = view.events[index].kind
                     raise EventFieldError(index, kind, "not the setup draw the rules show here")
             table = MarshalTable(view.game, model=self.model)
-            for number, (index, text) in enumerate(entry_sources(view.events), start=1):
-                try:
-                    table.enter(text)
-                except SleuthError as exc:
-                    kind = view.events[index].kind
-                    raise EventFieldError(index, kind, f"entry {number}: {exc}") from None
+            enter_entries(view.events, entry_sources(view.events), table.enter)
             mismatch = first_mismatch(table.events, view.events)  # fields the entries do not carry
             if mismatch is not None:
                 event = view.events[mismatch]
