@@ -18,10 +18,9 @@ pytest.importorskip("fastapi")
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from tests.web.pages import PAGE, json_at, page_at
 from tests.web.test_assist import SETUPS
 
-PAGE = {"Accept": "text/html"}
-"""A browser's navigation asks for a page."""
 OTHER_SITE = {**PAGE, "Sec-Fetch-Site": "cross-site"}
 """A form another site's page sent."""
 
@@ -94,10 +93,7 @@ def read_page(html: str) -> NotepadPage:
 
 
 def payload(client: TestClient, record: str) -> dict[str, Any]:
-    answer = client.get(f"/api/assist/{record}")
-    assert answer.status_code == 200, answer.text
-    notepad: dict[str, Any] = answer.json()
-    return notepad
+    return json_at(client, f"/api/assist/{record}")
 
 
 def shows(client: TestClient, html: str, record: str, message: str = "") -> None:
@@ -135,10 +131,8 @@ def post(client: TestClient, url: str, fields: dict[str, str]) -> str:
 
 def follow(client: TestClient, location: str) -> tuple[str, str]:
     """The page at ``location`` and the message it was sent with."""
-    page = client.get(location, headers=PAGE)
-    assert page.status_code == 200, page.text
     message = parse_qs(urlsplit(location).query).get("message", [""])[0]
-    return page.text, message
+    return page_at(client, location), message
 
 
 def open_by_form(client: TestClient, game: str) -> str:

@@ -21,9 +21,8 @@ from fastapi.testclient import TestClient
 
 from sleuth.core.registry import game_specs
 from sleuth.web.live import ChoiceError, new_log
+from tests.web.pages import PAGE, json_at, page_at
 
-PAGE = {"Accept": "text/html"}
-"""A browser's navigation asks for a page."""
 GAME_PAGE = re.compile(r"/play/([A-Za-z0-9_-]+)")
 
 
@@ -83,9 +82,7 @@ def read_form(html: str) -> FormFields:
 
 def the_form(client: TestClient, game: str) -> dict[str, str]:
     """The fields the new-game page of ``game`` sends when nothing is changed."""
-    page = client.get(f"/play/new?game={game}", headers=PAGE)
-    assert page.status_code == 200, page.text
-    return read_form(page.text).fields
+    return read_form(page_at(client, f"/play/new?game={game}")).fields
 
 
 def send(client: TestClient, fields: dict[str, str]) -> Any:
@@ -109,9 +106,8 @@ def stored(store: Path) -> tuple[int, int]:
 
 def game_seen(client: TestClient, record: str) -> dict[str, Any]:
     """The game as ``GET /api/play/ID`` answers, without its id."""
-    answer = client.get(f"/api/play/{record}")
-    assert answer.status_code == 200, answer.text
-    return {key: value for key, value in answer.json().items() if key != "id"}
+    game = json_at(client, f"/api/play/{record}")
+    return {key: value for key, value in game.items() if key != "id"}
 
 
 def test_the_form_posts_to_the_server_by_itself(client: TestClient) -> None:

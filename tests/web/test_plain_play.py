@@ -22,11 +22,10 @@ from fastapi.testclient import TestClient
 
 from sleuth.web.app import COOKIE
 from sleuth.web.live import LiveGame
+from tests.web.pages import PAGE, json_at, page_at
 from tests.web.test_hidden import _secrets
 from tests.web.test_plain_form import unnamed_controls
 
-PAGE = {"Accept": "text/html"}
-"""A browser's navigation asks for a page."""
 GAMES = [
     ("fox", "hunter", {"graph": "cycle:5"}, {1: "random"}),
     ("fox", "fox", {}, {0: "random"}),
@@ -122,17 +121,11 @@ def start(client: TestClient, game: str, role: str, options: dict[str, str],
 
 
 def view_of(client: TestClient, record: str) -> dict[str, Any]:
-    answer = client.get(f"/api/play/{record}")
-    assert answer.status_code == 200, answer.text
-    view: dict[str, Any] = answer.json()
-    return view
+    return json_at(client, f"/api/play/{record}")
 
 
 def page_of(client: TestClient, record: str) -> str:
-    answer = client.get(f"/play/{record}", headers=PAGE)
-    assert answer.status_code == 200, answer.text
-    assert answer.headers["content-type"].startswith("text/html")
-    return answer.text
+    return page_at(client, f"/play/{record}")
 
 
 def send(client: TestClient, record: str, fields: Any, **headers: str) -> Any:
@@ -329,6 +322,6 @@ def test_the_page_shows_no_hidden_information_while_the_game_is_on(
 
 def test_every_control_of_the_game_page_is_labelled(client: TestClient) -> None:
     game = client.post("/api/play", json={"game": "cluedo", "seed": 3}).json()
-    page = client.get(f"/play/{game['id']}", headers={"Accept": "text/html"})
+    page = client.get(f"/play/{game['id']}", headers=PAGE)
     assert page.status_code == 200
     assert unnamed_controls(page.text) == []
