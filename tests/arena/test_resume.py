@@ -188,3 +188,47 @@ def test_a_store_that_fails_mid_run_stops_it_and_says_what_was_kept(
     assert message.startswith("cannot store results in r.duckdb: disk full: the run stopped")
     assert f"with {len(kept)} games stored" in message and "--resume" in message
     assert len(kept) == 100
+
+
+def _stop_after(db: Path, kept: int) -> None:
+    """Make the only run in ``db`` one that stopped with its first ``kept`` games stored."""
+    with duckdb.connect(str(db)) as con:
+        con.execute("DELETE FROM games WHERE game_index >= ?", [kept])
+        con.execute("UPDATE runs SET status = 'stopped'")
+
+
+def test_a_resumed_run_writes_the_rest_of_its_logs_where_it_began(tmp_path: Path) -> None:
+    db, logs = tmp_path / "r.duckdb", tmp_path / "logs"
+    assert play("-n", "6", "-w", "1", "--db", str(db), "--logs", str(logs)).exit_code == 0
+    _stop_after(db, 2)
+    for late in sorted(logs.glob("game-*.jsonl"))[2:]:
+        late.unlink()  # as if the run had stopped after two games
+    again = play("-n", "6", "-w", "1", "--db", str(db), "--resume")
+    assert again.exit_code == 0, again.output
+    assert f"began with --logs {logs.absolute()}: its logs go on there" in again.stderr
+    assert [p.name for p in sorted(logs.glob("*"))] == [f"game-{i:06d}.jsonl" for i in range(6)]
+
+
+def test_resuming_into_another_logs_folder_is_refused_and_plays_nothing(tmp_path: Path) -> None:
+    db, logs, other = tmp_path / "r.duckdb", tmp_path / "logs", tmp_path / "other"
+    assert play("-n", "4", "-w", "1", "--db", str(db), "--logs", str(logs)).exit_code == 0
+    _stop_after(db, 1)
+    again = play("-n", "4", "-w", "1", "--db", str(db), "--resume", "--logs", str(other))
+    assert isinstance(again.exception, SleuthError)
+    assert str(again.exception).startswith(f"--logs {other}: run ")
+    assert f"began writing its logs to {logs.absolute()}" in str(again.exception)
+    assert not other.exists()
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (1,)
+
+
+def test_logs_asked_for_only_on_resuming_warn_that_earlier_games_have_none(
+    tmp_path: Path,
+) -> None:
+    db, logs = tmp_path / "r.duckdb", tmp_path / "logs"
+    assert play("-n", "4", "-w", "1", "--db", str(db)).exit_code == 0
+    _stop_after(db, 3)
+    again = play("-n", "4", "-w", "1", "--db", str(db), "--resume", "--logs", str(logs))
+    assert again.exit_code == 0, again.output
+    assert "began without --logs: its 3 finished games have no logs in" in again.stderr
+    assert [p.name for p in logs.glob("*")] == ["game-000003.jsonl"]

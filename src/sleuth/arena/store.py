@@ -7,7 +7,8 @@ Tables:
            ``sleuth_version``, ``status`` (``running`` while it plays, ``finished``, or
            ``stopped`` when it ended early: ``sleuth play --resume`` continues it),
            ``time_limit`` (seconds per move the user set; ``NULL`` for the default, 1 s raised
-           to each bot's declared budget; ``inf`` for none).
+           to each bot's declared budget; ``inf`` for none), ``logs`` (the folder its game
+           logs went to, absolute; ``NULL`` for none: ``--resume`` goes on writing there).
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
            ``bots`` and ``roles`` (per seat), ``outcome``, ``returns``, ``wins`` (per seat),
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
@@ -61,6 +62,7 @@ ALTER TABLE runs ADD COLUMN IF NOT EXISTS time_limit DOUBLE;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS thinking JSON;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS winners VARCHAR[];
 ALTER TABLE games ADD COLUMN IF NOT EXISTS termination VARCHAR;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS logs VARCHAR;
 """
 
 _GAME_COLUMNS = (
@@ -112,16 +114,20 @@ def begin(
     started_at: datetime,
     sleuth_version: str,
     time_limit: float | None,
+    logs: Path | None = None,
 ) -> None:
-    """Record a run about to be played (status ``running``, no games yet)."""
+    """Record a run about to be played (status ``running``, no games yet), with the folder
+    its game logs go to (absolute), if any, for ``--resume`` to go on writing there."""
     with _transaction(path) as con:
         con.execute(
-            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO runs (run_id, started_at, game, options, seed, bots, games, workers, "
+            "seconds, sleuth_version, status, time_limit, logs) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 tournament.run_id, started_at, tournament.game, _options(tournament.options),
                 tournament.seed, list(tournament.bots), tournament.requested or
                 len(tournament.rows), tournament.workers, 0.0, sleuth_version, "running",
-                _limit(time_limit),
+                _limit(time_limit), None if logs is None else str(logs.absolute()),
             ],
         )  # fmt: skip
 
@@ -154,6 +160,8 @@ class StoredRun:
     status: str
     seconds: float
     rows: list[GameRow]
+    logs: Path | None
+    """The folder the run's game logs went to when it began (None: it wrote none)."""
 
 
 def find_run(
@@ -171,8 +179,8 @@ def find_run(
         with connect(path) as con:
             con.execute(SCHEMA)
             found = con.execute(
-                "SELECT run_id, coalesce(status, 'finished'), seconds FROM runs WHERE game = ? "
-                "AND options = ?::JSON AND seed = ? AND bots = ? AND games = ? "
+                "SELECT run_id, coalesce(status, 'finished'), seconds, logs FROM runs "
+                "WHERE game = ? AND options = ?::JSON AND seed = ? AND bots = ? AND games = ? "
                 "AND time_limit IS NOT DISTINCT FROM ? ORDER BY started_at DESC LIMIT 1",
                 [game, _options(options), seed, list(bots), games, _limit(time_limit)],
             ).fetchone()
@@ -181,11 +189,11 @@ def find_run(
                     f"{path} holds no run of this tournament to resume (the same game, options, "
                     "seed, bots, number of games and time limit): run it without --resume"
                 )
-            run_id, status, seconds = found
+            run_id, status, seconds, logs = found
             rows = _load_games(con, run_id)
     except duckdb.Error as exc:
         raise SleuthError(f"cannot read results from {path}: {exc}") from None
-    return StoredRun(run_id, status, seconds, rows)
+    return StoredRun(run_id, status, seconds, rows, None if logs is None else Path(logs))
 
 
 def _load_games(con: duckdb.DuckDBPyConnection, run_id: str) -> list[GameRow]:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from rich.progress import Progress
 
     from sleuth.arena.paired import Comparison, PairedMean
+    from sleuth.arena.store import StoredRun
     from sleuth.arena.tournament import Tournament
     from sleuth.core.bots import BotInfo
     from sleuth.core.game import Game
@@ -298,13 +299,15 @@ def play_command(
                     highlight=False,
                     soft_wrap=True,
                 )
+            else:
+                logs = _resumed_logs(found, logs)
             run_id, previous, seconds_before = found.run_id, found.rows, found.seconds
         else:
             header = Tournament(
                 run_id, game, board.options(), seed, tuple(canonical_bots),
                 workers or os.cpu_count() or 1, requested=games,
             )  # fmt: skip
-            store.begin(db, header, datetime.now(), sleuth.__version__, time_limit)
+            store.begin(db, header, datetime.now(), sleuth.__version__, time_limit, logs)
     with stop_signals():  # a signal after the run (storing, printing) changes nothing
         show_progress = not as_json and sys.stderr.isatty()
         with _progress(show_progress) as progress:
@@ -347,6 +350,36 @@ def play_command(
         if not tournament.complete:
             _explain_incomplete(tournament, no_db)
             raise typer.Exit(tournament.exit_code or 1)
+
+
+def _resumed_logs(found: StoredRun, given: Path | None) -> Path | None:
+    """Where a resumed run writes its game logs: where it began writing them (said on
+    stderr when ``--logs`` is left out; another folder is refused, so a run's logs stay in
+    one place), or ``given`` for a run that began without logs (with a warning that its
+    earlier games have none)."""
+    began = found.logs
+    if began is None:
+        if given is not None and found.rows:
+            errors.print(
+                f"warning: run {found.run_id[:8]} began without --logs: its "
+                f"{len(found.rows)} finished games have no logs in {given}",
+                highlight=False,
+                soft_wrap=True,
+            )
+        return given
+    if given is None:
+        errors.print(
+            f"run {found.run_id[:8]} began with --logs {began}: its logs go on there",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return began
+    if given.resolve() != began.resolve():
+        raise SleuthError(
+            f"--logs {given}: run {found.run_id[:8]} began writing its logs to {began}; "
+            f"resume it with --logs {began}, or without --logs"
+        )
+    return given
 
 
 def _explain_incomplete(tournament: Tournament, no_db: bool) -> None:
