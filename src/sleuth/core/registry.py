@@ -3,7 +3,8 @@
 Each game package exposes one :class:`GameSpec`; :func:`game_specs` lists them all and
 :func:`make_game` builds a game from option texts such as ``{"graph": "path:5", "k": "2"}``.
 A spec carries the game's optional plug-ins (:mod:`sleuth.core.plugins`).  Games outside
-Sleuth register with :func:`register` or through an entry point (:data:`ENTRY_POINT_GROUP`).
+Sleuth register with :func:`register` or through an entry point (:data:`ENTRY_POINT_GROUP`);
+bots for any game, a built-in one included, through :data:`BOT_ENTRY_POINT_GROUP`.
 
 What a game is — its options, roles and bots — is also a light :class:`GameInfo`, which
 :func:`game_infos` lists for ``sleuth games``.  A built-in game declares it in its catalogue
@@ -13,6 +14,7 @@ that same declaration (:meth:`GameInfo.spec`); other games' are read from their 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.metadata
 import warnings
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from sleuth.search.model import SearchModel
 
 __all__ = [
+    "BOT_ENTRY_POINT_GROUP",
     "ENTRY_POINT_GROUP",
     "GameInfo",
     "GameSpec",
@@ -207,6 +210,14 @@ point's name is the game's name.  They are found when the games are listed or a 
 built-in one, and imported only then."""
 
 
+BOT_ENTRY_POINT_GROUP = "sleuth.bots"
+"""Bots from outside Sleuth, for any game (a built-in one included), name their
+:class:`~sleuth.core.bots.BotSpec` in this entry-point group (``[project.entry-points.
+"sleuth.bots"] "fox.greedy" = "mypackage:GREEDY"``): the entry point's name is the game's and
+the bot's, joined by a dot.  They are imported when the game's spec or listing is first asked
+for in a process, and join its bots after its own."""
+
+
 def spec_on_first_use(package: str, *names: str) -> Callable[[str], Any]:
     """A built-in game package's module ``__getattr__`` (PEP 562): each of ``names`` (``SPEC``,
     and ``SEARCH`` for a game with a search model) is read from ``<package>.spec``, imported the
@@ -228,6 +239,9 @@ class PluginWarning(UserWarning):
 
 _REFUSED: set[str] = set()
 """Plug-ins refused (warned about once) in this process: left out of the games from then on."""
+
+_PLUGIN_BOTS: dict[str, tuple[BotSpec, ...]] = {}
+"""Each game's bots from :data:`BOT_ENTRY_POINT_GROUP`, once loaded in this process."""
 
 
 def register(spec: GameSpec) -> None:
@@ -275,6 +289,51 @@ def _load_entry_point(point: importlib.metadata.EntryPoint) -> GameSpec:
     return spec
 
 
+def _plugin_bots(game: str, roles: tuple[str, ...], own: tuple[str, ...]) -> tuple[BotSpec, ...]:
+    """The bots that plug-ins add to ``game`` (whose roles and own bots' names are given), in
+    the entry points' order.  One that fails to import, is not a ``BotSpec``, is named other
+    than its entry point says, takes a name the game's bots have, or plays a role the game
+    does not have gives one :class:`PluginWarning` naming it and is left out."""
+    if game in _PLUGIN_BOTS:
+        return _PLUGIN_BOTS[game]
+    _PLUGIN_BOTS[game] = ()  # a plug-in that asks for the game's spec gets it without them
+    found: list[BotSpec] = []
+    for point in importlib.metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
+        owner, _, name = point.name.rpartition(".")
+        if owner != game:
+            continue
+        taken = [*own, *(bot.name for bot in found)]
+        try:
+            bot = point.load()
+            if not isinstance(bot, BotSpec):
+                raise TypeError(f"{type(bot).__name__} is not a BotSpec")
+            if bot.name != name:
+                raise ValueError(f"its spec is named {bot.name!r}")
+            if name in taken:
+                raise ValueError(f"{game} already has a bot {name!r}")
+            strange = [role for role in bot.roles if role not in roles]
+            if strange or not bot.roles:
+                raise ValueError(
+                    f"its roles {list(bot.roles)} are not among {game}'s: {', '.join(roles)}"
+                )
+        except Exception as exc:  # a broken plug-in must not stop Sleuth
+            warnings.warn(
+                f"bot plug-in {point.name!r} ({point.value}) not loaded: {exc}",
+                PluginWarning,
+                stacklevel=4,
+            )
+            continue
+        found.append(bot)
+    _PLUGIN_BOTS[game] = tuple(found)
+    return _PLUGIN_BOTS[game]
+
+
+def _with_plugin_bots(spec: GameSpec) -> GameSpec:
+    """``spec`` with the bots plug-ins add to its game (itself when there are none)."""
+    extra = _plugin_bots(spec.name, spec.roles, tuple(bot.name for bot in spec.bots))
+    return dataclasses.replace(spec, bots=spec.bots + extra) if extra else spec
+
+
 def builtin_game_names() -> list[str]:
     """The games that come with Sleuth, in listing order (none is imported)."""
     return list(_GAME_MODULES)
@@ -286,18 +345,19 @@ def game_names() -> list[str]:
 
 
 def game_spec(name: str) -> GameSpec:
-    """The spec of the game called ``name`` (a plug-in's is imported now)."""
+    """The spec of the game called ``name`` (a plug-in's is imported now), with the bots
+    plug-ins add to it (:data:`BOT_ENTRY_POINT_GROUP`)."""
     if name in _REGISTERED:
-        return _REGISTERED[name]
+        return _with_plugin_bots(_REGISTERED[name])
     module_name = _GAME_MODULES.get(name)
     if module_name is None:
         point = _entry_points().get(name)
         if point is not None:
-            return _load_entry_point(point)
+            return _with_plugin_bots(_load_entry_point(point))
         raise UnknownNameError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
     spec = importlib.import_module(module_name).SPEC
     assert isinstance(spec, GameSpec)
-    return spec
+    return _with_plugin_bots(spec)
 
 
 def game_specs() -> list[GameSpec]:
@@ -313,12 +373,16 @@ def game_specs() -> list[GameSpec]:
 
 def game_info(name: str) -> GameInfo:
     """What the game called ``name`` is: a built-in game's catalogue (no engine imported), or
-    read from the spec of a registered game or plug-in (a plug-in is imported now)."""
+    read from the spec of a registered game or plug-in (a plug-in is imported now); with the
+    bots plug-ins add to it (imported now too)."""
     module_name = _GAME_MODULES.get(name)
     if module_name is None:
         return GameInfo.of(game_spec(name))
     info = importlib.import_module(module_name + ".catalogue").GAME
     assert isinstance(info, GameInfo)
+    extra = _plugin_bots(name, info.roles, tuple(bot.name for bot in info.bots))
+    if extra:
+        return dataclasses.replace(info, bots=info.bots + tuple(map(BotInfo.of, extra)))
     return info
 
 
