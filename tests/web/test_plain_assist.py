@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -123,16 +122,16 @@ def shows(client: TestClient, html: str, record: str, message: str = "") -> None
 
 
 def post(client: TestClient, url: str, fields: dict[str, str]) -> str:
-    """Send a notepad page's form; the page it sends the browser to (303), and its message."""
+    """Send a notepad page's form; the page it sends the browser to (303)."""
     answer = client.post(url, data=fields, headers=PAGE, follow_redirects=False)
     assert answer.status_code == 303, answer.text
     return str(answer.headers["location"])
 
 
 def follow(client: TestClient, location: str) -> tuple[str, str]:
-    """The page at ``location`` and the message it was sent with."""
-    message = parse_qs(urlsplit(location).query).get("message", [""])[0]
-    return page_at(client, location), message
+    """The page at ``location`` (where a form sent the browser) and the message it shows."""
+    html = page_at(client, location)
+    return html, read_page(html).texts["message"]
 
 
 def open_by_form(client: TestClient, game: str) -> str:
@@ -309,3 +308,15 @@ def test_another_sessions_notepad_is_not_found(app: FastAPI, client: TestClient)
             answer = stranger.post(url, data=fields, headers=PAGE)
             assert answer.status_code == 404, url
     assert payload(client, record) == before
+
+
+def test_a_changes_message_is_shown_once_and_not_again_on_reload(client: TestClient) -> None:
+    record = open_by_form(client, "fox")
+    location = post(client, f"/assist/{record}/entries", {"text": "2"})
+    assert location == f"/assist/{record}"  # the message is not in the address
+    html, message = follow(client, location)
+    assert message.startswith("ok: ")
+    shows(client, html, record, message)
+    html, message = follow(client, location)  # a reload
+    assert message == ""
+    shows(client, html, record)

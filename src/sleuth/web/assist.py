@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from io import StringIO
 from typing import Any, TypeVar
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
@@ -103,12 +102,14 @@ class Upload(BaseModel):
 
 class _Live:
     """Live sessions by notepad id (an LRU) with the record each was built from, the
-    renderings and pictures drawn lately by notepad id and record state (an LRU), and one
-    lock per notepad id while it is used."""
+    renderings and pictures drawn lately by notepad id and record state (an LRU), the message
+    of the last change made by a form, by notepad id, until its page shows it once (an LRU),
+    and one lock per notepad id while it is used."""
 
     def __init__(self) -> None:
         self.sessions: OrderedDict[str, tuple[str, TableSession]] = OrderedDict()
         self.drawn: OrderedDict[tuple[str, bytes], tuple[str, str]] = OrderedDict()
+        self.said: OrderedDict[str, str] = OrderedDict()
         self.locks = RecordLocks()
         self.guard = threading.Lock()
 
@@ -152,6 +153,20 @@ class _Live:
         """Drop the live session (the next request rebuilds it from the stored record)."""
         with self.guard:
             self.sessions.pop(record_id, None)
+
+    def say(self, record_id: str, message: str) -> None:
+        """Keep ``message`` for the notepad's page to show once (:meth:`take_message`)."""
+        with self.guard:
+            self.said[record_id] = message
+            self.said.move_to_end(record_id)
+            while len(self.said) > CACHE_SIZE:
+                self.said.popitem(last=False)
+
+    def take_message(self, record_id: str) -> str:
+        """The message kept for the notepad's page, now given up (so a reload of the page
+        does not show it again); empty when there is none."""
+        with self.guard:
+            return self.said.pop(record_id, "")
 
     def keep(self, record_id: str, record: dict[str, Any], session: TableSession) -> None:
         with self.guard:
@@ -549,11 +564,18 @@ def _home_page(
 
 
 @router.get("/assist/{record_id}", include_in_schema=False)
-def assist_page(record_id: str, request: Request, message: str = "") -> Response:
+def assist_page(record_id: str, request: Request) -> Response:
     """The notepad's page, drawn by the server from :func:`notepad_payload` (what ``GET
-    /api/assist/ID`` answers, with ``message``: what the last form's change answered), so
-    that it is kept without scripts as with them."""
-    return _notepad_page(request, record_id, message)
+    /api/assist/ID`` answers, with the message the last form's change answered, shown this
+    once), so that it is kept without scripts as with them."""
+    _store(request).get(request.state.session, "notepad", record_id)  # another's: a 404
+    return _notepad_page(request, record_id, _live(request).take_message(record_id))
+
+
+def _back_to_page(request: Request, record_id: str, message: str) -> Response:
+    """Send the browser back to the notepad's page (303), which shows ``message`` once."""
+    _live(request).say(record_id, message)
+    return RedirectResponse(f"/assist/{record_id}", status_code=303)
 
 
 def _notepad_page(
@@ -624,8 +646,7 @@ async def _notepad_form(
         sent = form.get(names[0]) if names else None
         typed = {box: sent} if box and isinstance(sent, str) else {}
         return await run_in_threadpool(_notepad_page, request, record_id, "", problem, typed)
-    said = urlencode({"message": answer["message"]})
-    return RedirectResponse(f"/assist/{record_id}?{said}", status_code=303)
+    return _back_to_page(request, record_id, answer["message"])
 
 
 @router.post("/assist/{record_id}/entries", include_in_schema=False)
@@ -703,8 +724,7 @@ async def load_form(record_id: str, request: Request) -> Response:
         raise
     except SleuthError as problem:
         return await run_in_threadpool(_notepad_page, request, record_id, "", problem)
-    said = urlencode({"message": answer["message"]})
-    return RedirectResponse(f"/assist/{record_id}?{said}", status_code=303)
+    return _back_to_page(request, record_id, answer["message"])
 
 
 async def _uploaded_text(form: FormData) -> str:
