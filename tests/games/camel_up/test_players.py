@@ -81,10 +81,13 @@ def test_every_seats_observed_money_ends_as_the_engines() -> None:
 
 
 def test_the_thinking_bots_declare_a_budget_and_warm_up_untimed() -> None:
-    from sleuth.games.camel_up.bots import MOVE_BUDGET, warm_up_bots
+    from sleuth.games.camel_up.bots import warm_up_bots
+    from sleuth.games.camel_up.catalogue import move_budget_at_default
+
+    budget = move_budget_at_default()
 
     for name in ("ev", "strong"):
-        assert SPEC.bot(name).budget() == MOVE_BUDGET
-        assert SPEC.bot(f"{name}:rollouts=8000").budget() == 4 * MOVE_BUDGET
+        assert SPEC.bot(name).budget() == budget
+        assert SPEC.bot(f"{name}:rollouts=8000").budget() == 4 * budget
         assert SPEC.bot(name).warm_up is warm_up_bots
     assert SPEC.bot("random").budget() is None

@@ -330,11 +330,13 @@ def test_no_look_ahead_once_a_face_up_hideout_would_let_42_win_at_once() -> None
 
 
 def test_the_bots_that_count_worlds_declare_a_move_budget() -> None:
-    """A wide-open 2nd-edition position takes them over a second (see BELIEF_BUDGET)."""
-    from sleuth.games.fugitive.bots import BELIEF_BUDGET, OPPONENT_BUDGET
+    """A wide-open 2nd-edition position takes them over a second (see belief_budget)."""
+    from sleuth.games.fugitive.catalogue import OPPONENT_BUDGET, belief_budget
 
-    assert SPEC.bot("belief").budget() == BELIEF_BUDGET
-    assert SPEC.bot("belief:guess=certain:draw=low").budget() == BELIEF_BUDGET
+    budget = belief_budget()
+
+    assert SPEC.bot("belief").budget() == budget
+    assert SPEC.bot("belief:guess=certain:draw=low").budget() == budget
     assert SPEC.bot("belief:opponent=heuristic").budget() == OPPONENT_BUDGET
-    assert SPEC.bot("elusive").budget() == BELIEF_BUDGET
+    assert SPEC.bot("elusive").budget() == budget
     assert SPEC.bot("heuristic").budget() is None and SPEC.bot("notes").budget() is None

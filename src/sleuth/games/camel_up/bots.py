@@ -23,7 +23,7 @@ from sleuth.core.game import Game
 from sleuth.games.camel_up.actions import ROLL, CamelAction, LegBet, OverallBet, PlaceTile
 from sleuth.games.camel_up.advice import advise
 from sleuth.games.camel_up.belief import InferringTracker, TableTracker
-from sleuth.games.camel_up.catalogue import GAME, move_budget_at_default
+from sleuth.games.camel_up.catalogue import GAME
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import Weights, strong_values
@@ -131,11 +131,6 @@ def warm_up_bots() -> None:
     and the race table (built once per machine, even for a 2nd-edition match)."""
     warm_up(CamelUpGame(edition=1))
     warm_up(CamelUpGame(edition=2))
-
-
-MOVE_BUDGET = move_budget_at_default()
-"""Seconds per move the thinking bots declare at the default 2,000 rollouts (see
-:func:`~sleuth.games.camel_up.catalogue.move_budget_at_default`)."""
 
 
 def _random_bot(game: Game[Any], seat: int, seed: int) -> Bot:

@@ -17,8 +17,7 @@ from sleuth.core.bots import Bot
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.belief import warm_up
-from sleuth.games.fugitive.catalogue import GAME, belief_budget
-from sleuth.games.fugitive.catalogue import OPPONENT_BUDGET as OPPONENT_BUDGET
+from sleuth.games.fugitive.catalogue import GAME
 from sleuth.games.fugitive.catalogue import OPPONENTS as OPPONENTS
 from sleuth.games.fugitive.engine.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.engine.moves import Choices, Guesses, OpeningPlacements, Placements
@@ -81,10 +80,6 @@ def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **opti
     strategy = None if opponent == "none" else known_strategy(opponent, game)
     return BeliefMarshal(game, seat, seed, opponent=strategy, **options)
 
-
-BELIEF_BUDGET = belief_budget()
-"""Seconds per move the bots that count worlds declare (belief, elusive; see
-:func:`~sleuth.games.fugitive.catalogue.belief_budget`)."""
 
 BOTS = (
     GAME.bot("random").implemented(_random_player),
