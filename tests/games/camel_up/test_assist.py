@@ -44,7 +44,9 @@ def test_a_whole_game_typed_in_is_the_seats_view(edition: int, players: int, sea
     observed = TableTracker(game).update(view)
     assert session.state.order == observed.order and session.state.dice == observed.dice
     assert session.state.money == list(record.final_state.money) == observed.money
-    assert session.state.is_terminal() and "Game over" in str(session.render().renderables[-1])
+    shown = [str(line) for line in session.render().renderables]
+    assert session.state.is_terminal() and "Game over" in shown[-1]
+    assert not any(line.startswith("Dice in the pyramid") for line in shown)  # over: no dice
 
 
 def test_a_seat_places_at_most_five_overall_cards() -> None:
@@ -70,7 +72,7 @@ def test_overall_cards_turned_up_at_the_end_are_checked_and_scored() -> None:
     for pile, camels, reason in (
         ("winner", [0], "holds 2 cards, not 1"),
         ("winner", [0, 0], "card 2 of the winner pile"),
-        ("loser", [], "holds no hidden card"),
+        ("loser", [], "the loser pile is empty: nobody bet on the loser"),
     ):
         with pytest.raises(IllegalActionError, match=reason):
             state.clone().turn_up(pile, camels)
@@ -78,7 +80,7 @@ def test_overall_cards_turned_up_at_the_end_are_checked_and_scored() -> None:
     assert [e.kind for e in events] == ["overall_turned_up", "overall_scored", "overall_scored"]
     assert events[1].public["cards"] == ((1, "blue", 8), (0, "white", -1))
     assert state.money == [before[0] - 1, before[1] + 8]
-    with pytest.raises(IllegalActionError, match="holds no hidden card"):
+    with pytest.raises(IllegalActionError, match=r"the winner pile is known already: blue, white$"):
         state.turn_up("winner", [0, 4])  # turned up once only
 
 
@@ -158,8 +160,10 @@ def test_bad_entries_are_refused_and_change_nothing() -> None:
         after = (session.history(), session.state.order, session.state.money, session.events)
         assert after == before
     session.enter("winner green")  # my card
-    with pytest.raises(SleuthError, match="hidden from you"):
+    with pytest.raises(SleuthError, match=r"hidden from you: enter just 'loser'$"):
         session.enter("loser blue")  # seat 2's card
+    with pytest.raises(SleuthError, match=r"just 'loser' \(and 'purple' is not a camel of"):
+        session.enter("loser purple")
     session.enter("loser")
     assert session.state.piles == ([(1, 1)], [(2, -1)])
 

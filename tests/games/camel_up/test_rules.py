@@ -43,6 +43,12 @@ def test_action_texts_round_trip() -> None:
             parse_action(text)
 
 
+def test_stacks_past_the_finish_or_before_the_start_are_named_so() -> None:
+    order = arrangement({-1: [5], 3: [0], 16: [1, 2], 18: [3]})
+    expected = "start-1:[white] 4:[blue] finish+1:[green,red] finish+3:[yellow]"
+    assert describe_stacks(CamelUpGame(edition=2), order) == expected
+
+
 def test_start_places_camels_and_a_hand_traced_roll() -> None:
     state, events = play(GAME, START, "roll", "die orange 2")
     expected = "1:[blue] 2:[green] 3:[yellow,white] 4:[orange]"

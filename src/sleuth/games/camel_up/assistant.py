@@ -112,8 +112,10 @@ class CamelSession:
         if isinstance(action, Start | Die):
             raise SleuthError(f"{text!r}: enter rolls as 'roll blue 2'")
         if isinstance(action, OverallBet) and state.seat != self.seat:
+            wrong = action.camel not in self.game.camel_ids
+            named = f" (and {action.camel!r} is not a camel of this edition)" if wrong else ""
             raise SleuthError(
-                f"seat {state.seat}'s card is hidden from you: enter just {action.pile!r}"
+                f"seat {state.seat}'s card is hidden from you: enter just {action.pile!r}{named}"
             )
         return str(action), state.apply(action)
 
@@ -178,6 +180,8 @@ class CamelSession:
             Text(f"{money}: " + ", ".join(f"seat {s}{' (you)' if s == self.seat else ''} {m}"
                                           for s, m in enumerate(state.money))),
         ]  # fmt: skip
+        if state.is_terminal():
+            del lines[1]  # the dice and tiles no longer matter
         if state.is_terminal():
             if hidden:
                 ranking = racing_order(state.order)

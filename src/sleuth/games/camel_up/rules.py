@@ -537,8 +537,11 @@ class CamelState(State[CamelAction]):
             raise IllegalActionError("the overall cards are turned up when the game is over")
         index = PILES.index(pile)
         placed = self.piles[index]
+        if not placed:
+            raise IllegalActionError(f"the {pile} pile is empty: nobody bet on the {pile}")
         if not any(known == HIDDEN for _, known in placed):
-            raise IllegalActionError(f"the {pile} pile holds no hidden card")
+            known = ", ".join(self.game.camel_name(camel) for _, camel in placed)
+            raise IllegalActionError(f"the {pile} pile is known already: {known}")
         if len(camels) != len(placed):
             raise IllegalActionError(
                 f"the {pile} pile holds {len(placed)} cards, not {len(camels)}"
@@ -858,8 +861,19 @@ def _start_problem(game: CamelUpGame, action: Start) -> str | None:
 
 
 def describe_stacks(game: CamelUpGame, order: Arrangement) -> str:
-    """``4:[blue] 5:[green,orange]``: the arrangement as printed spaces, stacks bottom to top."""
+    """``4:[blue] 5:[green,orange]``: the arrangement as printed spaces, stacks bottom to top;
+    a stack past the finish line is ``finish+N`` (N spaces past space 16), one carried back
+    before the start by a crazy camel ``start-N`` (N spaces before space 1)."""
     return " ".join(
-        f"{index + 1}:[{','.join(game.camel_name(c) for c in camels)}]"
+        f"{_space_name(index)}:[{','.join(game.camel_name(c) for c in camels)}]"
         for index, camels in stacks(order).items()
     )
+
+
+def _space_name(index: int) -> str:
+    """The printed name of track index ``index`` (0 is space 1)."""
+    if index >= TRACK_LENGTH:
+        return f"finish+{index - TRACK_LENGTH + 1}"
+    if index < 0:
+        return f"start{index}"
+    return str(index + 1)
