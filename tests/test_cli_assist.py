@@ -134,7 +134,7 @@ def test_the_end_of_the_game_is_said_and_undo_reopens_it(cwd: Path) -> None:
     done = entry("assist", "fugitive", cwd=cwd, stdin=script)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "The game is over: the Marshal uncovered every hideout and wins." in out
+    assert "Game over: the Marshal uncovered every hideout and wins." in out
     assert out.count("The game is over: 'undo', 'edit' or 'delete' takes entries back") == 1
     assert "error: 'draw 1 6': the game is over ('undo' to take back)" in out
     assert "took back: guess 1 4 hit; 1 at 1; 4 at 2 sprint 3" in out

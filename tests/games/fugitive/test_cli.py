@@ -145,7 +145,7 @@ def test_infer_after_the_end_shows_the_route_and_suggests_nothing(
     assert out["over"] and out["recommended"] is None
     assert [p["value"] for p in out["positions"]] == list(route.public["hideouts"])
     text = flat(entry("infer", "fugitive", "--log", game_log, cwd=cwd).stdout)
-    assert "The game is over: " in text and "Suggested" not in text
+    assert "Game over: " in text and "Suggested" not in text
 
 
 def test_infer_lines_of_the_log_are_named(view_log: Path, cwd: Path) -> None:

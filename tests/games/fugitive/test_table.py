@@ -227,7 +227,7 @@ def test_positions_are_deduced_when_only_one_assignment_fits() -> None:
     console = Console(file=io.StringIO(), width=100)
     console.print(notepad(table.deduction))
     text = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "The game is over: the Marshal uncovered every hideout and wins." in text
+    assert "Game over: the Marshal uncovered every hideout and wins." in text
 
 
 def test_undo_restores_the_previous_deduction() -> None:

@@ -119,9 +119,9 @@ def opponent_notes(belief: StrategyBelief, name: str) -> Group:
 END_REASONS = {
     "marshal_uncovered_route": "the Marshal uncovered every hideout and wins",
     "escape_no_manhunt": "42 went down with a face-up hideout at or above the Manhunt "
-    "threshold: the Fugitive escapes",
+    "threshold, so the Fugitive escapes",
     "manhunt_success": "the Marshal won the Manhunt",
-    "manhunt_failed": "the Marshal missed in the Manhunt: the Fugitive escapes",
+    "manhunt_failed": "the Marshal missed in the Manhunt, so the Fugitive escapes",
     "max_rounds": "the round limit was reached: a draw",
 }
 """What each ``game_over`` reason means, as the notepad's last line says it."""
@@ -163,7 +163,7 @@ def notepad(deduction: Deduction) -> Group:
     lines.append(Text(f"{deduction.counts.total:,} {worlds}; odds assume {deduction.assumption}."))
     if deduction.belief.timeline.over:
         reason = deduction.belief.timeline.end_reason
-        lines.append(Text(f"The game is over: {END_REASONS.get(reason or '', 'it has ended')}."))
+        lines.append(Text(f"Game over: {END_REASONS.get(reason or '', 'it has ended')}."))
     elif deduction.belief.timeline.manhunt:
         lines.append(Text("Manhunt: name one number at a time."))
     return Group(*lines)
