@@ -71,7 +71,7 @@ def test_overall_cards_turned_up_at_the_end_are_checked_and_scored() -> None:
     before = state.money[:]
     for pile, camels, reason in (
         ("winner", [0], "holds 2 cards, not 1"),
-        ("winner", [0, 0], "card 2 of the winner pile"),
+        ("winner", [0, 0], "card 2 of the winner pile is white, seat 0's card known"),
         ("loser", [], "the loser pile is empty: nobody bet on the loser"),
     ):
         with pytest.raises(IllegalActionError, match=reason):

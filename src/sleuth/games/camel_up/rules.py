@@ -540,19 +540,22 @@ class CamelState(State[CamelAction]):
         if not placed:
             raise IllegalActionError(f"the {pile} pile is empty: nobody bet on the {pile}")
         if not any(known == HIDDEN for _, known in placed):
-            known = ", ".join(self.game.camel_name(camel) for _, camel in placed)
-            raise IllegalActionError(f"the {pile} pile is known already: {known}")
+            shown = ", ".join(self.game.camel_name(camel) for _, camel in placed)
+            raise IllegalActionError(f"the {pile} pile is known already: {shown}")
         if len(camels) != len(placed):
             raise IllegalActionError(
                 f"the {pile} pile holds {len(placed)} cards, not {len(camels)}"
             )
         racers = len(self.game.racers)
-        for position, ((_, known), camel) in enumerate(zip(placed, camels, strict=True), 1):
+        for position, ((owner, known), camel) in enumerate(zip(placed, camels, strict=True), 1):
             if not 0 <= camel < racers:
                 raise IllegalActionError(f"no overall card names {self.game.camel_name(camel)}")
             if known not in (HIDDEN, camel):
                 name = self.game.camel_name(known)
-                raise IllegalActionError(f"card {position} of the {pile} pile is {name}")
+                raise IllegalActionError(
+                    f"card {position} of the {pile} pile is {name}, seat {owner}'s card known "
+                    "since it was placed"
+                )
         after = [(seat, camel) for (seat, _), camel in zip(placed, camels, strict=True)]
         held = after + [card for k, cards in enumerate(self.piles) if k != index for card in cards]
         twice = next((c for c in held if c[1] != HIDDEN and held.count(c) > 1), None)
