@@ -29,6 +29,9 @@ fox.notabot = tiny_sleuth_bots:NOT_A_BOT
 fox.dragon = tiny_sleuth_bots:DRAGON
 fox.broken = tiny_sleuth_broken_bots:BOT
 fugitive.greedy = tiny_sleuth_bots:GREEDY
+noprefix = tiny_sleuth_bots:GREEDY
+chess.knight = tiny_sleuth_bots:GREEDY
+fox.a,b = tiny_sleuth_bots:GREEDY
 """
 
 BOTS = """\
@@ -45,11 +48,21 @@ NOT_A_BOT = 42
 EXPECTED_WARNINGS = [
     "bot plug-in 'fox.random' (tiny_sleuth_bots:RANDOM_AGAIN) not loaded: fox already has a "
     "bot 'random'",
-    "bot plug-in 'fox.misnamed' (tiny_sleuth_bots:GREEDY) not loaded: its spec is named 'greedy'",
+    "bot plug-in 'fox.misnamed' (tiny_sleuth_bots:GREEDY) not loaded: its spec is named 'greedy', "
+    "not 'misnamed' as the entry point says",
     "bot plug-in 'fox.notabot' (tiny_sleuth_bots:NOT_A_BOT) not loaded: int is not a BotSpec",
     "bot plug-in 'fox.dragon' (tiny_sleuth_bots:DRAGON) not loaded: its roles ['dragon'] are not "
     "among fox's: hunter, fox",
-    "bot plug-in 'fox.broken' (tiny_sleuth_broken_bots:BOT) not loaded: no such module here",
+    "bot plug-in 'fox.broken' (tiny_sleuth_broken_bots:BOT) not loaded: ImportError: no such "
+    "module here",
+]
+NAMING_WARNINGS = [
+    "bot plug-in 'noprefix' (tiny_sleuth_bots:GREEDY) not loaded: its name must be GAME.BOT, the "
+    "game's name, a dot and the bot's",
+    "bot plug-in 'chess.knight' (tiny_sleuth_bots:GREEDY) not loaded: no game 'chess' (known "
+    "games: fox, fugitive, camel-up, scotland-yard, cluedo)",
+    "bot plug-in 'fox.a,b' (tiny_sleuth_bots:GREEDY) not loaded: bot name 'a,b' must be letters, "
+    "digits, '_' or '-' (for --bots)",
 ]
 
 
@@ -68,7 +81,9 @@ def distribution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(registry, "_PLUGIN_BOTS", {})
+    registry._bot_points.cache_clear()
     yield tmp_path
+    registry._bot_points.cache_clear()
     sys.modules.pop("tiny_sleuth_bots", None)
 
 
@@ -78,7 +93,7 @@ def test_a_plug_in_bot_joins_the_games_bots_and_the_broken_ones_warn_once(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         spec = game_spec("fox")
-    assert [str(w.message) for w in caught] == EXPECTED_WARNINGS
+    assert [str(w.message) for w in caught] == NAMING_WARNINGS + EXPECTED_WARNINGS
     assert all(w.category is PluginWarning for w in caught)
     own = [b.name for b in fox.SPEC.bots]
     assert [b.name for b in spec.bots] == [*own, "greedy"]  # after the game's own

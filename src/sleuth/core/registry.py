@@ -15,8 +15,10 @@ that same declaration (:meth:`GameInfo.spec`); other games' are read from their 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import importlib.metadata
+import re
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -271,22 +273,66 @@ def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
     return found
 
 
+class _Refused(Exception):
+    """A plug-in that loaded but is not what its entry point promises (the message says why)."""
+
+
+def _failure(exc: Exception) -> str:
+    """Why a plug-in was not loaded: a refusal's message, or the error its import raised,
+    with its type."""
+    return str(exc) if isinstance(exc, _Refused) else f"{type(exc).__name__}: {exc}"
+
+
 def _load_entry_point(point: importlib.metadata.EntryPoint) -> GameSpec:
     """Import a plug-in's spec and register it; any failure is a :class:`PluginWarning`
     naming the plug-in (once: it is refused from then on), and an :class:`UnknownNameError`."""
     try:
         spec = point.load()
         if not isinstance(spec, GameSpec):
-            raise TypeError(f"{type(spec).__name__} is not a GameSpec")
+            raise _Refused(f"{type(spec).__name__} is not a GameSpec")
         if spec.name != point.name:
-            raise ValueError(f"its spec is named {spec.name!r}")
+            raise _Refused(
+                f"its spec is named {spec.name!r}, not {point.name!r} as the entry point says"
+            )
     except Exception as exc:  # a broken plug-in must not stop Sleuth
-        message = f"game plug-in {point.name!r} ({point.value}) not loaded: {exc}"
+        message = f"game plug-in {point.name!r} ({point.value}) not loaded: {_failure(exc)}"
         _REFUSED.add(point.name)
         warnings.warn(message, PluginWarning, stacklevel=3)
         raise UnknownNameError(message) from None
     register(spec)
     return spec
+
+
+BOT_NAME = re.compile(r"[A-Za-z0-9_-]+")
+"""What a plug-in bot's name may hold: what ``--bots a,b:option=1`` can name."""
+
+
+@functools.cache
+def _bot_points() -> dict[str, tuple[importlib.metadata.EntryPoint, ...]]:
+    """The bot plug-ins by game, read once per process.  One whose name is not ``GAME.BOT``,
+    with a game Sleuth knows and a bot name of :data:`BOT_NAME`'s characters, gives one
+    :class:`PluginWarning` naming it and is left out."""
+    known = game_names()
+    found: dict[str, list[importlib.metadata.EntryPoint]] = {}
+    for point in importlib.metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
+        game, _, name = point.name.rpartition(".")
+        problem = None
+        if not game:
+            problem = "its name must be GAME.BOT, the game's name, a dot and the bot's"
+        elif game not in known:
+            problem = f"no game {game!r} (known games: {', '.join(known)})"
+        elif not BOT_NAME.fullmatch(name):
+            problem = f"bot name {name!r} must be letters, digits, '_' or '-' (for --bots)"
+        if problem is None:
+            found.setdefault(game, []).append(point)
+        else:
+            _warn(f"bot plug-in {point.name!r} ({point.value}) not loaded: {problem}")
+    return {game: tuple(points) for game, points in found.items()}
+
+
+def _warn(message: str) -> None:
+    """A :class:`PluginWarning` pointing at the code that asked for the plug-in."""
+    warnings.warn(message, PluginWarning, stacklevel=5)
 
 
 def _plugin_bots(game: str, roles: tuple[str, ...], own: tuple[str, ...]) -> tuple[BotSpec, ...]:
@@ -298,30 +344,26 @@ def _plugin_bots(game: str, roles: tuple[str, ...], own: tuple[str, ...]) -> tup
         return _PLUGIN_BOTS[game]
     _PLUGIN_BOTS[game] = ()  # a plug-in that asks for the game's spec gets it without them
     found: list[BotSpec] = []
-    for point in importlib.metadata.entry_points(group=BOT_ENTRY_POINT_GROUP):
-        owner, _, name = point.name.rpartition(".")
-        if owner != game:
-            continue
+    for point in _bot_points().get(game, ()):
+        name = point.name.rpartition(".")[2]
         taken = [*own, *(bot.name for bot in found)]
         try:
             bot = point.load()
             if not isinstance(bot, BotSpec):
-                raise TypeError(f"{type(bot).__name__} is not a BotSpec")
+                raise _Refused(f"{type(bot).__name__} is not a BotSpec")
             if bot.name != name:
-                raise ValueError(f"its spec is named {bot.name!r}")
+                raise _Refused(
+                    f"its spec is named {bot.name!r}, not {name!r} as the entry point says"
+                )
             if name in taken:
-                raise ValueError(f"{game} already has a bot {name!r}")
+                raise _Refused(f"{game} already has a bot {name!r}")
             strange = [role for role in bot.roles if role not in roles]
             if strange or not bot.roles:
-                raise ValueError(
+                raise _Refused(
                     f"its roles {list(bot.roles)} are not among {game}'s: {', '.join(roles)}"
                 )
         except Exception as exc:  # a broken plug-in must not stop Sleuth
-            warnings.warn(
-                f"bot plug-in {point.name!r} ({point.value}) not loaded: {exc}",
-                PluginWarning,
-                stacklevel=4,
-            )
+            _warn(f"bot plug-in {point.name!r} ({point.value}) not loaded: {_failure(exc)}")
             continue
         found.append(bot)
     _PLUGIN_BOTS[game] = tuple(found)
