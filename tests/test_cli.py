@@ -70,6 +70,20 @@ def test_play_raises_the_default_limit_to_a_bots_budget_but_not_a_given_one() ->
 # --- sleuth play -----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_play_says_on_stderr_why_each_bot_forfeited(as_json: bool) -> None:
+    import tests.tally  # noqa: F401  (registers the toy game)
+
+    args = ["play", "tally", "--bots", "crash,one,zero", "-n", "3", "-w", "1", "--no-db"]
+    done = invoke(*args, *(["--json"] if as_json else []))
+    assert done.stderr.splitlines() == [
+        "warning: crash forfeited 3 times; the first in game 0 (seat 0, step 0): raised "
+        "RuntimeError: crashed on purpose"
+    ]
+    if as_json:
+        assert one_json_object(done.stdout)["forfeits"] == 3  # stdout stays one JSON object
+
+
 def check_play_json(summary: dict[str, Any]) -> None:
     """The schema of the issue: keys, order and types."""
     assert list(summary) == [

@@ -34,9 +34,12 @@ from sleuth.core.match import DEFAULT_TIME_LIMIT, seat_limits
 from sleuth.core.registry import game_infos, game_spec, make_game, parse_option_texts
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.progress import Progress
 
     from sleuth.arena.paired import Comparison, PairedMean
+    from sleuth.arena.play import GameRow
     from sleuth.arena.store import StoredRun
     from sleuth.arena.tournament import Tournament
     from sleuth.core.bots import BotInfo
@@ -263,7 +266,6 @@ def play_command(
     with --resume then plays the games that are left."""
     from sleuth.arena.stopping import stop_signals
     from sleuth.arena.tournament import (
-        GameRow,
         Tournament,
         canonical_setup,
         run_tournament,
@@ -347,9 +349,28 @@ def play_command(
                 f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
                 highlight=False,
             )
+        _explain_forfeits(tournament.rows)
         if not tournament.complete:
             _explain_incomplete(tournament, no_db)
             raise typer.Exit(tournament.exit_code or 1)
+
+
+def _explain_forfeits(rows: Sequence[GameRow]) -> None:
+    """Say on stderr, for each bot that forfeited, how often and why the first time (every
+    reason is in the results file's ``forfeits`` column and in the game logs)."""
+    forfeits: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for row in sorted(rows, key=lambda r: r.index):
+        for forfeit in row.forfeits:
+            forfeits.setdefault(str(forfeit["bot"]), []).append((row.index, forfeit))
+    for bot, cases in forfeits.items():
+        index, first = cases[0]
+        times = "once" if len(cases) == 1 else f"{len(cases)} times"
+        errors.print(
+            f"warning: {bot} forfeited {times}; the first in game {index} (seat {first['seat']}, "
+            f"step {first['step']}): {first['reason']}",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def _resumed_logs(found: StoredRun, given: Path | None) -> Path | None:
