@@ -47,6 +47,14 @@ def test_a_whole_game_typed_in_is_the_seats_view(edition: int, players: int, sea
     shown = [str(line) for line in session.render().renderables]
     assert session.state.is_terminal() and "Game over" in shown[-1]
     assert not any(line.startswith("Dice in the pyramid") for line in shown)  # over: no dice
+    richest = max(session.state.money)
+    won = [s for s, money in enumerate(session.state.money) if money == richest]
+    assert [s for s, w in enumerate(record.wins) if w > 0] == won  # as the match scored it
+    who = [f"seat {s}" + (" (you)" if s == seat else "") for s in won]
+    if len(who) == 1:
+        assert shown[-1].endswith(f"{who[0].capitalize()} wins with {richest} coins.")
+    else:
+        assert f"{who[-1]} share the win with {richest} coins (K28)." in shown[-1]
 
 
 def test_a_seat_places_at_most_five_overall_cards() -> None:

@@ -192,7 +192,7 @@ class CamelSession:
                     + "; ".join(f"reveal {pile} CAMELS ({len(state.piles[PILES.index(pile)])} "
                                 "cards)" for pile in hidden)))  # fmt: skip
                 return Group(*lines)
-            lines.append(Text(f"Game over: {state.outcome()}"))
+            lines.append(Text(f"Game over: {state.outcome()}. {self._winners(state)}"))
             return Group(*lines)
         if _forced_roll(state):
             lines.append(Text(f"Turn {self.game.turn_cap} has passed: every turn is a forced "
@@ -202,6 +202,19 @@ class CamelSession:
         who = "your turn" if state.seat == self.seat else f"seat {state.seat} to move"
         lines.append(Text(who, style="bold"))
         return Group(*lines, render_advice(state, advice))
+
+    def _winners(self, state: CamelState) -> str:
+        """Who won the finished game: the richest seat, or the seats that share the win."""
+        richest = max(state.money)
+        names = [
+            f"seat {s} (you)" if s == self.seat else f"seat {s}"
+            for s, money in enumerate(state.money)
+            if money == richest
+        ]
+        if len(names) == 1:
+            return f"{names[0].capitalize()} wins with {richest} coins."
+        tied = f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"{tied.capitalize()} share the win with {richest} coins (K28)."
 
     def advice(self) -> Advice:
         """The advice shown for the current state (the odds and every action's value, seeded
