@@ -136,7 +136,7 @@ def test_the_end_of_the_game_is_said_and_undo_reopens_it(cwd: Path) -> None:
     out = done.stdout
     assert "Game over: the Marshal uncovered every hideout and wins." in out
     assert out.count("The game is over: 'undo', 'edit' or 'delete' takes entries back") == 1
-    assert "error: 'draw 1 6': the game is over ('undo' to take back)" in out
+    assert "error: 'draw 1 6': the game is over ('undo' takes entries back)" in out
     assert "took back: guess 1 4 hit; 1 at 1; 4 at 2 sprint 3" in out
     assert out.rstrip().endswith(
         "Left the assistant after 4 entries. The last changes were not saved."

@@ -47,6 +47,8 @@ def test_a_whole_game_typed_in_is_the_seats_view(edition: int, players: int, sea
     shown = [str(line) for line in session.render().renderables]
     assert session.state.is_terminal() and "Game over" in shown[-1]
     assert not any(line.startswith("Dice in the pyramid") for line in shown)  # over: no dice
+    with pytest.raises(SleuthError, match=r"^'leg blue': the game is over \('undo' takes entries"):
+        session.enter("leg blue")
     richest = max(session.state.money)
     won = [s for s, money in enumerate(session.state.money) if money == richest]
     assert [s for s, w in enumerate(record.wins) if w > 0] == won  # as the match scored it

@@ -91,7 +91,7 @@ class CamelSession:
         if words[0] == "reveal":
             return self._reveal(state, words)
         if state.is_terminal():
-            raise SleuthError("the game is over (undo, or save and start a new session)")
+            raise SleuthError(f"{text.strip()!r}: the game is over ('undo' takes entries back)")
         if state.order is None and words[0] != "start":
             raise SleuthError(f"first enter the starting stacks: {_start_example(self.game)}")
         if words[0] == "start":

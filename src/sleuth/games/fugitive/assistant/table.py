@@ -163,7 +163,7 @@ class MarshalTable:
         if not words:
             raise SleuthError("empty entry (type 'help' for the forms)")
         if self.over:
-            raise SleuthError(f"{text.strip()!r}: the game is over ('undo' to take back)")
+            raise SleuthError(f"{text.strip()!r}: the game is over ('undo' takes entries back)")
         if details and words[0] != "guess":
             raise SleuthError(f"{text.strip()!r}: only a guess takes '; ...' details")
         head = words[0]
