@@ -205,7 +205,7 @@ def test_a_resumed_run_writes_the_rest_of_its_logs_where_it_began(tmp_path: Path
         late.unlink()  # as if the run had stopped after two games
     again = play("-n", "6", "-w", "1", "--db", str(db), "--resume")
     assert again.exit_code == 0, again.output
-    assert f"began with --logs {logs.absolute()}: its logs go on there" in again.stderr
+    assert f"writes its logs to {logs.absolute()}: they go on there" in again.stderr
     assert [p.name for p in sorted(logs.glob("*"))] == [f"game-{i:06d}.jsonl" for i in range(6)]
 
 
@@ -216,7 +216,7 @@ def test_resuming_into_another_logs_folder_is_refused_and_plays_nothing(tmp_path
     again = play("-n", "4", "-w", "1", "--db", str(db), "--resume", "--logs", str(other))
     assert isinstance(again.exception, SleuthError)
     assert str(again.exception).startswith(f"--logs {other}: run ")
-    assert f"began writing its logs to {logs.absolute()}" in str(again.exception)
+    assert f"writes its logs to {logs.absolute()}; resume it with" in str(again.exception)
     assert not other.exists()
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM games").fetchone() == (1,)
@@ -231,4 +231,10 @@ def test_logs_asked_for_only_on_resuming_warn_that_earlier_games_have_none(
     again = play("-n", "4", "-w", "1", "--db", str(db), "--resume", "--logs", str(logs))
     assert again.exit_code == 0, again.output
     assert "began without --logs: its 3 finished games have no logs in" in again.stderr
+    assert [p.name for p in logs.glob("*")] == ["game-000003.jsonl"]
+    _stop_after(db, 3)  # stopped again: the next resume goes on in that folder
+    (logs / "game-000003.jsonl").unlink()
+    last = play("-n", "4", "-w", "1", "--db", str(db), "--resume")
+    assert last.exit_code == 0, last.output
+    assert f"writes its logs to {logs.absolute()}: they go on there" in last.stderr
     assert [p.name for p in logs.glob("*")] == ["game-000003.jsonl"]

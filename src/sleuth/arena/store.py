@@ -8,7 +8,7 @@ Tables:
            ``stopped`` when it ended early: ``sleuth play --resume`` continues it),
            ``time_limit`` (seconds per move the user set; ``NULL`` for the default, 1 s raised
            to each bot's declared budget; ``inf`` for none), ``logs`` (the folder its game
-           logs went to, absolute; ``NULL`` for none: ``--resume`` goes on writing there).
+           logs go to, absolute; ``NULL`` for none: ``--resume`` goes on writing there).
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
            ``bots`` and ``roles`` (per seat), ``outcome``, ``returns``, ``wins`` (per seat),
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
@@ -130,6 +130,13 @@ def begin(
                 _limit(time_limit), None if logs is None else str(logs.absolute()),
             ],
         )  # fmt: skip
+
+
+def record_logs(path: Path, run_id: str, logs: Path) -> None:
+    """Record the folder a run's game logs go to from now on (absolute): a run that began
+    without logs and was resumed with ``--logs`` goes on writing there."""
+    with _transaction(path) as con:
+        con.execute("UPDATE runs SET logs = ? WHERE run_id = ?", [str(logs.absolute()), run_id])
 
 
 def add_games(

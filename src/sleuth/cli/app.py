@@ -303,6 +303,8 @@ def play_command(
                 )
             else:
                 logs = _resumed_logs(found, logs)
+                if logs is not None and found.logs is None:
+                    store.record_logs(db, found.run_id, logs)
             run_id, previous, seconds_before = found.run_id, found.rows, found.seconds
         else:
             header = Tournament(
@@ -377,7 +379,7 @@ def _resumed_logs(found: StoredRun, given: Path | None) -> Path | None:
     """Where a resumed run writes its game logs: where it began writing them (said on
     stderr when ``--logs`` is left out; another folder is refused, so a run's logs stay in
     one place), or ``given`` for a run that began without logs (with a warning that its
-    earlier games have none)."""
+    earlier games have none; the caller records the folder for the next resume)."""
     began = found.logs
     if began is None:
         if given is not None and found.rows:
@@ -390,14 +392,14 @@ def _resumed_logs(found: StoredRun, given: Path | None) -> Path | None:
         return given
     if given is None:
         errors.print(
-            f"run {found.run_id[:8]} began with --logs {began}: its logs go on there",
+            f"run {found.run_id[:8]} writes its logs to {began}: they go on there",
             highlight=False,
             soft_wrap=True,
         )
         return began
     if given.resolve() != began.resolve():
         raise SleuthError(
-            f"--logs {given}: run {found.run_id[:8]} began writing its logs to {began}; "
+            f"--logs {given}: run {found.run_id[:8]} writes its logs to {began}; "
             f"resume it with --logs {began}, or without --logs"
         )
     return given
