@@ -84,6 +84,17 @@ def test_play_says_on_stderr_why_each_bot_forfeited(as_json: bool) -> None:
         assert one_json_object(done.stdout)["forfeits"] == 3  # stdout stays one JSON object
 
 
+def test_compare_says_on_stderr_why_a_bot_forfeited() -> None:
+    import tests.tally  # noqa: F401  (registers the toy game)
+
+    args = ["compare", "tally", "-a", "crash", "-b", "one", "--field", "zero,one", "-n", "2"]
+    done = invoke(*args, "-w", "1")
+    assert done.stderr.splitlines() == [
+        "warning: crash forfeited 2 times; the first in game 0 (seat 0, step 0): raised "
+        "RuntimeError: crashed on purpose"
+    ]
+
+
 def check_play_json(summary: dict[str, Any]) -> None:
     """The schema of the issue: keys, order and types."""
     assert list(summary) == [

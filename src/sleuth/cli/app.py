@@ -534,6 +534,8 @@ def compare_command(
     if db is not None:
         for tournament in (comparison.candidate, comparison.baseline):
             store.save(db, tournament, started_at, sleuth.__version__, time_limit)
+    for tournament in (comparison.candidate, comparison.baseline):
+        _explain_forfeits(tournament.rows)  # a field bot's: once for each run
     if as_json:
         print_json(comparison.summary())
         return
