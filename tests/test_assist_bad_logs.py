@@ -234,6 +234,19 @@ def test_a_refused_entry_is_named_with_its_line_and_number(
 
 
 @pytest.mark.parametrize("name", list(ASSISTANTS))
+def test_a_save_that_cannot_be_written_is_one_error_and_the_session_goes_on(
+    name: str, cwd: Path
+) -> None:
+    a = ASSISTANTS[name]
+    script = "".join(f"{text}\n" for text in a.entries) + "save no/such/folder.jsonl\nhistory\n"
+    done = entry(*a.command, *a.setup, cwd=cwd, stdin=script)
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
+    assert "error: no/such/folder.jsonl: cannot write: " in flat(done.stdout), done.stdout
+    _, _, after = done.stdout.partition("cannot write")
+    assert len(_entries(after)) >= len(a.entries)  # the entries are all still there
+
+
+@pytest.mark.parametrize("name", list(ASSISTANTS))
 def test_a_log_of_another_game_is_refused(saved: dict[str, Records], cwd: Path, name: str) -> None:
     other = "fugitive" if name == "fox" else "fox"
     (cwd / "other.jsonl").write_text(_text(saved[other]), encoding="utf-8")

@@ -110,12 +110,16 @@ def view_log_lines(log: ViewLog) -> Iterator[dict[str, JSON]]:
 
 def write_view_log(log: ViewLog, path: Path | str) -> None:
     """Write ``log`` to ``path``, replacing an earlier view log; any other existing file is a
-    :class:`LogError` and stays as it was (a game log saved over by mistake would be lost)."""
+    :class:`LogError` and stays as it was (a game log saved over by mistake would be lost), and
+    a file that cannot be written is a :class:`~sleuth.core.errors.SleuthError` naming it."""
     path = Path(path)
     if path.is_file() and not _is_view_log(path):
         raise LogError(f"{path} exists and is not a view log: not replaced (choose another name)")
     text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in view_log_lines(log))
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise SleuthError(f"{path}: cannot write: {exc}") from None
 
 
 def _is_view_log(path: Path) -> bool:

@@ -230,10 +230,7 @@ class CamelSession:
         return advice
 
     def save(self, path: Path) -> None:
-        try:
-            write_view_log(ViewLog(self.game, self.seat, self.events), path)
-        except OSError as exc:
-            raise SleuthError(f"{path}: cannot write: {exc}") from None
+        write_view_log(ViewLog(self.game, self.seat, self.events), path)
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, "player", "camel-up")

@@ -198,10 +198,7 @@ class NotepadSession:
         pad = self.pad
         if not pad.started or pad.me is None:
             raise SleuthError(f"nothing to save before the setup is complete: {pad.setup_prompt()}")
-        try:
-            write_view_log(ViewLog(pad.game, pad.me, pad.events), path)
-        except OSError as exc:
-            raise SleuthError(f"{path}: cannot write: {exc}") from None
+        write_view_log(ViewLog(pad.game, pad.me, pad.events), path)
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, "player", "cluedo")

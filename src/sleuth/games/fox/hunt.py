@@ -143,10 +143,7 @@ class FoxSession:
         return head + "\n" + board
 
     def save(self, path: Path) -> None:
-        try:
-            write_view_log(ViewLog(self.game, HUNTER, self.events), path)
-        except OSError as exc:
-            raise SleuthError(f"{path}: cannot write: {exc}") from None
+        write_view_log(ViewLog(self.game, HUNTER, self.events), path)
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, "hunter", "fox")

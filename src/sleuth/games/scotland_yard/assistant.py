@@ -192,10 +192,7 @@ class DetectivesSession:
                 f"entry {table.awaiting.entry} waits for its reveal: enter it ('reveal "
                 "STATION') or 'undo' before saving"
             )
-        try:
-            write_view_log(ViewLog(self.game, 1, table.events), path)
-        except OSError as exc:
-            raise SleuthError(f"{path}: cannot write: {exc}") from None
+        write_view_log(ViewLog(self.game, 1, table.events), path)
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, DETECTIVE_ROLES, "scotland-yard")

@@ -219,10 +219,7 @@ class FugitiveSession:
         return notepad(self.table.deduction)
 
     def save(self, path: Path) -> None:
-        try:
-            write_view_log(ViewLog(self.table.game, MARSHAL, self.table.events), path)
-        except OSError as exc:
-            raise SleuthError(f"{path}: cannot write: {exc}") from None
+        write_view_log(ViewLog(self.table.game, MARSHAL, self.table.events), path)
 
     def load(self, path: Path) -> None:
         view = read_view_log(path, "marshal", "fugitive")
