@@ -30,23 +30,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import uuid
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from statistics import mean
 from typing import Any
 
 import duckdb
 from _args import add_output_options, output_paths, positive
+from _stored import play_stored
 
-import sleuth
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
-from sleuth.arena.tournament import Tournament, canonical_setup, run_tournament
-from sleuth.core.match import DEFAULT_TIME_LIMIT
 from sleuth.core.registry import game_spec, make_game
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 
@@ -114,29 +110,9 @@ def run(db: Path, games: int, workers: int | None, only: str | None) -> None:
         played = len(done.get(key, ()))
         if played >= games:
             continue
-        started = datetime.now(UTC)
-        print(f"{started:%H:%M:%S} {n} players: {single} v {others} ...", flush=True)
+        print(f"{datetime.now(UTC):%H:%M:%S} {n} players: {single} v {others} ...", flush=True)
         bots, options = [single] + [others] * (n - 1), {"players": n}
-        game, canonical_bots = canonical_setup("cluedo", bots, options)
-        header = Tournament(
-            uuid.uuid4().hex, "cluedo", game.options(), SEED + played, tuple(canonical_bots),
-            workers or os.cpu_count() or 1, requested=games - played,
-        )  # fmt: skip
-        store.begin(db, header, started, sleuth.__version__, DEFAULT_TIME_LIMIT)
-        tournament = run_tournament(
-            "cluedo",
-            bots,
-            games - played,
-            SEED + played,
-            options,
-            workers,
-            on_rows=partial(store.add_games, db, header.run_id, "cluedo", game.options()),
-            run_id=header.run_id,
-        )
-        store.end(db, tournament)
-        if tournament.stopped_by:
-            stored = len(tournament.rows)
-            raise SystemExit(f"stopped by {tournament.stopped_by}: {stored} games stored")
+        play_stored(db, "cluedo", bots, options, games - played, SEED + played, workers)
         done = _stored(db)
 
 

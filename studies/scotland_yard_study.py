@@ -21,20 +21,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import uuid
 from collections import defaultdict
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 
 import duckdb
 from _args import add_output_options, output_paths, positive
+from _stored import play_stored
 
-import sleuth
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
-from sleuth.arena.tournament import Tournament, canonical_setup, run_tournament
-from sleuth.core.match import DEFAULT_TIME_LIMIT
 from sleuth.games.scotland_yard import SPEC
 from sleuth.games.scotland_yard.rules import BUILTIN, MAP_ENV, resolve_map
 
@@ -120,30 +116,13 @@ def run(
         played = len(done.get(key, ()))
         if played >= games:
             continue
-        started = datetime.now(UTC)
-        print(f"{started:%H:%M:%S} {board} {edition}: {mrx} v {detectives} ...", flush=True)
+        started = f"{datetime.now(UTC):%H:%M:%S}"
+        print(f"{started} {board} {edition}: {mrx} v {detectives} ...", flush=True)
         bots, options = [mrx, detectives], {"map": board, "edition": edition}
-        game, canonical_bots = canonical_setup("scotland-yard", bots, options)
-        header = Tournament(
-            uuid.uuid4().hex, "scotland-yard", game.options(), SEED + played,
-            tuple(canonical_bots), workers or os.cpu_count() or 1, requested=games - played,
-        )  # fmt: skip
-        store.begin(db, header, started, sleuth.__version__, DEFAULT_TIME_LIMIT)
-        tournament = run_tournament(
-            "scotland-yard",
-            bots,
-            games - played,
-            SEED + played,
-            options,
-            workers,
-            on_rows=partial(store.add_games, db, header.run_id, "scotland-yard", game.options()),
-            run_id=header.run_id,
+        play_stored(
+            db, "scotland-yard", bots, options, games - played, SEED + played, workers,
             rotate=False,
-        )
-        store.end(db, tournament)
-        if tournament.stopped_by:
-            stored = len(tournament.rows)
-            raise SystemExit(f"stopped by {tournament.stopped_by}: {stored} games stored")
+        )  # fmt: skip
         done = _done(db)
 
 
