@@ -26,29 +26,15 @@ import platform
 import random
 import statistics
 import time
-from pathlib import Path
 
+from _classic_map import the_game
 from _report import print_table
 from sleuth.core.compiled import COMPILED
 from sleuth.core.match import run_match
-from sleuth.core.registry import game_spec, make_game
+from sleuth.core.registry import game_spec
 from sleuth.games.scotland_yard import mc, rollouts
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
-
-CLASSIC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "scotland-yard"
-
-
-def the_game() -> tuple[ScotlandYardGame, str]:
-    """The classic-map game if the map is there, else the built-in board's; and its name."""
-    if (CLASSIC_DIR / "edges.csv").exists():
-        game = make_game("scotland-yard", {"map": str(CLASSIC_DIR)})
-        name = "the classic map"
-    else:
-        game = make_game("scotland-yard", {})
-        name = f"Sleuth's own board (the classic map is not at {CLASSIC_DIR})"
-    assert isinstance(game, ScotlandYardGame)
-    return game, name
 
 
 def positions(game: ScotlandYardGame, count: int) -> list[mc.Position]:

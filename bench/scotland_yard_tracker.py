@@ -29,20 +29,18 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Protocol
 
+from _classic_map import the_game
 from _report import print_table
 from sleuth.core.bitsets import mask_of
 from sleuth.core.events import Event
-from sleuth.core.registry import make_game
 from sleuth.games.scotland_yard.board import Board
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.tracker import Tracker
 
 SMALL = 8
 """Legs from at most this many possible stations are also reported apart."""
-CLASSIC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "scotland-yard"
 
 
 class PlainTracker:
@@ -146,9 +144,7 @@ def main() -> None:
     args = parser.parse_args()
     games, rounds = (5, 1) if args.quick else (args.games, args.rounds)
 
-    classic = (CLASSIC_DIR / "edges.csv").exists()
-    game = make_game("scotland-yard", {"map": str(CLASSIC_DIR) if classic else ""})
-    assert isinstance(game, ScotlandYardGame)
+    game, where = the_game()
     board = game.board
     recorded = record(game, games, args.seed)
     gc.collect()
@@ -173,7 +169,6 @@ def main() -> None:
             best[name] = [min(a, b) for a, b in zip(kept, times, strict=True)]
     assert sets["bitset"] == sets["plain sets"] == sets["random-walk"], "the trackers disagree"
 
-    where = "classic map" if classic else "Sleuth's own board (the classic map is absent)"
     sizes = sizes_before_legs(recorded, sets["bitset"])
     small = [i for i, size in enumerate(sizes) if size <= SMALL]
     large = [i for i, size in enumerate(sizes) if size > SMALL]
