@@ -36,7 +36,7 @@ def test_the_fox_board_keeps_its_brackets() -> None:
     out = _run(session, ["1", "show", "quit"])
     assert "The fox may be in 4 of 4 holes, [marked]." in out
     assert "[0]-[1]-[2]-[3]" in out  # the marked holes, drawn before the first inspection
-    assert "ok: inspect 1 on day 1: not there" in out
+    assert "ok: inspect 1 on day 1: not there (entry 1)" in out  # its number, for edit N
     assert "holes, [marked]." in out.split("ok: inspect 1")[1]
 
 

@@ -147,11 +147,18 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 say(f"loaded {count_entries(len(session.history()))} from {path}")
                 unsaved = False
             else:
-                say(f"ok: {session.enter(line)}")
+                say(_entered(session, line))
                 unsaved = True
             console.print(_plain(session.render()))
         except SleuthError as exc:
             say(f"error: {exc}")
+
+
+def _entered(session: TableSession, text: str) -> str:
+    """Enter ``text`` as the next entry; the confirmation, with the entry's number (what
+    ``edit N`` and ``insert N`` take)."""
+    answer = session.enter(text)
+    return f"ok: {answer} (entry {len(session.history())})"
 
 
 def _undo(session: TableSession, count_text: str) -> list[str]:
@@ -191,7 +198,7 @@ def _edit(session: TableSession, word: str, rest: str) -> str:
     if number > len(entries) + inserting:
         raise SleuthError(f"there is no entry {number}: there are {count_entries(len(entries))}")
     if inserting and number == len(entries) + 1:
-        return f"ok: {session.enter(new)}"
+        return _entered(session, new)
     old = entries[number - 1]
     later = list(enumerate(entries[number - inserting :], start=number + 1))
     replay = ([(number, new)] if new else []) + later

@@ -357,7 +357,8 @@ def api_enter(record_id: str, entry: Entry, request: Request) -> dict[str, Any]:
         if len(record["entries"]) >= notes.MAX_ENTRIES:
             raise SleuthError(f"a notepad holds at most {notes.MAX_ENTRIES} entries")
         answer = session.enter(entry.text)
-        return {**record, "entries": session.history()}, session, f"ok: {answer}"
+        entries = session.history()
+        return {**record, "entries": entries}, session, f"ok: {answer} (entry {len(entries)})"
 
     return _change(request, record_id, change)
 
