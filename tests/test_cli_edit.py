@@ -100,3 +100,22 @@ def test_fox_play_an_edit_that_ends_the_game_early_changes_nothing(cwd: Path) ->
     assert "Caught" not in out
     caught = run(FOX, "1\n0\nedit 2 1\n", cwd)  # the last entry: the edit ends the game
     assert "edited entry 2: inspect 0 -> inspect 1" in caught and "Caught on day 2!" in caught
+
+
+def test_edit_with_a_bang_makes_the_change_and_drops_the_entries_that_no_longer_fit(
+    cwd: Path,
+) -> None:
+    typed = CAMEL_START + "leg blue\nleg green\nleg blue\nleg blue\ntile 6 oasis\n"
+    out = run(CAMEL, typed + "edit 3 leg blue\nedit! 3 leg blue\nedit! 2 roll\nhistory\n", cwd)
+    assert (
+        "('edit! 3 leg blue' makes the change and drops the later entries that no longer fit)"
+        in out
+    )
+    assert (
+        "edited entry 3: leg green -> leg blue; dropped, as they no longer fit: entry 5 (leg blue)"
+    ) in out  # blue's three tickets are gone by then; the tile still fits
+    assert "error: nothing changed: new entry 2 (roll)" in out  # the new entry itself: refused
+    assert "  2  leg blue\n  3  leg blue\n  4  leg blue\n  5  tile 6 oasis\n" in out
+    same_session(
+        CAMEL, typed + "edit! 3 leg blue\n", CAMEL_START + "leg blue\n" * 3 + "tile 6 oasis\n", cwd
+    )

@@ -32,7 +32,10 @@ only answers (``why CARD``: ``Command.changes`` false), so that the answer stays
 ``edit``, ``delete`` and ``insert`` replay the session: they take back entry N and every later
 one, then enter the new entry (if any) and the later ones again (``insert`` keeps entry N and
 enters it after the new one).  If one of them is no longer possible, the session is put back
-as it was and the error names that entry (its number and text).
+as it was and the error names that entry (its number and text); ``edit!``, ``delete!`` and
+``insert!`` make the change anyway and drop the later entries that no longer fit, naming
+each (a wrong answer typed earlier often makes a later entry impossible: its fix is one
+command, not an undo back to it).
 Messages, and a session's rendering given as a string, are printed as plain text (whatever
 the console's settings): what the user typed, or a board's ``[3]`` and ``[marked]``, is never
 read as Rich markup.
@@ -55,6 +58,7 @@ undo [N]                   take back the last entry (or the last N)
 edit N NEW ENTRY           replace entry N (the later ones are entered again)
 delete N                   remove entry N (the later ones are entered again)
 insert N NEW ENTRY         a missed entry, before entry N (the later ones again)
+edit! / delete! / insert!  the same, dropping the later entries that no longer fit
 save FILE / load FILE      write the view log to FILE / continue from a saved one
 quit                       leave (end of input too)"""
 
@@ -125,8 +129,8 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
                 for text in _undo(session, rest):
                     say(f"took back: {text}")
                 unsaved = True
-            elif word in ("edit", "delete", "insert"):
-                say(_edit(session, word, rest))
+            elif word.removesuffix("!") in ("edit", "delete", "insert"):
+                say(_edit(session, word.removesuffix("!"), rest, drop=word.endswith("!")))
                 unsaved = True
             elif word in ("save", "load"):
                 if not rest:
@@ -177,9 +181,10 @@ def _undo(session: TableSession, count_text: str) -> list[str]:
     return [session.undo() for _ in range(count)]
 
 
-def _edit(session: TableSession, word: str, rest: str) -> str:
+def _edit(session: TableSession, word: str, rest: str, drop: bool = False) -> str:
     """``edit N NEW ENTRY``, ``edit N``, ``delete N`` or ``insert N NEW ENTRY``: replace,
-    remove or insert entry N by replaying the session; all or nothing.  Returns the
+    remove or insert entry N by replaying the session; all or nothing, or with ``drop`` (the
+    ``!`` forms) leaving out the later entries that no longer fit.  Returns the
     confirmation."""
     number_text, _, new = rest.partition(" ")
     new = new.strip()
@@ -205,26 +210,37 @@ def _edit(session: TableSession, word: str, rest: str) -> str:
     for _ in range(len(entries) - number + 1):
         session.undo()
     entered = 0
+    dropped: list[str] = []
     try:
-        for _, text in replay:
-            session.enter(text)
-            entered += 1
+        for position, (former, text) in enumerate(replay):
+            try:
+                session.enter(text)
+                entered += 1
+            except SleuthError:
+                if not drop or (new and position == 0):  # the new entry itself: refused
+                    raise
+                dropped.append(f"{former} ({text})")
     except SleuthError as exc:
         for _ in range(entered):
             session.undo()
         for text in entries[number - 1 :]:
             session.enter(text)  # entered before, so it is accepted again
-        failed, text = replay[entered]
+        failed, text = replay[entered + len(dropped)]
         if new and entered == 0:
             raise SleuthError(f"nothing changed: new entry {failed} ({text}): {exc}") from None
+        forced = f"{word}! {rest}"
         raise SleuthError(
-            f"nothing changed: entry {failed} ({text}) would no longer be possible: {exc}"
+            f"nothing changed: entry {failed} ({text}) would no longer be possible: {exc} "
+            f"('{forced}' makes the change and drops the later entries that no longer fit)"
         ) from None
+    done = f"deleted entry {number}: {old}"
     if inserting:
-        return f"inserted entry {number}: {session.history()[number - 1]}"
-    if new:
-        return f"edited entry {number}: {old} -> {session.history()[number - 1]}"
-    return f"deleted entry {number}: {old}"
+        done = f"inserted entry {number}: {session.history()[number - 1]}"
+    elif new:
+        done = f"edited entry {number}: {old} -> {session.history()[number - 1]}"
+    if dropped:
+        done += f"; dropped, as they no longer fit: entry {', entry '.join(dropped)}"
+    return done
 
 
 def _indent(text: str) -> str:
