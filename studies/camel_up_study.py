@@ -29,6 +29,7 @@ from typing import Any
 
 import duckdb
 from _args import add_output_options, output_paths, positive
+from _plots import pyplot
 
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
@@ -186,11 +187,9 @@ def _plot(
     shares: list[float],
     n: int,
 ) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
+    if plt is None:
+        return
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     places = range(5)
     for counts, exact, label, colour, shift in (

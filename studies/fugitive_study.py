@@ -25,6 +25,7 @@ from pathlib import Path
 
 import duckdb
 from _args import add_output_options, output_paths, positive
+from _plots import pyplot
 
 import sleuth
 from sleuth.arena import store
@@ -149,16 +150,11 @@ def run(db: Path, games: int, workers: int | None) -> None:
 
 
 def report(db: Path, image: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     if not db.exists():
         raise SystemExit(f"error: {db} does not exist: play the study first (run --db {db})")
     done = _done(db)
-    figure, axes = plt.subplots(len(QUESTIONS), 1, figsize=(8, 2.2 * len(QUESTIONS)))
-    for axis, (question, title) in zip(axes, QUESTIONS.items(), strict=True):
+    bars: list[tuple[str, list[str], list[float], list[tuple[float, float]]]] = []
+    for question, title in QUESTIONS.items():
         print(f"### {title}\n")
         print("| setting | bots | games | Marshal wins | 95% interval |")
         print("|---|---|---:|---:|---|")
@@ -178,6 +174,12 @@ def report(db: Path, image: Path) -> None:
             rates.append(100 * rate)
             errors.append((100 * (rate - low), 100 * (high - rate)))
         print()
+        bars.append((title, labels, rates, errors))
+    plt = pyplot()
+    if plt is None:
+        return
+    figure, axes = plt.subplots(len(QUESTIONS), 1, figsize=(8, 2.2 * len(QUESTIONS)))
+    for axis, (title, labels, rates, errors) in zip(axes, bars, strict=True):
         axis.barh(labels, rates, xerr=list(zip(*errors, strict=True)) or None, color="#4c72b0")
         axis.set_xlim(min([*rates, 80]) - 5, 100)
         axis.invert_yaxis()

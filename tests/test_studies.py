@@ -36,6 +36,21 @@ def study(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     )
 
 
+def without_matplotlib(script: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``script`` run as on an install without the report extra (importing matplotlib fails)."""
+    program = (
+        "import runpy, sys\n"
+        "sys.modules['matplotlib'] = None\n"  # 'import matplotlib' raises ImportError
+        f"sys.path.insert(0, {str(script.parent)!r})\n"
+        f"sys.argv = [{str(script)!r}, *sys.argv[1:]]\n"
+        f"runpy.run_path({str(script)!r}, run_name='__main__')\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", program, *args], cwd=cwd, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+
+
 def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     before = docs_files()
     first = study("run", "--games", "1", "--workers", "1", cwd=tmp_path)  # the default folder
@@ -46,6 +61,12 @@ def test_fugitive_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert default.returncode == 0, default.stderr
     assert (tmp_path / "study-output" / "fugitive-study.png").stat().st_size > 10_000
     assert docs_files() == before  # the committed figure is untouched
+    plain = without_matplotlib(STUDY, "report", cwd=tmp_path)  # a plain install: no plot
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout == default.stdout.replace(
+        f"plot: {Path('study-output') / 'fugitive-study.png'}\n", ""
+    )
+    assert "no plot: it needs matplotlib, which the 'report' extra installs" in plain.stderr
     out = tmp_path / "elsewhere"
     with duckdb.connect(str(db), read_only=True) as con:
         runs = con.execute("select count(*) from runs").fetchone()
@@ -90,6 +111,11 @@ def test_camel_up_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert sorted(p.name for p in db.parent.iterdir()) == [db.name, "camel-up-study.png"]
     assert (db.parent / "camel-up-study.png").stat().st_size > 10_000
     assert docs_files() == before  # the committed figure is untouched
+    plain = without_matplotlib(
+        CAMEL_STUDY, "report", "--db", str(db), "--out", "none", cwd=tmp_path
+    )
+    assert plain.returncode == 0 and plain.stdout.count("### ") == 3, plain.stderr
+    assert "no plot: it needs matplotlib" in plain.stderr and not (tmp_path / "none").exists()
     out = tmp_path / "figures"
     elsewhere = camel("report", "--db", str(db), "--out", str(out))
     assert elsewhere.returncode == 0 and (out / "camel-up-study.png").exists(), elsewhere.stderr
