@@ -34,6 +34,15 @@ def test_games_lists_options_roles_and_bots() -> None:
         assert word in out
 
 
+def test_games_lists_only_the_games_named(cwd: Path) -> None:
+    done = sleuth("games", "cluedo", "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    assert [g["name"] for g in one_json_object(done.stdout)["games"]] == ["cluedo"]
+    assert flat(invoke("games", "fox").stdout).startswith("fox — Fox in a Hole")
+    assert "Fugitive" not in invoke("games", "fox").stdout
+    check_error(sleuth("games", "chess", cwd=cwd), "unknown game 'chess'; known games: fox")
+
+
 def test_games_json(cwd: Path) -> None:
     done = sleuth("games", "--json", cwd=cwd)
     assert done.returncode == 0 and done.stderr == ""

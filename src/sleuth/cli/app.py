@@ -31,7 +31,13 @@ from sleuth.cli.common import console, errors, print_json
 from sleuth.cli.plugin_commands import RootGroup
 from sleuth.core.errors import OptionError, SleuthError
 from sleuth.core.match import DEFAULT_TIME_LIMIT, seat_limits
-from sleuth.core.registry import game_infos, game_spec, make_game, parse_option_texts
+from sleuth.core.registry import (
+    game_info,
+    game_infos,
+    game_spec,
+    make_game,
+    parse_option_texts,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -138,10 +144,15 @@ def _progress(show: bool) -> Progress:
 
 @app.command("games")
 def games_command(
+    game: Annotated[
+        str | None,
+        typer.Argument(help="Only this game (default: every game).", show_default=False),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """List every game with its options, roles and bots."""
-    infos = game_infos()  # built-in games' catalogues: no engine is imported
+    """List every game (or the game named) with its options, roles and bots."""
+    # built-in games' catalogues: no engine is imported; an unknown name is an error naming it
+    infos = game_infos() if game is None else [game_info(game)]
     if as_json:
         print_json(
             {
