@@ -54,6 +54,8 @@ def test_the_pages_render(client: TestClient) -> None:
     assert client.get("/static/play.js").status_code == 200
     api = client.get("/api")
     assert api.status_code == 200 and "/api/play/{record}/action" in api.text
+    whole = "before entry `number` (counted from 1); the later ones are entered again."
+    assert whole in api.text and "``" not in api.text  # the first paragraph, whole
     schema = client.get("/openapi.json").json()
     assert {"/api/games", "/api/play", "/api/play/{record}"} <= set(schema["paths"])
     assert "cdn" not in client.get("/", headers={"accept": "text/html"}).text.lower()

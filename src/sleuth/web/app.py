@@ -81,16 +81,22 @@ def create_app(
 
     @app.get("/api", include_in_schema=False)
     def api_page(request: Request) -> Response:
-        """The JSON API's endpoints, from the OpenAPI schema (served at /openapi.json)."""
+        """The JSON API's endpoints, from the OpenAPI schema (served at /openapi.json), each
+        with the first paragraph of its description on one line."""
         endpoints = [
             {"method": method.upper(), "path": path, "summary": op.get("summary", ""),
-             "text": (op.get("description") or "").split("\n")[0]}
+             "text": _first_paragraph(op.get("description") or "")}
             for path, operations in app.openapi()["paths"].items()
             for method, op in operations.items()
         ]  # fmt: skip
         return templates.TemplateResponse(request, "api.html", {"endpoints": endpoints})
 
     return app
+
+
+def _first_paragraph(docstring: str) -> str:
+    """A docstring's first paragraph as one line of text (its ``code`` as `code`)."""
+    return " ".join(docstring.split("\n\n")[0].split()).replace("``", "`")
 
 
 async def _session_cookie(
