@@ -202,8 +202,10 @@ def test_playing_by_form_goes_as_the_api_goes(
         assert played.status_code == 200, played.text
         view = view_of(client, by_form)
         assert {**view, "id": by_api} == played.json()
-    page = shows_the_view(page_of(client, by_form), view)
+    finished = page_of(client, by_form)
+    page = shows_the_view(finished, view)
     assert page.actions == [] and "Result" in page.texts["result"]
+    assert '<section id="moves" hidden>' in finished  # no "Your move" over a finished game
     over = send(client, by_form, {"action": "anything"})
     assert over.status_code == 400 and "the game is over" in read_page(over.text).texts["error"]
 

@@ -600,6 +600,9 @@ def test_the_start_examples_fit_the_built_in_board() -> None:
     form = session.entry_help.splitlines()[0].split()[:2]  # 'start STATIONS'
     assert form == ["start", example_starts(game)]
     session.enter(" ".join(form))
+    session.enter("x taxi")
+    move = next(line.split()[:3] for line in session.entry_help.splitlines() if line[:2] == "d1")
+    session.enter(" ".join(move))  # the detective's example move fits the example starts
     starts = next(param.help for param in ASSIST.params if param.name == "starts")
     assert f"e.g. {example_starts(game)} " in starts and f"'start {example_starts(game)}'" in starts
 

@@ -45,8 +45,8 @@ start 9,10,15,17,19    the detectives' start stations, detective 1 first (the fi
 x taxi                 Mr. X's ticket for his turn: taxi, bus, underground or black
 x double bus black     a double move: its two tickets, in order
 reveal 45              where Mr. X showed himself, after each entry that is a reveal entry
-d1 taxi 34             detective 1 moved by taxi to 34 (the detectives in any order)
-d1 taxi 34 caught      ... and caught Mr. X there: the game is over
+d1 taxi 8              detective 1 moved by taxi to 8 (the detectives in any order)
+d1 taxi 8 caught       ... and caught Mr. X there: the game is over
 d3 pass                detective 3 could not move"""
 
 MRX_WORDS = ("x", "mrx", "mr.x")

@@ -56,6 +56,7 @@ function show(game) {
   events.scrollTop = events.scrollHeight;
   const result = document.getElementById("result");
   result.hidden = !game.over;
+  document.getElementById("moves").hidden = game.over;
   if (game.over) {
     const again = element("a", { class: "button", href: `/play/new?game=${encodeURIComponent(game.game)}` },
       "New game");
