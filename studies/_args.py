@@ -38,3 +38,9 @@ def output_paths(args: argparse.Namespace, name: str) -> tuple[Path, Path]:
     out: Path = args.out
     db: Path = args.db if args.db is not None else out / f"{name}.duckdb"
     return db, out / f"{name}.png"
+
+
+def say_nothing_to_play(games: int) -> None:
+    """What ``run`` says when every setting has its ``--games`` already."""
+    count = f"{games:,} game{'' if games == 1 else 's'}"
+    print(f"nothing to play: every setting has its {count} (a larger --games adds more)")

@@ -38,7 +38,7 @@ from statistics import mean
 from typing import Any
 
 import duckdb
-from _args import add_output_options, output_paths, positive
+from _args import add_output_options, output_paths, positive, say_nothing_to_play
 from _stored import play_stored
 
 from sleuth.arena import store
@@ -103,6 +103,7 @@ def run(db: Path, games: int, workers: int | None, only: str | None) -> None:
     store.prepare(db)
     wanted = None if only is None else {w.strip() for w in only.split(",")}
     done = _stored(db)
+    anything = False
     for n, single, others in settings():
         if wanted is not None and f"{n} {single} v {others}" not in wanted:
             continue
@@ -110,10 +111,13 @@ def run(db: Path, games: int, workers: int | None, only: str | None) -> None:
         played = len(done.get(key, ()))
         if played >= games:
             continue
+        anything = True
         print(f"{datetime.now(UTC):%H:%M:%S} {n} players: {single} v {others} ...", flush=True)
         bots, options = [single] + [others] * (n - 1), {"players": n}
         play_stored(db, "cluedo", bots, options, games - played, SEED + played, workers)
         done = _stored(db)
+    if not anything:
+        say_nothing_to_play(games)
 
 
 def turns_to_certainty(options: dict[str, Any], actions: list[str]) -> list[int | None]:

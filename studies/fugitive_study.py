@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
-from _args import add_output_options, output_paths, positive
+from _args import add_output_options, output_paths, positive, say_nothing_to_play
 from _plots import pyplot
 
 import sleuth
@@ -135,9 +135,12 @@ def run(db: Path, games: int, workers: int | None) -> None:
     db.parent.mkdir(parents=True, exist_ok=True)
     store.prepare(db)
     done = _done(db)
-    for e in EXPERIMENTS:
+    todo = [e for e in EXPERIMENTS if done.get(_experiment_key(e), (0, 0.0))[0] < games]
+    if not todo:
+        say_nothing_to_play(games)
+    for e in todo:
         played = done.get(_experiment_key(e), (0, 0.0))[0]
-        if played >= games:  # already played (several questions share a pairing)
+        if played >= games:  # played meanwhile (several questions share a pairing)
             continue
         started = datetime.now(UTC)
         print(f"{started:%H:%M:%S} {' v '.join(e.bots)} {e.all_options} ...", flush=True)

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
-from _args import add_output_options, output_paths, positive
+from _args import add_output_options, output_paths, positive, say_nothing_to_play
 from _stored import play_stored
 
 from sleuth.arena import store
@@ -107,6 +107,7 @@ def run(
     db.parent.mkdir(parents=True, exist_ok=True)
     store.prepare(db)
     done = _done(db)
+    anything = False
     for board, edition, mrx, detectives in experiments(map_folder):
         if only and f"{mrx} v {detectives}" not in only.split(","):
             continue
@@ -116,6 +117,7 @@ def run(
         played = len(done.get(key, ()))
         if played >= games:
             continue
+        anything = True
         started = f"{datetime.now(UTC):%H:%M:%S}"
         print(f"{started} {board} {edition}: {mrx} v {detectives} ...", flush=True)
         bots, options = [mrx, detectives], {"map": board, "edition": edition}
@@ -124,6 +126,8 @@ def run(
             rotate=False,
         )  # fmt: skip
         done = _done(db)
+    if not anything:
+        say_nothing_to_play(games)
 
 
 def _per_move(rows: list[tuple[object, ...]], seat: int) -> float:
