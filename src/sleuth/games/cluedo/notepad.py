@@ -593,6 +593,9 @@ class Notepad:
     def _nobody(self, rest: list[str], text: str) -> str:
         if rest and not all(w in SHOW | PASS | DETERMINERS | {"could", "can"} for w in rest):
             raise SleuthError(f"{text!r}: 'nobody' stands alone")
+        if self.asking is None and self.events and self.events[-1].kind == "unrefuted":
+            raise SleuthError("nobody could show, and that is entered already: every player "
+                              "asked passed")  # fmt: skip
         asking = self._question()
         return self._answer(asking.waiting[-1], None, shows=False, nobody=True)
 
