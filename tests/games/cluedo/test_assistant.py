@@ -715,8 +715,7 @@ def test_a_shown_card_may_name_who_sees_it_first() -> None:
 
 def test_nobody_after_everyone_passed_says_it_is_entered_already() -> None:
     s = session("Bob suggests Green Wrench Kitchen", "Cy passes", "Dan passes", "I pass")
-    with pytest.raises(SleuthError, match="^nobody could show, and that is entered already"):
+    with pytest.raises(SleuthError, match=r"^nobody could show, and that is entered already"):
         s.enter("nobody")
-    s.enter("Cy suggests Green Wrench Kitchen")
-    with pytest.raises(SleuthError, match="^no suggestion waits"):  # an answer, none asked
+    with pytest.raises(SleuthError, match=r"^no suggestion waits"):  # an answer, none asked
         session().enter("nobody")
