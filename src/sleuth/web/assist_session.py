@@ -39,8 +39,12 @@ MAX_LOG_TEXT = 2_000_000
 """The largest view log an upload may hold (characters)."""
 PARAM_CAPS = {"rollouts": 200_000}
 """Upper bounds the web app puts on numeric params (the server's time is shared)."""
-HIDDEN_COMMANDS = {"fox": ("marks",)}
-"""Session commands the page offers in its own way (the fox's marks: a switch on the board)."""
+HIDDEN_COMMANDS = {"fox": ("marks",), "cluedo": ("full",)}
+"""Session commands the page offers in its own way (the fox's marks: a switch on the board;
+the Cluedo notepad's whole display: the page always shows it)."""
+HIDDEN_PARAMS = {"cluedo": ("brief",)}
+"""Assistant options for the terminal only (the Cluedo notepad's short display: the page
+shows the whole notepad, with its picture, whatever the screen)."""
 
 
 @dataclass(frozen=True)
@@ -76,8 +80,10 @@ def assistants() -> dict[str, Assistant]:
     for spec in game_specs():
         if spec.assist is not None:
             plugin = spec.assist
+            hidden = HIDDEN_PARAMS.get(spec.name, ())
+            params = tuple(p for p in plugin.params if p.name not in hidden)
             out[spec.name] = Assistant(
-                spec.name, plugin.help, plugin.params, plugin.session, plugin.prepare
+                spec.name, plugin.help, params, plugin.session, plugin.prepare
             )
         elif spec.name == "fox":
             out["fox"] = Assistant("fox", FOX_HELP, (), _fox_session)

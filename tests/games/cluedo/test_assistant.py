@@ -719,3 +719,20 @@ def test_nobody_after_everyone_passed_says_it_is_entered_already() -> None:
         s.enter("nobody")
     with pytest.raises(SleuthError, match=r"^no suggestion waits"):  # an answer, none asked
         session().enter("nobody")
+
+
+def test_brief_shows_only_the_lines_a_player_acts_on_and_full_shows_everything(
+    cwd: Path,
+) -> None:
+    script = "Bob suggests Green Rope Kitchen\nCy passes\nfull\n"
+    args = ("--players", "Ann,Bob,Cy,Dan", "--me", "Ann", "--hand", "plum,knife,hall,rope,study")
+    done = entry("assist", "cluedo", *args, "--brief", cwd=cwd, stdin=script)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    after = out[out.index("ok: Cy passes (entry 5)") : out.index("> ", out.index("ok: Cy passes"))]
+    lines = after.strip().splitlines()[1:]
+    assert [line.split(" ")[0] for line in lines] == ["Seats", "Bob", "This", "Do"], lines
+    assert "When asked, show Rope" in after and "Most likely envelopes" not in after
+    full = out[out.index("ok: Cy passes (entry 5)") + len(after) :]  # what 'full' printed
+    assert "Most likely envelopes" in full and "Best suggestion by room" in full
+    assert "Most likely envelopes" not in out[: out.index("ok: Cy passes")]  # brief throughout

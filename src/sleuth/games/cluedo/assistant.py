@@ -62,10 +62,12 @@ class NotepadSession:
 
     entry_help = ENTRY_FORMS
 
-    def __init__(self, game: CluedoGame, setup: Sequence[str] = ()) -> None:
+    def __init__(self, game: CluedoGame, setup: Sequence[str] = (), brief: bool = False) -> None:
         """A session on ``game`` (its options: edition, dice, leftover, accusation rule); the
-        ``setup`` texts are its first entries."""
+        ``setup`` texts are its first entries.  A ``brief`` session shows only the lines a
+        player acts on after each entry (``full`` shows the whole notepad once)."""
         self.game = game
+        self.brief = brief
         self._pads = [Notepad(game)]
         """The notepad before the first entry, then after each one; only the last keeps what
         the display computed from it (its advice and samples, tens of kilobytes a state)."""
@@ -94,6 +96,12 @@ class NotepadSession:
                 "where CARD is, and the entries that prove it",
                 self.why,
                 "CARD",
+                changes=False,
+            ),
+            Command(
+                ("full",),
+                "the whole notepad (after --brief's short display)",
+                self.full,
                 changes=False,
             ),
         )
@@ -136,6 +144,10 @@ class NotepadSession:
         return f"Left the notepad after {count_entries(len(self._texts))}."
 
     def render(self) -> RenderableType:
+        return render(self.pad, self.brief)
+
+    def full(self) -> RenderableType:
+        """The whole notepad, brief or not."""
         return render(self.pad)
 
     # --- why ------------------------------------------------------------------------------
@@ -325,7 +337,7 @@ def setup_texts(params: Mapping[str, Any]) -> list[str]:
 
 def _session(game: Game[Any], params: Mapping[str, Any]) -> NotepadSession:
     assert isinstance(game, CluedoGame)
-    return NotepadSession(game, setup_texts(params))
+    return NotepadSession(game, setup_texts(params), bool(params.get("brief")))
 
 
 ASSIST = AssistPlugin(
@@ -337,6 +349,14 @@ ASSIST = AssistPlugin(
     "undo, edit, delete, insert, save FILE and load FILE work at any time.",
     session=_session,
     prepare=prepare,
-    params=SETUP_PARAMS,
+    params=(
+        *SETUP_PARAMS,
+        Param(
+            "brief",
+            "After each entry only the lines you act on: which card to show, what to do this "
+            "turn, whether to accuse ('full' shows the whole notepad).",
+            kind=bool,
+        ),
+    ),
     load_sets=tuple(p.name for p in SETUP_PARAMS),
 )

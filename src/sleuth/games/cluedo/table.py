@@ -11,6 +11,8 @@ from a :class:`~.notepad.Notepad`.
   every room ranked by gain alone); what to do this turn (:func:`turn_line`: the ``sleuth``
   player's own decision, :func:`~.advice.plan_turn`); and whether to accuse
   (:func:`~.advice.accusation_advice`, with the rivals' progress read off the entries).
+* brief (``--brief``): only the lines a player acts on: the status, what the table waits for
+  (and which card to show), what to do this turn and whether to accuse.
 
 Advice draws samples with a random stream seeded by the number of events, so the same entries
 always show the same advice.
@@ -62,8 +64,9 @@ RESCORE = 1
 second with 6 players; 1 keeps every answer well under half a second)."""
 
 
-def render(pad: Notepad) -> RenderableType:
-    """Everything the notepad shows now (see the module docstring)."""
+def render(pad: Notepad, brief: bool = False) -> RenderableType:
+    """Everything the notepad shows now, or with ``brief`` the lines a player acts on (see
+    the module docstring)."""
     if not pad.started:
         return _setup(pad)
     parts: list[RenderableType] = [Text(_status(pad))]
@@ -72,6 +75,10 @@ def render(pad: Notepad) -> RenderableType:
         waiting = "Everyone has accused wrongly: enter the envelope when it is opened."
     if waiting:
         parts.append(Text(waiting, style="bold"))
+    if brief:
+        if not pad.over and pad.me not in pad.eliminated:
+            parts += [Text(turn_line(pad), style="bold"), accusation(pad)]
+        return Group(*parts)
     parts.append(matrix(pad))
     clauses = one_of(pad)
     if clauses:
