@@ -28,7 +28,7 @@ from sleuth.games.fugitive.assistant.table import (
     MarshalTable,
     entry_sources,
 )
-from sleuth.games.fugitive.deduction.advice import Deduction
+from sleuth.games.fugitive.deduction.advice import Advice, Deduction
 from sleuth.games.fugitive.deduction.endgame import BEFORE_42_ROUTES, best_before_42, reaches
 from sleuth.games.fugitive.deduction.opponent import StrategyBelief
 from sleuth.games.fugitive.deduction.worlds import describe_difference, first_mismatch
@@ -127,6 +127,13 @@ END_REASONS = {
 """What each ``game_over`` reason means, as the notepad's last line says it."""
 
 
+def _hits(advice: Advice) -> str:
+    """The chance that the guess hits: each number a hideout, at whichever position (the
+    route table gives each position's chances apart)."""
+    what = "a hideout" if len(advice.numbers) == 1 else "all hideouts"
+    return f"{what} with p = {float(advice.probability):.1%}"
+
+
 def notepad(deduction: Deduction) -> Group:
     """The Marshal's notepad as rich renderables."""
     table = Table(title="Route (positions after 0)", title_justify="left")
@@ -154,9 +161,7 @@ def notepad(deduction: Deduction) -> Group:
     lines.append(Text(f"Not hideouts now: {_ranges(deduction.not_hideouts()) or 'none'}"))
     advice = deduction.advice()
     if advice is not None and advice.numbers:
-        lines.append(
-            Text(f"Suggested: {advice} ({advice.reason}, p = {float(advice.probability):.1%})")
-        )
+        lines.append(Text(f"Suggested: {advice} ({advice.reason}; {_hits(advice)})"))
     elif advice is not None:
         lines.append(Text(f"Suggested: no guess ({advice.reason})"))
     worlds = "consistent worlds" if deduction.belief.model == "uniform" else "weighted worlds"
