@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from sleuth.core.viewlog import read_view_log
@@ -21,6 +22,7 @@ def test_entries_errors_undo_and_save(cwd: Path) -> None:
     assert "  5  guess 2 miss" in out and "took back: guess 2 miss" in out
     assert "saved 4 entries to marshal.jsonl" in out
     assert "Suggested: guess" in out and "consistent worlds" in out
+    assert re.search(r"Suggested: guess \d+ \([^;]+; a hideout with p = \d+\.\d%\)", out), out
     thrifty = entry("assist", "fugitive", "--model", "thrifty", cwd=cwd, stdin=OPENING)
     assert "weighted worlds; odds assume a thrifty Fugitive" in thrifty.stdout
     view = read_view_log(cwd / "marshal.jsonl", "marshal")
