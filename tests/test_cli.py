@@ -158,7 +158,7 @@ def test_play_prints_a_table(cwd: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     out = flat(done.stdout)
-    for header in ("bot", "side", "role", "games", "wins", "win rate", "95% CI", "mean length"):
+    for header in ("bot", "side", "role", "games", "wins", "win rate", "95% CI", "mean moves"):
         assert header in out
     assert re.search(
         r"solver\s*│\s*hunter\s*│\s*hunter\s*│\s*20\s*│\s*20\s*│\s*100\.0%", done.stdout

@@ -358,7 +358,7 @@ def play_command(
             earlier = f" (and {len(previous)} from before)" if previous else ""
             console.print(
                 f"{played} game{'' if played == 1 else 's'}{earlier} in "
-                f"{tournament.seconds:.2f} s, mean length "
+                f"{tournament.seconds:.2f} s, mean moves per game "
                 f"{tournament.mean_length:.2f}, forfeits {tournament.forfeits}{where}",
                 highlight=False,
             )
@@ -467,7 +467,7 @@ def _print_standings(tournament: Tournament) -> None:
     table = Table(title=f"{tournament.game} ({options}), seed {tournament.seed}")
     _add_columns(
         table,
-        ("bot", "side", "role", "games", "wins", "win rate", "95% CI", "mean length", "forfeits"),
+        ("bot", "side", "role", "games", "wins", "win rate", "95% CI", "mean moves", "forfeits"),
     )
     for s in standings:
         lo, hi = s.ci95
