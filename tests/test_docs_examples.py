@@ -392,5 +392,6 @@ def test_problems_are_caught() -> None:
     assert problems(example, done(0, "[]")) == ["output '[]', the page shows '{}'"]
     play = Example("x.md", 1, "shell", "sleuth play fox --bots random,random -n 5")
     assert problems(play, done(0, "5 games in 0.1 s, mean moves per game 7, forfeits 0")) == []
-    assert problems(play, done(0, "5 games in 0.1 s, mean moves per game 7, forfeits 3")) == ["forfeits"]
+    forfeited = done(0, "5 games in 0.1 s, mean moves per game 7, forfeits 3")
+    assert problems(play, forfeited) == ["forfeits"]
     assert problems(play, done(0, '{"forfeits": 0, "x": {"forfeits": 1}}')) == ["forfeits"]

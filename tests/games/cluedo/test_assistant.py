@@ -736,3 +736,14 @@ def test_brief_shows_only_the_lines_a_player_acts_on_and_full_shows_everything(
     full = out[out.index("ok: Cy passes (entry 5)") + len(after) :]  # what 'full' printed
     assert "Most likely envelopes" in full and "Best suggestion by room" in full
     assert "Most likely envelopes" not in out[: out.index("ok: Cy passes")]  # brief throughout
+
+
+@pytest.mark.parametrize("text", ["I rolled 4", "I am in the lounge", "I am at start"])
+def test_my_roll_or_move_waits_until_the_suggestion_is_answered(text: str) -> None:
+    s = session("Bob suggests Green Wrench Kitchen", "Cy passes")
+    with pytest.raises(SleuthError, match=r"^Bob's suggestion waits for its answers: 'Dan shows'"):
+        s.enter(text)  # most often an answer forgotten: Dan's
+    s.enter("Dan shows")
+    if text == "I rolled 4":
+        s.enter("I am in the lounge")
+    assert s.enter(text) == text.replace("the ", "").replace("lounge", "Lounge")

@@ -49,6 +49,8 @@ def test_a_different_entry_after_an_undo_is_computed_afresh() -> None:
     s.undo()
     s.enter("Dan passes")  # not the undone 'Dan shows': the undone states are dropped
     assert s.pad is not before and "rooms" not in s.pad.cache
+    s.enter("I pass")  # the suggestion is answered before my turn
+    s.enter("Bob passes")
     s.enter("I rolled 4")
     assert s.pad is not before
     assert room_table(s.pad) == room_table(fresh(s.history()).pad)

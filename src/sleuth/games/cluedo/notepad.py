@@ -506,6 +506,7 @@ class Notepad:
     def _roll(self, seat: int, rest: list[str]) -> str:
         if seat != self.me:
             raise SleuthError("only your own roll is entered: 'I rolled 7'")
+        self._open()  # a turn begins once the last suggestion is answered
         if self.position is None:
             raise SleuthError("first say where your token is: 'I am in Hall' or 'I am at start'")
         low, top = self.game.dice, 6 * self.game.dice
@@ -517,7 +518,8 @@ class Notepad:
         return f"I rolled {self.roll}"
 
     def _open(self) -> None:
-        """Refuse a new suggestion or accusation while one waits for answers."""
+        """Refuse a new suggestion, accusation, roll or move while a suggestion waits for
+        answers (an entry typed out of turn is most often an answer forgotten)."""
         if self.asking is not None:
             first = self.names[self.asking.waiting[0]]
             suggester = self.asking.suggester
@@ -708,6 +710,7 @@ class Notepad:
     def _position(self, seat: int, rest: list[str]) -> str:
         if seat != self.me:
             raise SleuthError("only your own token's place is entered: 'I am in Hall'")
+        self._open()
         rest = [w for w in rest if w not in ("in", "at", "the", "on")]
         if rest in (["start"], ["the", "start"]):
             position: Position = AtStart(self.game.suspects[seat])
