@@ -383,6 +383,11 @@ def test_why_gives_the_entries_that_prove_a_fact() -> None:
     ]
     with pytest.raises(Unknown):
         s.why("zebra")
+    passed = session("Bob suggests green wrench kitchen", "Cy passes", "Dan shows")
+    assert passed.why("wrench").splitlines()[2] == (  # a pass names the suggestion it answered
+        "  not Cy: because of entry 5 (Cy passes, to entry 4: Bob suggests Mr. Green, Wrench, "
+        "Kitchen)"
+    )
     # each proof holds, and no entry of it can be left out
     kb = from_events(0, s.pad.events)
     rope = (card_named("Rope"), 1, True)

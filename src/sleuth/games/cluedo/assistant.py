@@ -201,8 +201,19 @@ class NotepadSession:
         entries = sorted({self.pad.entry_of(label) for label in labels})
         if not entries:
             return "by the rules alone"
-        said = "; ".join(f"entry {n} ({self._texts[n - 1]})" for n in entries)
-        return f"because of {said}"
+        return f"because of {'; '.join(self._quote(n) for n in entries)}"
+
+    def _quote(self, number: int) -> str:
+        """Entry ``number`` as ``why`` quotes it: an answer that names no card (a pass, a card
+        shown to another, nobody) with the suggestion it answered."""
+        text = self._texts[number - 1]
+        if text.endswith((" pass", " passes", " shows a card", "nobody shows")):
+            asked = next(
+                (k for k in range(number - 1, 0, -1) if " suggest" in self._texts[k - 1]), None
+            )
+            if asked is not None:
+                return f"entry {number} ({text}, to entry {asked}: {self._texts[asked - 1]})"
+        return f"entry {number} ({text})"
 
     # --- files ----------------------------------------------------------------------------
 
