@@ -269,12 +269,9 @@ def test_a_refused_new_notepad_keeps_the_choices_and_opens_nothing(client: TestC
     assert "my-notepads" not in client.get("/assist", headers=PAGE).text
 
 
-def test_another_sites_forms_are_refused_and_change_nothing(client: TestClient) -> None:
-    record = open_by_form(client, "fox")
-    post(client, f"/assist/{record}/entries", {"text": "2"})
-    before = payload(client, record)
-    for url, fields in [
-        ("/assist", {"game": "fox"}),
+def changing_forms(record: str) -> list[tuple[str, dict[str, str]]]:
+    """Every form of notepad ``record``'s page that would change it, with good fields."""
+    return [
         (f"/assist/{record}/entries", {"text": "3"}),
         (f"/assist/{record}/entries/1/edit", {"text": "3"}),
         (f"/assist/{record}/entries/1/insert", {"text": "3"}),
@@ -283,7 +280,14 @@ def test_another_sites_forms_are_refused_and_change_nothing(client: TestClient) 
         (f"/assist/{record}/command", {"command": "hint"}),
         (f"/assist/{record}/load", {"log": "x"}),
         (f"/assist/{record}/forget", {}),
-    ]:
+    ]
+
+
+def test_another_sites_forms_are_refused_and_change_nothing(client: TestClient) -> None:
+    record = open_by_form(client, "fox")
+    post(client, f"/assist/{record}/entries", {"text": "2"})
+    before = payload(client, record)
+    for url, fields in [("/assist", {"game": "fox"}), *changing_forms(record)]:
         answer = client.post(url, data=fields, headers=OTHER_SITE)
         assert answer.status_code == 403, url
         assert payload(client, record) == before
@@ -297,13 +301,8 @@ def test_another_sessions_notepad_is_not_found(app: FastAPI, client: TestClient)
     with TestClient(app) as stranger:
         assert stranger.get(f"/assist/{record}", headers=PAGE).status_code == 404
         for url, fields in [
-            (f"/assist/{record}/entries", {"text": "3"}),
             (f"/assist/{record}/entries", {"text": "zzz"}),
-            (f"/assist/{record}/entries/1/edit", {"text": "3"}),
-            (f"/assist/{record}/entries/1/delete", {}),
-            (f"/assist/{record}/undo", {"count": "1"}),
-            (f"/assist/{record}/command", {"command": "hint"}),
-            (f"/assist/{record}/forget", {}),
+            *changing_forms(record),
         ]:
             answer = stranger.post(url, data=fields, headers=PAGE)
             assert answer.status_code == 404, url
