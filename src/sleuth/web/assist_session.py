@@ -29,7 +29,7 @@ from sleuth.core.game import Game
 from sleuth.core.plugins import Param, ParamValue
 from sleuth.core.registry import game_spec, game_specs
 from sleuth.core.table import Command, TableSession, count_entries
-from sleuth.web.live import FILE_OPTIONS, MAX_OPTION_TEXT
+from sleuth.web.live import MAX_OPTION_TEXT, refuse_files
 
 MAX_ENTRIES = 2000
 """The most entries a notepad holds."""
@@ -136,16 +136,14 @@ def param_value(param: Param, text: str) -> ParamValue:
 def new_record(name: str, options: Mapping[str, str], params: Mapping[str, str]) -> dict[str, Any]:
     """The record of a new notepad from a person's choices; bad choices raise a SleuthError.
 
-    Game options are read as canonical values, so a web request never makes the server read
-    a file (a board file option may only stay at its default)."""
+    A game option naming a file is refused before any is read (:func:`refuse_files`); the
+    others are read as canonical values."""
     helper = assistant(name)
     spec = game_spec(name)
     for key, text in options.items():
         if len(key) > MAX_OPTION_TEXT or len(text) > MAX_OPTION_TEXT:
             raise OptionError(f"option {key[:40]!r}: longer than {MAX_OPTION_TEXT} characters")
-    folder = FILE_OPTIONS.get(name)
-    if folder is not None and options.get(folder, "") not in ("", "builtin"):
-        raise OptionError(f"option {folder}: the web app reads no files (leave it at builtin)")
+    refuse_files(spec, options)
     game = spec.make(dict(options), canonical=True)
     known = {p.name: p for p in helper.params}
     unknown = sorted(set(params) - set(known))
@@ -202,6 +200,25 @@ def load_text(session: TableSession, text: str) -> None:
                 f"the uploaded log: an event's fields have the wrong shape "
                 f"({type(exc).__name__}: {exc})"
             ) from None
+
+
+def refuse_log_files(text: str) -> None:
+    """Refuse (a ChoiceError naming the option) an uploaded log whose header gives a game
+    option naming a file or folder (:func:`refuse_files`), before anything is loaded: the
+    header read as every log reader reads it, the first non-blank line.  A header that is not
+    a JSON object with a known game and an object of options is left for the load to name."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        fields = json.loads(header)
+    except ValueError:
+        return
+    if not isinstance(fields, dict) or not isinstance(fields.get("options"), dict):
+        return
+    try:
+        spec = game_spec(str(fields.get("game")))
+    except SleuthError:
+        return
+    refuse_files(spec, fields["options"])
 
 
 ENTRY_EVENTS = {"fox": "inspected"}

@@ -31,6 +31,12 @@ def _canonical_graph_option(raw: Any) -> FoxGraph:
     return raw if isinstance(raw, FoxGraph) else parse_graph(str(raw), allow_files=False)
 
 
+def _graph_file(raw: Any) -> bool:
+    from sleuth.games.fox.graph import FoxGraph, names_file
+
+    return not isinstance(raw, FoxGraph) and names_file(str(raw))
+
+
 GAME = GameInfo(
     name="fox",
     description="Fox in a Hole on any connected graph: find a fox that moves every night",
@@ -43,6 +49,7 @@ GAME = GameInfo(
             "binary-tree:H, edges:0-1,1-2,.. or an edge-list file",
             _graph_option,
             _canonical_graph_option,
+            file_values=_graph_file,
         ),
         OptionSpec("k", 1, "holes inspected per day", parse_int(1)),
         OptionSpec("lazy", False, "the fox may stay in its hole at night", parse_bool),

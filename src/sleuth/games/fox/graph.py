@@ -221,8 +221,8 @@ def parse_graph(spec: str, allow_files: bool = True) -> FoxGraph:
 
     With ``allow_files=False`` only the named families and ``edges:`` are accepted."""
     text = spec.strip()
-    kind, sep, arg = text.partition(":")
-    if sep and kind in _FAMILIES:
+    if not names_file(text):
+        kind, _, arg = text.partition(":")
         return _FAMILIES[kind](arg)
     if not allow_files:
         raise GraphSpecError(f"{spec!r} is not a canonical graph spec (files are not read here)")
@@ -246,6 +246,14 @@ def parse_graph(spec: str, allow_files: bool = True) -> FoxGraph:
     raise GraphSpecError(
         f"unknown graph spec {spec!r}: use one of {families}, or an edge-list file"
     )
+
+
+def names_file(spec: str) -> bool:
+    """Whether :func:`parse_graph` reads ``spec`` as an edge-list file's path: whenever it is
+    not ``FAMILY:ARGUMENT`` with a family of the module's table (``path:5``, ``edges:0-1``), so
+    ``no-such-board`` names a file (of the current folder) too.  Decided from the text alone."""
+    kind, sep, _ = spec.strip().partition(":")
+    return not (sep and kind in _FAMILIES)
 
 
 EDGE_LIST_SUFFIXES = frozenset((".txt", ".csv", ".tsv", ".edges", ".edgelist", ".el", ".dat"))

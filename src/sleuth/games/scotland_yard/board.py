@@ -278,7 +278,10 @@ def _rows(path: Path, columns: tuple[str, ...]) -> Iterable[tuple[int, dict[str,
     header = reader.fieldnames or []
     absent = [c for c in columns if c not in header]
     if absent:
-        raise BoardError(f"{path}:1: missing column(s) {', '.join(absent)} in header {header}")
+        raise BoardError(
+            f"{path}:1: missing column(s) {', '.join(absent)}: the first line must name the "
+            f"columns {','.join(columns)}"
+        )  # the line itself is not quoted: it may be any file's, and no board's header
     for row in reader:
         if any(row.get(c) is None for c in columns):
             raise BoardError(f"{path}:{reader.line_num}: too few fields")

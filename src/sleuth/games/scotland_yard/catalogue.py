@@ -84,6 +84,12 @@ def _map(raw: Any) -> str:
     return resolve_map(str(raw))
 
 
+def _map_folder(raw: Any) -> bool:
+    from sleuth.games.scotland_yard.rules import names_folder
+
+    return names_folder(str(raw))
+
+
 def _edition(raw: Any) -> str:
     from sleuth.games.scotland_yard.edition import EDITIONS
 
@@ -131,6 +137,7 @@ GAME = GameInfo(
             "board folder (stations.csv, edges.csv); default: $SLEUTH_SCOTLAND_YARD_MAP, "
             "else Sleuth's own board",
             _map,
+            file_values=_map_folder,
         ),
         OptionSpec("edition", "classic", "classic, 2014 or bristol", _edition),
         OptionSpec("detectives", 5, "number of detectives (1-5)", parse_int(1)),
