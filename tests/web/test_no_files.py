@@ -336,3 +336,30 @@ def test_the_forms_say_that_files_are_not_read(client: TestClient) -> None:
             for option in spec.options:
                 note = noted if option.file_values is not None else ""
                 assert helps[option.name] == option.help + note, (name, option.name)
+
+
+def test_a_whole_game_log_naming_a_server_folder_is_refused_too(
+    client: TestClient, secret: Path, spy: list[str]
+) -> None:
+    """An upload may also be a whole game's log (the assistants read one seat's view of it):
+    its header's options are refused in the same way, before it is replayed."""
+    notepad = _notepad(client, "scotland-yard")
+    header = {
+        "type": "header",
+        "format": "sleuth-log",
+        "version": 1,
+        "game": "scotland-yard",
+        "rules_version": game_spec("scotland-yard").rules_version,
+        "options": {**notepad["options"], "map": str(secret)},
+        "seed": 1,
+        "seats": [
+            {"seat": 0, "role": "mrx", "bot": "random"},
+            {"seat": 1, "role": "detectives", "bot": "random"},
+        ],
+        "sleuth": "1",
+    }
+    log = "\n\n" + json.dumps(header) + "\n"  # blank lines first: the readers skip them
+    answer = client.post(f"/api/assist/{notepad['id']}/load", json={"log": log})
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"].startswith("option map=")
+    assert SECRET not in answer.text and spy == []

@@ -26,6 +26,7 @@ from typing import Any
 
 from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
 from sleuth.core.game import Game
+from sleuth.core.log import JsonLines
 from sleuth.core.plugins import Param, ParamValue
 from sleuth.core.registry import game_spec, game_specs
 from sleuth.core.table import Command, TableSession, count_entries
@@ -205,20 +206,18 @@ def load_text(session: TableSession, text: str) -> None:
 def refuse_log_files(text: str) -> None:
     """Refuse (a ChoiceError naming the option) an uploaded log whose header gives a game
     option naming a file or folder (:func:`refuse_files`), before anything is loaded: the
-    header read as every log reader reads it, the first non-blank line.  A header that is not
-    a JSON object with a known game and an object of options is left for the load to name."""
-    header = next((line for line in text.splitlines() if line.strip()), "")
+    header read by the log readers' own :class:`~sleuth.core.log.JsonLines` (the first
+    non-blank line).  A header that is not a JSON object with a known game and an object of
+    options is left for the load to name."""
     try:
-        fields = json.loads(header)
-    except ValueError:
+        lines = JsonLines(text.splitlines(), "the uploaded log")
+        fields = lines.parse(*lines.numbered[0])
+        spec = game_spec(str(fields["game"]))
+        options = fields["options"]
+    except (SleuthError, TypeError, KeyError):
         return
-    if not isinstance(fields, dict) or not isinstance(fields.get("options"), dict):
-        return
-    try:
-        spec = game_spec(str(fields.get("game")))
-    except SleuthError:
-        return
-    refuse_files(spec, fields["options"])
+    if isinstance(options, dict):
+        refuse_files(spec, options)
 
 
 ENTRY_EVENTS = {"fox": "inspected"}
