@@ -119,8 +119,9 @@ def test_the_known_file_options_are_declared_precisely() -> None:
 
 
 def test_every_option_that_reads_a_path_declares_it(secret: Path, spy: list[str]) -> None:
-    """An option not declared as naming files (a game's or a bot's) reads no file given
-    the folder's or the file's path: a future file option cannot be missed by the rule."""
+    """An option not declared as naming files (a game's or a bot's) touches no file when
+    given a folder's or a file's path, so a file option added without its declaration fails
+    here; and no bot option declares one (the web app's rule covers game options)."""
     for spec in game_specs():
         options = [(spec.name, o) for o in spec.options]
         options += [(f"{spec.name} bot {b.name}", o) for b in spec.bots for o in b.options]
