@@ -8,11 +8,12 @@ recorded reason; the runner itself never raises because of a bot.
 Time limits count CPU time, so that a machine's load cannot make a bot forfeit: a move is
 measured by the CPU time of the thread that asks the bot (``time.thread_time()``), and a bot
 still thinking is interrupted (where signals can be used: the main thread of a POSIX process,
-as in ``sleuth play``'s workers) after :func:`hard_stops`: five times its limit of the
-process's CPU time (``ITIMER_PROF``), or a wall-clock time far above it
-(:data:`WALL_FACTOR`, for a bot that waits without computing).  The forfeit's reason names
-which.  Bots that stop on a wall clock of their own (a search's ``seconds=``) still play
-differently under load; the built-in bots' defaults do not.
+as in ``sleuth play``'s workers) after :func:`hard_stops`: five times its limit of CPU time,
+or a wall-clock time far above it (:data:`WALL_FACTOR`, for a bot that waits without
+computing).  The forfeit's reason names which.  One lazily armed SIGALRM timer serves both
+stops (see :class:`_Stops`): a move costs two readings of the thread's CPU clock and no system
+call for the timer.  Bots that stop on a wall clock of their own (a search's ``seconds=``)
+still play differently under load; the built-in bots' defaults do not.
 
 Determinism: with the same game, bots and seed, the sequence of actions and events is the same
 bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance with
@@ -141,57 +142,59 @@ def hard_stops(limit: float | None) -> tuple[float, float] | None:
 
 
 class _Stops:
-    """The hard stops of the bot code the runner calls, by signals (main thread only).
+    """The hard stops of the bot code the runner calls, by one real-time timer (SIGALRM, main
+    thread only), armed lazily so that a call costs no system call for it.
 
-    CPU: ``ITIMER_PROF`` (the process's CPU time; the process runs one match at a time, in its
-    main thread), armed for each call.  Wall clock: ``ITIMER_REAL``, armed lazily so that a
-    move costs no system call for it: a pending timer that fires no later than the call's
-    deadline is kept, and one that fires early (it was armed for an earlier call, or fires
-    between calls) is ignored and re-armed for what is left.  Invariant: while a call runs, a
-    real timer is pending that fires at or before its deadline, and SIGALRM interrupts it only
-    once its own wall-clock stop has passed."""
+    A call may use ``cpu`` seconds of its thread's CPU time and wait ``wall`` seconds.  When the
+    timer fires during a call, the handler raises :class:`BotTimeout` if either stop has passed,
+    and otherwise re-arms the timer for the soonest either could pass (CPU time runs no faster
+    than the wall clock, so the CPU stop comes no sooner than the CPU time left).  A timer
+    pending from an earlier call is kept when it fires no later than that; one that fires
+    between calls is ignored.  Invariant: while a call runs, a timer is pending that fires no
+    later than the call's first possible stop."""
 
-    __slots__ = ("deadline", "fires_at", "wall")
+    __slots__ = ("cpu", "cpu_from", "fires_at", "started", "wall")
 
     def __init__(self) -> None:
-        self.deadline: float | None = None
-        """The running call's wall-clock deadline (``perf_counter``), None between calls."""
-        self.wall = 0.0
+        self.started: float | None = None
+        """The running call's start (``perf_counter``); None between calls."""
+        self.cpu_from = 0.0
+        """The running call's thread CPU time at its start (``thread_time``)."""
+        self.cpu = self.wall = 0.0
         self.fires_at = math.inf
-        """When the pending real timer fires (inf: none pending)."""
+        """When the pending timer fires (``perf_counter``; inf: none pending)."""
 
-    def begin(self, cpu: float, wall: float) -> None:
-        """Arm both stops for a call that may use ``cpu`` seconds and wait ``wall`` seconds."""
+    def begin(self, cpu_from: float, stops: tuple[float, float]) -> None:
+        """Start a call whose thread had used ``cpu_from`` seconds of CPU time, and that may
+        use ``stops[0]`` more or wait ``stops[1]`` seconds (:func:`hard_stops`; end the call
+        by setting :attr:`started` to None)."""
         now = time.perf_counter()
-        self.deadline, self.wall = now + wall, wall
-        if self.fires_at > now + wall:
-            signal.setitimer(signal.ITIMER_REAL, wall)
-            self.fires_at = now + wall
-        signal.setitimer(signal.ITIMER_PROF, cpu)
+        self.started, self.cpu_from = now, cpu_from
+        self.cpu, self.wall = stops
+        if self.fires_at > now + self.cpu:
+            self._arm(now, self.cpu)
 
-    def end(self) -> None:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        self.deadline = None
+    def _arm(self, now: float, seconds: float) -> None:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        self.fires_at = now + seconds
 
     def on_alarm(self, signum: int, frame: object) -> None:
         self.fires_at = math.inf
-        if self.deadline is None:
-            return  # between calls: the next call arms a timer
-        left = self.deadline - time.perf_counter()
-        if left > 0:
-            signal.setitimer(signal.ITIMER_REAL, left)
-            self.fires_at = self.deadline
-            return
-        raise BotTimeout(cpu=False)
-
-
-def _on_cpu_stop(signum: int, frame: object) -> None:
-    raise BotTimeout(cpu=True)
+        if self.started is None:
+            return  # between calls: the next call arms the timer
+        now = time.perf_counter()
+        cpu_left = self.cpu - (time.thread_time() - self.cpu_from)
+        wall_left = self.started + self.wall - now
+        if cpu_left <= 0:
+            raise BotTimeout(cpu=True)
+        if wall_left <= 0:
+            raise BotTimeout(cpu=False)
+        self._arm(now, min(cpu_left, wall_left))
 
 
 @contextmanager
 def _hard_stopping() -> Iterator[_Stops | None]:
-    """Install the signal handlers of the hard stops for a match; yields None where signals
+    """Install the signal handler of the hard stops for a match; yields None where signals
     can't be used (no ``setitimer``, or not the main thread): bots are then measured, never
     interrupted."""
     if (
@@ -201,33 +204,26 @@ def _hard_stopping() -> Iterator[_Stops | None]:
         yield None
         return
     stops = _Stops()
-    previous = (
-        signal.signal(signal.SIGALRM, stops.on_alarm),
-        signal.signal(signal.SIGPROF, _on_cpu_stop),
-    )
+    previous = signal.signal(signal.SIGALRM, stops.on_alarm)
     try:
         yield stops
     finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous[0])
-        signal.signal(signal.SIGPROF, previous[1])
+        signal.signal(signal.SIGALRM, previous)
 
 
 @contextmanager
 def _stopped_after(seconds: float, stops: _Stops | None) -> Iterator[None]:
     """Raise ``BotTimeout`` in the code of the block once it has used ``seconds`` of CPU time
-    or waited :func:`hard_stops`' wall-clock time for that limit."""
+    or waited :data:`WALL_FACTOR` times that (at least :data:`WALL_LEAST`)."""
     armed = stops is not None and seconds <= MAX_TIMER
-    if armed:
-        assert stops is not None
-        stops.begin(seconds, max(WALL_FACTOR * seconds, WALL_LEAST))
+    if stops is not None and armed:
+        stops.begin(time.thread_time(), (seconds, max(WALL_FACTOR * seconds, WALL_LEAST)))
     try:
         yield
     finally:
-        if armed:
-            assert stops is not None
-            stops.end()
+        if stops is not None:
+            stops.started = None
 
 
 def _stop_text(exc: BotTimeout, stops: tuple[float, float]) -> str:
@@ -423,12 +419,12 @@ def _ask(
     t0 = time.thread_time()
     try:
         if stops is not None and hard is not None:  # inline, not _stopped_after(): hot path
-            stops.begin(*hard)
+            stops.begin(t0, hard)
         try:
             action = player.act(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
         finally:
-            if stops is not None and hard is not None:
-                stops.end()
+            if stops is not None:
+                stops.started = None
     except BotTimeout as exc:
         stopped = _stop_text(exc, hard) if hard is not None else "a hard stop"
         reason = f"interrupted after {stopped} (limit {time_limit:g} s per move)"
