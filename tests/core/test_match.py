@@ -94,13 +94,14 @@ def test_the_limit_counts_cpu_time_so_a_bot_that_waits_does_not_forfeit() -> Non
 def test_a_bot_that_waits_far_longer_than_its_limit_is_interrupted_by_the_wall_clock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(match, "WALL_LEAST", 0.5)  # 60 s by default
-    assert match.hard_stops(0.01) == (1.01, 0.5)
+    monkeypatch.setattr(match, "WALL_FACTOR", 0.0)  # 30 times the limit by default
+    monkeypatch.setattr(match, "WALL_LEAST", 0.5)  # at least 60 s by default
+    assert match.hard_stops(2) == (10, 0.5)
     started = time.perf_counter()
-    record = run_match(make_game("highcard"), bots("stuck", "caller"), seed=5, time_limit=0.01)
-    assert 0.5 <= time.perf_counter() - started < 5
+    record = run_match(make_game("highcard"), bots("stuck", "caller"), seed=5, time_limit=2)
+    assert 0.5 <= time.perf_counter() - started < 5  # the wall-clock stop, not the CPU one
     (forfeit,) = record.forfeits
-    assert forfeit.reason == "interrupted after 0.5 s of wall-clock time (limit 0.01 s per move)"
+    assert forfeit.reason == "interrupted after 0.5 s of wall-clock time (limit 2 s per move)"
 
 
 def test_forfeit_in_either_seat_gives_the_other_the_win() -> None:

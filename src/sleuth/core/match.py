@@ -171,8 +171,9 @@ class _Stops:
         now = time.perf_counter()
         self.started, self.cpu_from = now, cpu_from
         self.cpu, self.wall = stops
-        if self.fires_at > now + self.cpu:
-            self._arm(now, self.cpu)
+        soonest = min(stops)
+        if self.fires_at > now + soonest:
+            self._arm(now, soonest)
 
     def _arm(self, now: float, seconds: float) -> None:
         signal.setitimer(signal.ITIMER_REAL, seconds)
