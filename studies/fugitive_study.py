@@ -7,7 +7,7 @@
 default), counting the games already in the database: an interrupted run resumes, and a
 larger ``--games`` tops every experiment up with new games (seed 2026 plus the games already
 played).  1st edition unless the experiment says otherwise, ``max_rounds=50``, seats fixed by
-role, five seconds a move, every core (``--workers``).
+role, five seconds of CPU time a move, every core (``--workers``).
 ``report`` prints one Markdown table per question (the Marshal's win rate with its 95% Wilson
 interval; a draw counts half) and writes the plot ``fugitive-study.png``; a missing database is
 an error.  Both write to ``--out DIR`` (default ``study-output/``, ignored by git; the

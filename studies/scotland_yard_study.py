@@ -10,7 +10,7 @@ one seat moving every detective) on Sleuth's own board, and on the board folder 
 games each.  Games already in the database count: an interrupted run resumes, and a larger
 ``--games`` tops every pairing up with new seeds.  Classic edition, five detectives, every core
 (``--workers``).  ``report`` prints the matrix of the detectives' win rates with 95% Wilson
-intervals and the seconds each side thought per move, then Mr. X's win rate by start station
+intervals and the CPU seconds each side thought per move, then Mr. X's win rate by start station
 (from the deal stored as each game's first action).  Both write to ``--out DIR`` (default
 ``study-output/``; the database is ``DIR/scotland-yard-study.duckdb`` unless ``--db`` names
 another file).

@@ -35,7 +35,7 @@ class GameRow:
     actions: tuple[str, ...] = ()
     """Every action in order, chance outcomes included, as text: the game replays from them."""
     thinking: tuple[tuple[int, float, float], ...] = ()
-    """Per seat: moves its bot was asked for, their total and their longest time (seconds)."""
+    """Per seat: moves its bot was asked for, their total and their longest CPU time (seconds)."""
     termination: str | None = None
     """Why the game ended (:attr:`~sleuth.core.outcome.Outcome.termination`); None for a game
     stored before the structured outcome existed."""

@@ -6,7 +6,7 @@ Tables:
            ``seed``, ``bots``, ``games`` (scheduled), ``workers``, ``seconds``,
            ``sleuth_version``, ``status`` (``running`` while it plays, ``finished``, or
            ``stopped`` when it ended early: ``sleuth play --resume`` continues it),
-           ``time_limit`` (seconds per move the user set; ``NULL`` for the default, 1 s raised
+           ``time_limit`` (CPU seconds per move the user set; ``NULL`` for the default, 1 s raised
            to each bot's declared budget; ``inf`` for none), ``logs`` (the folder its game
            logs go to, absolute; ``NULL`` for none: ``--resume`` goes on writing there).
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
@@ -14,7 +14,7 @@ Tables:
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
            ``{seat, bot, step, reason}``), ``actions`` (every action's text, chance included:
            the game replays from its options, seed and actions), ``thinking`` (JSON list per
-           seat of ``[moves, total seconds, longest seconds]``), ``winners`` (the winning
+           seat of ``[moves, total CPU seconds, longest CPU seconds]``), ``winners`` (the winning
            sides; empty: nobody won), ``termination`` (why the game ended: ``caught``,
            ``race_over``, ``forfeit``, ...).  Files written before a column existed get it on
            first use (``NULL`` for their old rows).

@@ -480,7 +480,7 @@ def _print_standings(tournament: Tournament) -> None:
         f"{s.bot} ({s.side}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.2f} ms"
         for s in standings
     )
-    console.print(f"thinking time per move: {thinking}", highlight=False)
+    console.print(f"thinking time (CPU) per move: {thinking}", highlight=False)
 
 
 @app.command("compare")

@@ -60,6 +60,10 @@ moves (three rounds of five detectives) and scored by
 that know where Mr. X is in their world nearly always catch him in a playout to the end, so
 full playouts tell moves apart poorly); with a seat per detective, a capture by a teammate is
 worth 0.75 (coalition reduction, as inejc/scotland-yard)."""
+SEARCH_ITERATION_COST = 2e-3
+"""CPU seconds a search bot's simulation may take with the defaults above (0.3-0.5 ms on
+average on the classic map, up to 1 ms measured on a loaded machine): its move budget is its
+iterations times this (3 s at the default 1,000, with the margin)."""
 SEARCH_OPTIONS = (
     OptionSpec(
         "model",
@@ -233,7 +237,7 @@ GAME = GameInfo(
             ),
             move_budget,
         ),
-        *search_bot_infos(ALL_ROLES, SEARCH_OPTIONS, 0.0, SEARCH_DEFAULTS),
+        *search_bot_infos(ALL_ROLES, SEARCH_OPTIONS, 0.0, SEARCH_DEFAULTS, SEARCH_ITERATION_COST),
     ),
     seats_option="seats",
 )
