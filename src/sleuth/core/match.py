@@ -321,7 +321,7 @@ def _ask(
         if armed:  # inline rather than _deadline(): this is the hot path
             signal.setitimer(signal.ITIMER_REAL, hard_limit)  # type: ignore[arg-type]
         try:
-            action = player.act(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
+            action = player.ask(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
         finally:
             if armed:
                 signal.setitimer(signal.ITIMER_REAL, 0)
