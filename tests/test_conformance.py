@@ -33,6 +33,7 @@ from sleuth.testing import (
     check_illegal_actions,
     check_outcome,
     check_playthrough,
+    check_rebuilt_bot,
     check_sampler,
 )
 from tests.core.toy import HighCard, HighCardState
@@ -165,6 +166,20 @@ def test_every_bot_plays_whole_games(case: Case, bot: str) -> None:
 def test_every_bot_plays_whole_games_with_its_default_settings(case: Case, bot: str) -> None:
     for seed in (1, 2):
         check_bot(case, bot, seed)
+
+
+@pytest.mark.parametrize(("case", "bot"), _bots(quick=True))
+def test_every_bot_continues_a_game_when_rebuilt(case: Case, bot: str) -> None:
+    check_rebuilt_bot(case, bot, seed=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("case", "bot"), _bots(quick=False))
+def test_every_bot_continues_a_game_when_rebuilt_with_its_default_settings(
+    case: Case, bot: str
+) -> None:
+    for seed in (1, 2):
+        check_rebuilt_bot(case, bot.replace(":seconds=0", ""), seed)
 
 
 # --- the kit's own oracles: each broken game is caught by the check it breaks ---------------

@@ -434,7 +434,7 @@ def test_an_illegal_root_move_is_a_search_error(player: type) -> None:
 
 def test_each_root_move_is_one_edge_and_a_kept_root_takes_the_new_ones() -> None:
     game = Nim(9)
-    bot = ISMCTSPlayer(game, 0, 0, _OnlyOnes((2, 2)), SearchSettings(iterations=200))
+    bot = ISMCTSPlayer(game, 0, 0, _OnlyOnes((2, 2)), SearchSettings(iterations=200, reuse=True))
     state, events = _after(game, [])
     bot.act(_view(game, events, 0), state.legal_actions())
     assert bot.root is not None and bot.root.extra == (2,)

@@ -83,8 +83,9 @@ def _play(
 
 def _secrets(live: LiveGame) -> list[str]:
     """The full descriptions of the events whose secrets the human's seat may not see (but
-    not one that reads the same as an event the seat did see: Cluedo's "p2 shows Plum" to
-    another player after p2 showed Plum to the human)."""
+    not one that reads the same as an event the seat did see, or begins one: Cluedo's "p2
+    shows Plum" to another player after p2 showed Plum to the human; the Fugitive's "hideout
+    9: 42", placed face up, which the Marshal reads as "hideout 9: 42 with 0 sprint cards")."""
     seat = live.seat
     events = [event for step in live.steps for event in step.events]
     seen = {describe(live.game, event.seen_by(seat)) for event in events}
@@ -93,7 +94,7 @@ def _secrets(live: LiveGame) -> list[str]:
         for event in events
         if event.private is not None
         and seat not in event.audience
-        and describe(live.game, event) not in seen
+        and not any(text.startswith(describe(live.game, event)) for text in seen)
     ]
 
 

@@ -4,6 +4,13 @@ A bot is created for one seat of one game with a seed.  On its turn it receives 
 :class:`~sleuth.core.events.View` (never the state) and the legal actions, and returns one of
 them.  The match runner checks the returned action against the rules engine whatever the bot
 did, so a bot that consults the engine itself is validated twice.
+
+A bot is a function of what it is given: its decisions depend only on the game (with its
+options), its seat and seed, its options, the view and the legal actions.  A bot rebuilt
+halfway through a game (the web app after a restart) and handed the same view decides as the
+one that never stopped.  Runners ask through :meth:`Bot.ask`, which restarts the bot's random
+streams for each decision; whatever else a bot keeps between decisions must be a cache of
+what its views hold (see :meth:`Bot.ask`).
 """
 
 from __future__ import annotations
@@ -19,10 +26,12 @@ from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, check_interactive, parse_options
 from sleuth.core.prepare import one_off
+from sleuth.core.rng import derive_seed
 
 
 class Bot(ABC):
-    """A player for one seat.  Subclasses keep any belief they need between calls."""
+    """A player for one seat.  Subclasses keep any belief they need between calls, as a
+    cache of their views (see :meth:`ask`)."""
 
     def __init__(self, game: Game[Any], seat: int, seed: int) -> None:
         self.game = game
@@ -30,12 +39,41 @@ class Bot(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
 
+    def ask(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        """The bot's action for this decision: :meth:`act` after :meth:`reseed` with
+        :func:`decision_seed` (what the match runner and the web app call).
+
+        Invariant: the decision depends only on the bot's game, seat, seed and options, on
+        ``view`` and on ``legal``, not on the decisions this object made before; so a bot
+        built afresh at any point of a game and asked with the same view answers the same.
+        The decision number is the number of events in ``view``: a game emits at least one
+        event between two decisions of a seat (the conformance kit checks it), so each
+        decision of a seat has its own number, which a rebuilt bot reads from its view alone.
+        A bot may keep what it computed from earlier views (a belief read incrementally, a
+        cache) as long as it equals what the current view alone would give.
+        """
+        self.reseed(decision_seed(self.seed, view))
+        return self.act(view, legal)
+
+    def reseed(self, seed: int) -> None:
+        """Restart the bot's random streams from ``seed`` (:meth:`ask` calls it before each
+        decision).  A bot with other generators than :attr:`rng` (a NumPy one) restarts them
+        too; a generator lent to a search or a belief must be this same object, reseeded in
+        place, not a copy."""
+        self.rng.seed(seed)
+
     @abstractmethod
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        """Choose an action from ``legal`` knowing only ``view``."""
+        """Choose an action from ``legal`` knowing only ``view`` (runners call :meth:`ask`)."""
 
     def game_over(self, view: View) -> None:  # noqa: B027 - an optional hook
         """Called once when the game has ended, with the final view (reveals included)."""
+
+
+def decision_seed(seed: int, view: View) -> int:
+    """The seed of a bot's decision at ``view``: ``derive_seed(seed, "decision", n)`` with
+    ``n`` the number of events in the view (see :meth:`Bot.ask`)."""
+    return derive_seed(seed, "decision", len(view.events))
 
 
 BotFactory = Callable[..., Bot]

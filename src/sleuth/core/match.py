@@ -422,7 +422,7 @@ def _ask(
         if stops is not None and hard is not None:  # inline, not _stopped_after(): hot path
             stops.begin(t0, hard)
         try:
-            action = player.act(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
+            action = player.ask(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
         finally:
             if stops is not None:
                 stops.started = None

@@ -4,7 +4,9 @@ Every random choice in Sleuth comes from a seed derived from a master seed and a
 labels, so that results never depend on the order in which games run or on the number of
 worker processes.  ``derive_seed(s, "game", 7)`` is the seed of game 7 of a run with master
 seed ``s``; inside a match, ``derive_seed(game_seed, "bot", seat)`` and
-``derive_seed(game_seed, "chance")`` seed the bots and the chance events.
+``derive_seed(game_seed, "chance")`` seed the bots and the chance events, and a bot's decision
+at a view of ``n`` events draws from ``derive_seed(bot_seed, "decision", n)``
+(:meth:`sleuth.core.bots.Bot.ask`).
 """
 
 from __future__ import annotations

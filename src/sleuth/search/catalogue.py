@@ -71,8 +71,10 @@ COMMON_OPTIONS = (
     ),
 )
 """The options of both search bots, before a game's own (:attr:`SearchModel.options`)."""
-REUSE = OptionSpec("reuse", True, "keep the reached subtree between moves", parse_bool)
-"""``ismcts`` only: keep the tree between moves."""
+REUSE = OptionSpec("reuse", False, "keep the reached subtree between moves", parse_bool)
+"""``ismcts`` only: keep the tree between moves.  Off by default: a kept tree is state that
+the view does not hold, so a bot rebuilt mid-game (:meth:`~sleuth.core.bots.Bot.ask`) would
+decide differently from the one that kept it."""
 WORLDS = OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1), interactive_max=100)
 """``dmcts`` only: worlds per move."""
 

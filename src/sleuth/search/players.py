@@ -2,8 +2,9 @@
 
 * :class:`ISMCTSPlayer` (``ismcts``): single-observer information-set MCTS.  One tree over the
   information sets of the seat (and of the teammates that share its view); every iteration
-  searches a fresh world drawn from the seat's belief.  The part of the tree that the game has
-  actually reached is kept for the next decision.
+  searches a fresh world drawn from the seat's belief.  With ``reuse``, the part of the tree
+  that the game has actually reached is kept for the next decision (off by default: a kept
+  tree is not in the view, so a player rebuilt mid-game would decide differently).
 * :class:`DeterminizedPlayer` (``dmcts``): determinized MCTS.  ``worlds`` worlds are drawn (at
   most one per simulation), each is searched as a perfect-information game with an equal share
   of the iterations (the remainder is not spent), and the
@@ -186,7 +187,7 @@ def _settings(options: dict[str, Any]) -> SearchSettings:
         policy=options["policy"],
         epsilon=options["epsilon"],
         depth=options["depth"],
-        reuse=options.get("reuse", True),
+        reuse=options.get("reuse", False),
         worlds=options.get("worlds", 10),
         coalition_reduction=options["coalition"],
     )

@@ -52,7 +52,8 @@ class SearchSettings:
     ``policy`` is ``random`` (the game's rollout move) or ``heuristic`` (the game's heuristic move
     with probability ``1 - epsilon``).  ``depth`` > 0 stops each simulation after that many
     moves from the root and uses the game's evaluation (when it has one).  ``reuse`` keeps the
-    part of the tree the game has reached between decisions.  ``worlds`` is the number of
+    part of the tree the game has reached between decisions (off by default: a player
+    rebuilt mid-game has no tree, and would decide differently).  ``worlds`` is the number of
     determinizations of :class:`~sleuth.search.players.DeterminizedPlayer` (at most one per
     simulation).  ``coalition_reduction`` is the ``r``
     of :class:`~sleuth.search.rewards.Rewards` for games with teams.
@@ -64,7 +65,7 @@ class SearchSettings:
     policy: str = "random"
     epsilon: float = 0.1
     depth: int = 0
-    reuse: bool = True
+    reuse: bool = False
     worlds: int = 10
     coalition_reduction: float = 0.0
 

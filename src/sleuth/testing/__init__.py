@@ -6,6 +6,8 @@ over seeded games:
 
 - :func:`check_playthrough` — uniform random play (chance sampled) reaches the end, with a
   consistent outcome;
+- :func:`check_moves_show_events` — a seat never decides twice after the same events (a bot's
+  decision number is the length of its view);
 - :func:`check_action_texts` — ``parse_action(str(a)) == a`` (same type) for every legal action;
   texts of no action raise ``ActionParseError``;
 - :func:`check_illegal_actions` — an illegal ``apply`` raises ``IllegalActionError`` and
@@ -20,7 +22,9 @@ over seeded games:
 - :func:`check_same_seed` — the same seed plays the same game;
 - :func:`check_sampler` — the game's search sampler draws only worlds that reproduce the view,
   and can draw the true one;
-- :func:`check_bot` — a registered bot plays whole games without forfeiting.
+- :func:`check_bot` — a registered bot plays whole games without forfeiting;
+- :func:`check_rebuilt_bot` — a bot built afresh partway through a game continues it as the
+  bot that never stopped.
 
 Every failure is a :class:`ConformanceError` (an ``AssertionError``) whose message names the
 game, its options, the seed and the step.  :func:`check_game` runs them all; a new game gets
@@ -40,9 +44,16 @@ from sleuth.testing.engine import (
     check_clones,
     check_events,
     check_illegal_actions,
+    check_moves_show_events,
     check_playthrough,
 )
-from sleuth.testing.matches import check_bot, check_log_replay, check_same_seed, check_views
+from sleuth.testing.matches import (
+    check_bot,
+    check_log_replay,
+    check_rebuilt_bot,
+    check_same_seed,
+    check_views,
+)
 from sleuth.testing.outcomes import check_outcome
 from sleuth.testing.sampler import SamplerReport, check_sampler
 
@@ -58,8 +69,10 @@ __all__ = [
     "check_game",
     "check_illegal_actions",
     "check_log_replay",
+    "check_moves_show_events",
     "check_outcome",
     "check_playthrough",
+    "check_rebuilt_bot",
     "check_same_seed",
     "check_sampler",
     "check_views",
@@ -67,6 +80,7 @@ __all__ = [
 
 GAME_CHECKS = (
     check_playthrough,
+    check_moves_show_events,
     check_action_texts,
     check_illegal_actions,
     check_clones,
@@ -88,8 +102,8 @@ def check_game(
 ) -> None:
     """Run every check on ``game`` with ``options`` for each seed: :data:`GAME_CHECKS`, the
     sampler of ``model`` (default: the game's :attr:`~sleuth.core.registry.GameSpec.search`)
-    if there is one, and :func:`check_bot` for ``bots`` (default: every bot the game
-    registers, with its default options)."""
+    if there is one, and :func:`check_bot` and :func:`check_rebuilt_bot` for ``bots``
+    (default: every bot the game registers, with its default options)."""
     case = Case.of(game, options)
     model = case.spec.search if model is None else model
     names = [b.name for b in case.spec.bots] if bots is None else list(bots)
@@ -100,3 +114,4 @@ def check_game(
             check_sampler(case, model, seed)
         for name in names:
             check_bot(case, name, seed)
+            check_rebuilt_bot(case, name, seed)

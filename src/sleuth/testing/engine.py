@@ -62,6 +62,28 @@ def check_playthrough(case: Case, seed: int) -> None:
         raise case.fail(seed, problem)
 
 
+def check_moves_show_events(case: Case, seed: int) -> None:
+    """Between two decisions of a seat the game emits at least one event.  Every seat sees
+    every event (private parts aside), so each decision of a seat sees a longer view than its
+    last: the number of events is the decision number that seeds a bot's decision
+    (:meth:`~sleuth.core.bots.Bot.ask`)."""
+    game = case.make()
+    events = 0
+    last: dict[int, int] = {}
+    for step, state, action in random_steps(case, game, seed):
+        seat = state.current_player()
+        if seat != CHANCE:
+            if last.get(seat) == events:
+                raise case.fail(
+                    seed, f"seat {seat} decides twice after the same {events} events", step
+                )
+            last[seat] = events
+        try:
+            events += len(state.apply(action))
+        except Exception as exc:
+            raise case.fail(seed, f"legal action {action} refused: {exc!r}", step) from exc
+
+
 def check_action_texts(case: Case, seed: int) -> None:
     """Every legal action (up to :data:`TEXTS_PER_STEP` a step, drawn at random) and every
     sampled chance action reads back from its text: ``parse_action(str(a)) == a``, of the same

@@ -7,19 +7,24 @@ with uniformly random bots in the seats a check does not put a particular bot in
 from __future__ import annotations
 
 import tempfile
+from collections.abc import MutableSequence
 from pathlib import Path
 from typing import Any
 
-from sleuth.core.bots import BotSpec
-from sleuth.core.events import Event
+from sleuth.core.bots import Bot, BotSpec
+from sleuth.core.events import Event, View, freeze
+from sleuth.core.game import CHANCE
 from sleuth.core.log import replay_log, write_log
 from sleuth.core.match import MatchRecord, run_match
+from sleuth.core.rng import derive_seed
 from sleuth.testing.case import Case, partner_bots, random_bots, recording_bots
 from sleuth.testing.snapshot import difference, snapshot
 
 BOT_TIME_LIMIT = 60.0
 """Seconds per move a registered bot gets in :func:`check_bot`: generous, so that only a bot
 that fails (or hangs) forfeits, not one that is slow on a loaded machine."""
+REBUILDS = 3
+"""Points of a game at which :func:`check_rebuilt_bot` builds every bot afresh."""
 
 
 def require_whole_game(case: Case, seed: int, record: MatchRecord) -> None:
@@ -139,3 +144,70 @@ def check_bot(
         bots[seat] = spec
         record = run_match(case.make(), bots, seed, time_limit)
         require_whole_game(case, seed, record)
+
+
+def check_rebuilt_bot(
+    case: Case,
+    bot: str | BotSpec,
+    seed: int,
+    rebuilds: int = REBUILDS,
+    time_limit: float | None = BOT_TIME_LIMIT,
+) -> None:
+    """A bot built afresh partway through a game continues it as the bot that never stopped
+    (:meth:`~sleuth.core.bots.Bot.ask`).  In every seat whose role ``bot`` can play, against
+    :func:`~sleuth.testing.case.partner_bots`, a match is played; then its game is played
+    again with every seat's bot rebuilt (same seat, same seed) at ``rebuilds`` points spread
+    over the seats' decisions (before every decision when the game has fewer), chance
+    replaying the match's outcomes: every decision from the first rebuild on must be the
+    match's."""
+    spec = case.spec.bot(bot) if isinstance(bot, str) else bot
+    game = case.make()
+    seats = [s for s, role in enumerate(game.roles) if role in spec.roles]
+    if not seats:
+        raise case.fail(seed, f"bot {spec.name} plays none of the roles {game.roles}")
+    for seat in seats:
+        bots = partner_bots(case, game)
+        bots[seat] = spec
+        record = run_match(case.make(), bots, seed, time_limit)
+        require_whole_game(case, seed, record)
+        _replay_rebuilding(case, bots, seed, record, rebuilds)
+
+
+def _replay_rebuilding(
+    case: Case, bots: list[BotSpec], seed: int, record: MatchRecord, rebuilds: int
+) -> None:
+    """Play ``record``'s game again, rebuilding every bot at ``rebuilds`` decisions; fail at
+    the first decision that differs from the record's."""
+    game = case.make()
+    decisions = [i for i, step in enumerate(record.steps) if step.seat != CHANCE]
+    if not decisions:
+        return
+    points = {decisions[len(decisions) * (k + 1) // (rebuilds + 1)] for k in range(rebuilds)}
+
+    def build() -> list[Bot]:
+        return [b.make(game, s, derive_seed(seed, "bot", s)) for s, b in enumerate(bots)]
+
+    players: list[Bot] = []
+    state = game.new_initial_state()
+    info = freeze(game.public_info())
+    views = [View(s, role, info, []) for s, role in enumerate(game.roles)]
+    rebuilt = None
+    for index, step in enumerate(record.steps):
+        if index in points:
+            players, rebuilt = build(), index
+        if step.seat != CHANCE and players:
+            legal = state.legal_actions()
+            asked = tuple(legal) if isinstance(legal, MutableSequence) else legal
+            action = players[step.seat].ask(views[step.seat], asked)
+            if action != step.action:
+                raise case.fail(
+                    seed,
+                    f"{bots[step.seat].name} in seat {step.seat}, rebuilt at step {rebuilt}, "
+                    f"played {action} where the bot that never stopped played {step.action}",
+                    index,
+                )
+        events = state.apply(step.action)
+        for s, view in enumerate(views):
+            seen = view.events
+            assert isinstance(seen, list)
+            seen.extend(e if e.private is None else e.seen_by(s) for e in events)

@@ -9,7 +9,8 @@ bots move until the human is to act or the game is over.
 Determinism: the chance outcome after ``n`` actions is drawn with
 ``derive_seed(seed, "chance", n)`` and a seat's bot is seeded with ``derive_seed(seed, "bot",
 seat)``, so a game rebuilt after a restart goes on as the stored log says.  A bot rebuilt after
-a restart starts from the whole view so far (bots read their view, never the state).
+a restart starts from the whole view so far (bots read their view, never the state) and makes
+the decisions the bot that never stopped would have made (:meth:`~sleuth.core.bots.Bot.ask`).
 
 A bot that raises, answers an illegal action or thinks longer than five times its move budget
 (at least one second more) forfeits, as in the arena: the game ends, or the seat's moves are
@@ -348,7 +349,7 @@ class LiveGame:
                 )
             legal = self.state.legal_actions()
             started = time.thread_time()
-            action = bot.act(self.views[seat], legal)
+            action = bot.ask(self.views[seat], legal)
             elapsed = time.thread_time() - started
             canonical = self.game.parse_action(str(action))
             if elapsed > hard:

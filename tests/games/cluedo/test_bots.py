@@ -1,4 +1,5 @@
-"""Cluedo's random player: sensible random play that never accuses."""
+"""Cluedo's random player: sensible random play that never accuses; every player continues a
+game when rebuilt."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from sleuth.games.cluedo.actions import END, ROLL, Accuse, Go, Show, Suggest
 from sleuth.games.cluedo.bots import RandomPlayer
 from sleuth.games.cluedo.cards import ROOMS
 from sleuth.games.cluedo.rules import ACCUSATIONS, CluedoGame
+from sleuth.testing import Case, check_rebuilt_bot
 
 
 @pytest.mark.parametrize("players", [3, 6])
@@ -60,3 +62,18 @@ def test_it_suggests_when_it_may_and_shows_what_it_must() -> None:
     assert bot.act(view(game, 1, []), (*ACCUSATIONS, END)) == END
     assert bot.act(view(game, 1, []), (Show(3), Show(9))) in (Show(3), Show(9))
     assert not isinstance(bot.act(view(game, 1, []), (ROLL, *ACCUSATIONS)), Accuse)
+
+
+@pytest.mark.parametrize(
+    ("bot", "seed"),
+    [("sleuth:samples=200", 0), ("velma:hypotheses=2000:enumerate_below=1000", 1)],
+    ids=["sleuth", "velma"],
+)
+def test_a_bot_rebuilt_before_every_decision_plays_as_the_one_that_never_stopped(
+    bot: str, seed: int
+) -> None:
+    """What the thinking players keep between decisions (the sleuth player's samples of a
+    posterior, Velma's hypotheses and suggestion analyses) is what a fresh player reading
+    the same view makes: each of their decisions, by a player built just before it, is the
+    decision of the player that played the whole game."""
+    check_rebuilt_bot(Case.of("cluedo"), bot, seed, rebuilds=1000)

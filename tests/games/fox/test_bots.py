@@ -44,10 +44,10 @@ def test_solver_catches_every_random_fox_on_winnable_boards() -> None:
 
 def test_filter_hunter_beats_random_hunter_against_a_random_fox_on_a_cycle() -> None:
     def catch_rate(hunter: str) -> float:
-        games = [play("cycle:7", hunter, "random", seed, days=6) for seed in range(300)]
+        games = [play("cycle:7", hunter, "random", seed, days=6) for seed in range(1000)]
         return sum(g.wins[0] for g in games) / len(games)  # type: ignore[attr-defined]
 
-    assert catch_rate("solver") > catch_rate("random") + 0.05
+    assert catch_rate("solver") > catch_rate("random") + 0.05  # about 0.71 against 0.61
 
 
 def test_random_walk_filter_matches_brute_force_bayes() -> None:

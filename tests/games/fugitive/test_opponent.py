@@ -80,13 +80,27 @@ class CheckedSteady(SteadyFugitive):
         return move
 
 
+class OneStreamHeuristic(HeuristicFugitive):
+    """The heuristic Fugitive drawing from one random stream for the whole game, as bots did
+    when the seeds of these tests were found (each decision now restarts the stream: see
+    :meth:`~sleuth.core.bots.Bot.ask`): the same strategy, in the games those seeds name."""
+
+    def __init__(self, game: FugitiveGame, seat: int, seed: int) -> None:
+        super().__init__(game, seat, seed, BLUFF)
+
+    def reseed(self, seed: int) -> None:
+        """Keep the one stream."""
+
+
 def marshal_events(
     seed: int, marshal: str = "belief:lookahead=false"
 ) -> tuple[list[Event], FugitiveState]:
-    """The Marshal's view of a whole game of the heuristic Fugitive against ``marshal`` (by
-    default the belief Marshal without her look ahead, who let these seeds reach a Manhunt
-    she lost)."""
-    record = run_match(GAME, [SPEC.bot("heuristic"), SPEC.bot(marshal)], seed, None)
+    """The Marshal's view of a whole game of the heuristic Fugitive (:class:`OneStreamHeuristic`)
+    against ``marshal`` (by default the belief Marshal without her look ahead, who let these
+    seeds reach a Manhunt she lost)."""
+    fugitive = replace(SPEC.bot("heuristic"), factory=OneStreamHeuristic, options=())
+    record = run_match(GAME, [fugitive, SPEC.bot(marshal)], seed, None)
+    assert not record.forfeits, record.forfeits
     events = [e.seen_by(MARSHAL) for step in record.steps for e in step.events]
     state = record.final_state
     assert isinstance(state, FugitiveState)

@@ -25,11 +25,13 @@ posterior changes.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
+from sleuth.core.rng import derive_seed
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, STAY, Accuse, Go, Show, Suggest
 from sleuth.games.cluedo.advice import (
     RESCORE,
@@ -89,6 +91,10 @@ class SleuthPlayer(Bot):
         self.out = [False] * n
         self._scored: tuple[Posterior, Samples, dict[int, float]] | None = None
         """The posterior last scored, its samples and its rooms' worth."""
+        self._learnt_at = 0
+        """The number of events read when the posterior last changed: its samples are drawn
+        from a stream of that number, so that they are the same whichever decision draws them
+        first (a player rebuilt mid-game draws what the one that never stopped holds)."""
         self._screened: tuple[Samples, dict[int, Floats]] | None = None
         """The samples last screened and their room screens (the move and the suggestion of a
         turn share them)."""
@@ -100,7 +106,10 @@ class SleuthPlayer(Bot):
         for event in view.events[self.belief.events_read :]:
             self._note(event)
             if not self.belief.over:
+                knowledge = self.belief.knowledge
                 self.belief.update(event)
+                if self.belief.knowledge is not knowledge:
+                    self._learnt_at = self.belief.events_read
 
     def _note(self, event: Event) -> None:
         kind, public = event.kind, event.public
@@ -194,7 +203,8 @@ class SleuthPlayer(Bot):
         the posterior changes)."""
         posterior = self.belief.posterior
         if self._scored is None or self._scored[0] is not posterior:
-            samples = draw(posterior, self.seat, self.cluedo.players, self.rng, self.samples)
+            rng = random.Random(derive_seed(self.seed, "samples", self._learnt_at))
+            samples = draw(posterior, self.seat, self.cluedo.players, rng, self.samples)
             screens = room_screens(samples)
             self._screened = (samples, screens)
             self._scored = (posterior, samples, screened_worth(screens))

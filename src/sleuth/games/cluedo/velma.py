@@ -24,6 +24,11 @@ Policy, on its own turn (scores from :mod:`~sleuth.games.cluedo.velma_scoring`):
   the card it has shown most (ties: the lowest card).
 
 Velma keeps no belief once eliminated (she only refutes then).
+
+Her random streams restart before each event she reads (from her seed, her ``seed`` option and
+the event's number) and a tie between suggestions is broken by a stream of its own (the
+belief's version and the room), so that her hypotheses and choices are functions of her view:
+a Velma rebuilt mid-game plays as the one that never stopped.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import numpy.typing as npt
 
 from sleuth.core.bots import Bot
 from sleuth.core.events import Event, View
+from sleuth.core.rng import derive_seed
 from sleuth.games.cluedo.actions import END, PASSAGE, ROLL, STAY, Accuse, Go, Show, Suggest
 from sleuth.games.cluedo.cards import CARD_COUNT, ROOMS, solution_cards, solution_index
 from sleuth.games.cluedo.catalogue import ENUMERATE_BELOW, GAME, HYPOTHESES, SAMPLERS
@@ -76,6 +82,7 @@ class VelmaPlayer(Bot):
         self.cluedo = game
         self.hypotheses, self.enumerate_below = hypotheses, enumerate_below
         self.threshold, self.accuse_in_room = threshold, accuse_in_room
+        self.salt = salt
         self.np_rng = np.random.default_rng([seed, salt])
         self.rng = random.Random(f"{seed}/{salt}")
         self.exact = CluedoBelief(seat) if sampler == "exact" else None
@@ -94,11 +101,18 @@ class VelmaPlayer(Bot):
 
     # --- reading the view ---------------------------------------------------------------------
 
+    def reseed(self, seed: int) -> None:
+        """Restart both streams (the belief's NumPy one in place) from ``seed`` and the salt."""
+        self.rng.seed(derive_seed(seed, "velma", self.salt))
+        self.np_rng.bit_generator.state = np.random.PCG64([seed, self.salt]).state
+
     def observe(self, view: View) -> None:
-        """Read the events of ``view`` not read yet."""
+        """Read the events of ``view`` not read yet, each with the streams restarted from its
+        number."""
         events = view.events
         while self.read < len(events):
             event = events[self.read]
+            self.reseed(derive_seed(self.seed, "event", self.read))
             self.read += 1
             if self.exact is not None and not self.out:
                 self.exact.update(event)
@@ -243,7 +257,8 @@ class VelmaPlayer(Bot):
 
     def _analysis(self, room: int) -> tuple[float, Any, tuple[int, int]]:
         """The room's best suggestion: (expected entropy, expected room distribution,
-        (suspect, weapon)), cached until the pool changes."""
+        (suspect, weapon)), cached until the pool changes (ties broken by the pool's version
+        and the room, so the cache gives what a fresh analysis would)."""
         belief = self._belief()
         if self._analysed_at != belief.version:
             self._analysed, self._analysed_at = {}, belief.version
@@ -252,7 +267,8 @@ class VelmaPlayer(Bot):
             assert self._order is not None
             expected, rooms = room_analysis(self._order, belief.envelopes, belief.players, room)
             ties = np.argwhere(expected == expected.min())
-            s, w = ties[self.rng.randrange(len(ties))]
+            tie = random.Random(derive_seed(self.seed, self.salt, "tie", belief.version, room))
+            s, w = ties[tie.randrange(len(ties))]
             self._analysed[room] = (float(expected[s, w]), rooms[s, w], (int(s), 6 + int(w)))
         return self._analysed[room]
 

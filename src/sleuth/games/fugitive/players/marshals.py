@@ -9,7 +9,9 @@ The notes Marshal guesses what the baseline notes allow: a value forced in some 
 value on the most paths of the graph.
 
 Draw policies (``draw=``): ``frontier`` draws from the pile holding the numbers just above the
-expected last hideout, where the Fugitive goes next (a drawn card is one he can never use);
+expected last hideout as she saw it at her latest guess or skip (:meth:`_Marshal.expected_last`,
+read from her view: a Marshal rebuilt mid-game draws as the one that never stopped), where the
+Fugitive goes next (a drawn card is one he can never use);
 ``low`` and ``high`` always draw from the lowest or highest non-empty pile (``high`` is the
 "roadblock" the source asks about); ``random`` picks a pile uniformly.
 """
@@ -22,7 +24,7 @@ from typing import Any
 
 from sleuth.core.bots import Bot
 from sleuth.core.errors import SleuthError, SolverLimitError
-from sleuth.core.events import View
+from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.belief import DEFAULT_MODEL
 from sleuth.games.fugitive.catalogue import DRAW_POLICIES as DRAW_POLICIES
@@ -50,12 +52,13 @@ class _Marshal(Bot):
     def __init__(self, game: Game[Any], seat: int, seed: int, draw: str) -> None:
         super().__init__(game, seat, seed)
         self.draw = draw
-        self.expected_last = 0.0
-        """The expected value of the last hideout at the latest guess (for ``frontier``)."""
+        self._expected: dict[int, float] = {}
+        """:meth:`expected_last` at each of her guesses so far, by the number of events she
+        had seen then (a cache: each value is :meth:`estimate` of those events)."""
 
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         if isinstance(legal[0], Draw):
-            return self._draw([a for a in legal if isinstance(a, Draw)])
+            return self._draw([a for a in legal if isinstance(a, Draw)], view)
         numbers = self.choose(view)
         if numbers is None:
             return SKIP if SKIP in legal else self._harmless_miss(view, legal)
@@ -65,14 +68,31 @@ class _Marshal(Bot):
         """The numbers to name, or None to make no guess."""
         raise NotImplementedError
 
-    def _draw(self, piles: list[Draw]) -> Draw:
+    def estimate(self, events: Sequence[Event]) -> float:
+        """The expected value of the last hideout after ``events`` (0 before any)."""
+        raise NotImplementedError
+
+    def expected_last(self, view: View) -> float:
+        """The expected value of the last hideout as she saw it at her latest guess or skip
+        in ``view`` (0 before her first): :meth:`estimate` of the events before it."""
+        at = next(
+            (i for i in range(len(view.events) - 1, -1, -1) if view.events[i].kind in _HER_CALLS),
+            None,
+        )
+        if at is None:
+            return 0.0
+        if at not in self._expected:
+            self._expected[at] = self.estimate(view.events[:at])
+        return self._expected[at]
+
+    def _draw(self, piles: list[Draw], view: View) -> Draw:
         if self.draw == "random" or len(piles) == 1:
             return self.rng.choice(piles)
         if self.draw == "low":
             return piles[0]
         if self.draw == "high":
             return piles[-1]
-        target = min(round(self.expected_last) + FRONTIER_STEP, LAST - 1)
+        target = min(round(self.expected_last(view)) + FRONTIER_STEP, LAST - 1)
         wanted = max(PILE_OF[target], 1)
         return min(piles, key=lambda d: (abs(d.pile - wanted), d.pile))
 
@@ -87,6 +107,10 @@ class _Marshal(Bot):
             if Guess((card,)) in legal:
                 return Guess((card,))
         return legal[0]
+
+
+_HER_CALLS = ("guessed", "skipped")
+"""The kinds of the first event of her guesses and skips (only she guesses or skips)."""
 
 
 class BeliefMarshal(_Marshal):
@@ -116,21 +140,35 @@ class BeliefMarshal(_Marshal):
         self.notes = NotesMarshal(game, seat, seed, draw)
         self.opponent = opponent
         """The Fugitive's strategy when she knows it: the Manhunt, and the look ahead when 42
-        may come next, are then played from :class:`StrategyBelief` (made when first needed,
-        then kept up to date)."""
-        self.opponent_belief: StrategyBelief | None = None
+        may come next, are then played from :class:`StrategyBelief`, read from her whole
+        view at each decision that needs it."""
+        self._opponent_at: tuple[int, StrategyBelief | None] | None = None
+        """The last view's length and its :meth:`_opponent_belief` (a cache: the Manhunt
+        guess and the look ahead of one decision share it)."""
         self.lookahead = lookahead
         """Look one turn ahead when 42 may come next (see :meth:`Deduction.advice`); False:
         the advice's own choice, without looking ahead."""
 
-    def choose(self, view: View) -> tuple[int, ...] | None:
+    def _deduction(self, events: Sequence[Event]) -> Deduction | None:
+        """Her deduction after ``events``; None when it would take too long."""
         threshold: int = self.game.manhunt_threshold  # type: ignore[attr-defined]
         if not self.manhunt:
             threshold = LAST + 1  # no number is held back
-        deduction = Deduction.within(view.events, threshold, STATE_BUDGET, self.model)
+        return Deduction.within(events, threshold, STATE_BUDGET, self.model)
+
+    def estimate(self, events: Sequence[Event]) -> float:
+        """From her deduction, or the notes' when it would take too long."""
+        deduction = self._deduction(events)
         if deduction is None:
+            return self.notes.estimate(events)
+        return _expected_last(deduction)
+
+    def choose(self, view: View) -> tuple[int, ...] | None:
+        deduction = self._deduction(view.events)
+        if deduction is None:
+            self._expected[len(view.events)] = self.notes.estimate(view.events)
             return self.notes.choose(view)
-        self.expected_last = _expected_last(deduction)
+        self._expected[len(view.events)] = _expected_last(deduction)
         counts = deduction.counts
         if deduction.belief.timeline.manhunt and len(counts.certain()) < len(counts.by_position):
             number = self._manhunt_guess(view)
@@ -143,30 +181,38 @@ class BeliefMarshal(_Marshal):
         advice = deduction.advice(self.mode, self.lookahead, routes)
         return advice.numbers if advice is not None and advice.numbers else None
 
-    def _opponent_routes(self, view: View) -> Routes | None:
-        """The face-down hideouts' odds under the known opponent's strategy; None without one,
-        or when the view shows he did not play it or it leaves too many hands and routes (she
-        then keeps to her own odds for the rest of the game)."""
+    def _opponent_belief(self, view: View) -> StrategyBelief | None:
+        """The known opponent's :class:`StrategyBelief` after ``view``; None without one, or
+        when the view shows he did not play it (she then keeps to her own odds: so for the
+        rest of the game, since the view keeps showing it) or leaves too many hands and
+        routes."""
         if self.opponent is None:
             return None
-        if self.opponent_belief is None:
-            self.opponent_belief = StrategyBelief(self.game, self.opponent)  # type: ignore[arg-type]
-        try:
-            self.opponent_belief.update(view.events)
-        except (SleuthError, SolverLimitError):
-            self.opponent = None
-            return None
-        return self.opponent_belief.routes()
+        if self._opponent_at is None or self._opponent_at[0] != len(view.events):
+            belief = StrategyBelief(self.game, self.opponent)  # type: ignore[arg-type]
+            kept: StrategyBelief | None = belief
+            try:
+                belief.update(view.events)
+            except (SleuthError, SolverLimitError):
+                kept = None
+            self._opponent_at = (len(view.events), kept)
+        return self._opponent_at[1]
+
+    def _opponent_routes(self, view: View) -> Routes | None:
+        """The face-down hideouts' odds under the known opponent's strategy; None when there
+        is no :meth:`_opponent_belief`."""
+        belief = self._opponent_belief(view)
+        return None if belief is None else belief.routes()
 
     def _manhunt_guess(self, view: View) -> int | None:
         """With a known opponent: the number that wins the Manhunt most often under his
         strategy (:meth:`StrategyBelief.manhunt_guess`); None without one (or see
-        :meth:`_opponent_routes`), or when that is too long to weigh."""
-        if self._opponent_routes(view) is None:
+        :meth:`_opponent_belief`), or when that is too long to weigh."""
+        belief = self._opponent_belief(view)
+        if belief is None:
             return None
-        assert self.opponent_belief is not None
         try:
-            return self.opponent_belief.manhunt_guess()[0]
+            return belief.manhunt_guess()[0]
         except SolverLimitError:
             return None  # too long to weigh on a clock: her own odds, this time
 
@@ -187,8 +233,13 @@ class NotesMarshal(_Marshal):
     the threshold, or any when the whole route is forced), else the value on the most
     root-to-leaf paths, counted over face-down layers."""
 
+    def estimate(self, events: Sequence[Event]) -> float:
+        """The mean of the values the notes leave for the last hideout."""
+        return _notes_last(MarshalNotes.from_events(events))
+
     def choose(self, view: View) -> tuple[int, ...] | None:
         notes = MarshalNotes.from_events(view.events)
+        self._expected[len(view.events)] = _notes_last(notes)
         threshold = self.game.manhunt_threshold  # type: ignore[attr-defined]
         manhunt = any(e.kind == "manhunt" for e in view.events)
         hidden = [d for d in range(1, len(notes.layers)) if d not in notes.revealed]
@@ -196,7 +247,6 @@ class NotesMarshal(_Marshal):
         if not hidden:
             return None
         values = notes.layers
-        self.expected_last = sum(values[-1]) / max(len(values[-1]), 1)
         forced = sorted({min(values[d]) for d in hidden if len(values[d]) == 1})
         if len(forced) == len(hidden):
             return tuple(forced[:1]) if manhunt else tuple(forced)
@@ -209,3 +259,9 @@ class NotesMarshal(_Marshal):
             (n for n in weights if manhunt or n < threshold), key=lambda n: (-weights[n], n)
         )
         return (ranked[0],) if ranked else None
+
+
+def _notes_last(notes: MarshalNotes) -> float:
+    """The mean of the values ``notes`` leave for the last hideout (0 before any)."""
+    last = notes.layers[-1]
+    return sum(last) / max(len(last), 1)
