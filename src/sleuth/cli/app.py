@@ -104,8 +104,8 @@ TimeLimitOption = Annotated[
     float | None,
     typer.Option(
         "--time-limit",
-        help="Seconds per move before a bot forfeits, for every bot (default: 1 s, or more "
-        "for a bot that declares a budget, as `sleuth games` shows).",
+        help="CPU seconds a bot may use per move before it forfeits, for every bot (default: "
+        "1 s, or more for a bot that declares a budget, as `sleuth games` shows).",
         show_default=False,
     ),
 ]
