@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 from _args import add_output_options, output_paths, positive, say_nothing_to_play
-from _stored import play_stored
+from _stored import play_stored, stoppable
 
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
@@ -210,7 +210,8 @@ def main() -> None:
     args = parser.parse_args()
     db, _ = output_paths(args, NAME)
     if args.command == "run":
-        run(db, args.games, args.workers, args.map, args.only, args.map_only)
+        with stoppable():  # the first Ctrl-C or SIGTERM stops the whole study
+            run(db, args.games, args.workers, args.map, args.only, args.map_only)
     else:
         report(db, args.map)
 

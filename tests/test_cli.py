@@ -98,7 +98,19 @@ def test_play_says_on_stderr_why_each_bot_forfeited(as_json: bool) -> None:
 def test_compare_says_on_stderr_why_a_bot_forfeited() -> None:
     import tests.tally  # noqa: F401  (registers the toy game)
 
-    args = ["compare", "tally", "-a", "crash", "-b", "one", "--field", "zero,one", "-n", "2"]
+    args = [
+        "compare",
+        "tally",
+        "-a",
+        "crash",
+        "-b",
+        "one",
+        "--field",
+        "zero,one",
+        "-n",
+        "2",
+        "--no-db",
+    ]
     done = invoke(*args, "-w", "1")
     assert done.stderr.splitlines() == [
         "warning: crash forfeited 2 times; the first in game 0 (seat 0, step 0): raised "
