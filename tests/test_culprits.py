@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,11 @@ from sleuth.core.errors import LogError, OptionError, SleuthError
 from sleuth.core.log import replay_log
 from sleuth.core.registry import make_game
 from sleuth.core.viewlog import read_view_log
+from sleuth.games.cluedo.table import room_table
 from sleuth.games.scotland_yard import assistant as sy_assistant
 from sleuth.games.scotland_yard.table import example_starts
 from sleuth.web.assist_session import assistants, new_record
+from sleuth.web.assist_visuals import cluedo as cluedo_picture
 from tests.cli_helpers import entry, flat
 
 
@@ -153,3 +156,30 @@ def _text(renderable: Any) -> str:
     console = Console(file=io.StringIO(), width=200, color_system=None)
     console.print(renderable)
     return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_cluedo_notepad_speaks_of_envelopes_left_not_of_nats() -> None:
+    """The table sees its uncertainty as a number of equally likely envelopes (e^H) and a
+    suggestion's worth as the factor it divides them by (e^gain); the exact entropy stays
+    for ``sleuth infer cluedo --json``."""
+    session: Any = _session("cluedo")
+    setup = ["players 3", "me Scarlet", "hand Plum, Knife, Hall, Rope, Study, Green"]
+    for line in [*setup, "I am in Hall", "Mustard suggests Peacock Wrench Lounge", "White passes"]:
+        session.enter(line)
+    shown = flat(_text(session.render()))
+    assert "nats" not in shown and "ntropy" not in shown
+    left = round(math.exp(session.pad.posterior.entropy()))
+    assert f"about {left:,} equally likely envelopes left (of 324)" in shown
+    best = room_table(session.pad)[0]
+    assert f"should divide the envelopes left by {math.exp(best.gain):.1f}" in shown or (
+        "should halve the envelopes left" in shown
+    )
+    assert "Your next turn (the last turn entered is Mustard's): " in shown
+    assert "This turn" not in shown
+    picture = re.sub(r"<[^>]+>", " ", cluedo_picture(session))  # the web page's words
+    assert "nats" not in picture and "ntropy" not in picture
+    assert f"equally likely envelopes left by entry; now about {left:,}" in picture
+    assert f"divides them by {math.exp(best.gain):.1f}" in picture
+    session.enter("nobody")
+    session.enter("I suggest Peacock Wrench Hall")
+    assert "This turn: " in flat(_text(session.render()))
