@@ -11,6 +11,7 @@ which ``int`` reads, and ``'²'``, which ``str.isdigit`` accepts and ``int`` ref
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -227,3 +228,22 @@ def test_a_huge_number_on_the_command_line_is_a_clear_error(args: list[str], tmp
     done = entry(*args, cwd=tmp_path)  # an exception other than SystemExit fails the test
     assert done.returncode == 2, done.stdout[-500:]
     assert "Traceback" not in done.stderr and ("error" in done.stderr or "Error" in done.stderr)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize("spec", game_specs(), ids=lambda s: s.name)
+def test_an_action_text_is_read_or_refused(spec: Any, data: st.DataObject) -> None:
+    """``Game.parse_action``, behind the web app's moves and the logs: any text, and the
+    text form of a legal action with its numbers made awkward."""
+    game = spec.make({})
+    state, forms = game.new_initial_state(), []
+    rng = random.Random(0)
+    while len(forms) < 20 and not state.is_terminal():  # the first moves' forms, chance's too
+        chance = state.current_player() < 0
+        action = state.sample_chance(rng) if chance else state.fallback_action()
+        forms.append(str(action))
+        state.apply(action)
+    text = data.draw(st.one_of(st.text(), st.sampled_from(forms).flatmap(_numbers)))
+    with contextlib.suppress(SleuthError):
+        game.parse_action(text)
