@@ -9,6 +9,7 @@ from typing import Any
 
 from sleuth.core.errors import OptionError
 from sleuth.core.events import JSON
+from sleuth.core.numbers import is_too_long, shorten, too_long
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,8 @@ def parse_options(
         try:
             values[option.name] = parse(raw)
         except (ValueError, TypeError) as exc:
-            raise OptionError(f"option {option.name}={raw!r} of {owner}: {exc}") from exc
+            shown = repr(shorten(raw, 60) if isinstance(raw, str) else raw)
+            raise OptionError(f"option {option.name}={shown} of {owner}: {exc}") from exc
     return values
 
 
@@ -133,6 +135,8 @@ def parse_int(minimum: int) -> Callable[[Any], int]:
     def parse(raw: Any) -> int:
         if isinstance(raw, bool):
             raise ValueError("expected an integer")
+        if isinstance(raw, str) and is_too_long(raw):
+            raise ValueError(too_long(raw.strip()))
         try:
             value = int(raw)
         except (TypeError, ValueError):

@@ -57,6 +57,7 @@ class Assistant:
     params: tuple[Param, ...]
     make: Callable[[Game[Any], Mapping[str, Any]], TableSession]
     prepare: Callable[[Game[Any]], None] | None = None
+    check: Callable[[Game[Any], Mapping[str, Any]], None] | None = None
 
 
 def _fox_session(game: Game[Any], params: Mapping[str, Any]) -> TableSession:
@@ -84,7 +85,7 @@ def assistants() -> dict[str, Assistant]:
             hidden = HIDDEN_PARAMS.get(spec.name, ())
             params = tuple(p for p in plugin.params if p.name not in hidden)
             out[spec.name] = Assistant(
-                spec.name, plugin.help, params, plugin.session, plugin.prepare
+                spec.name, plugin.help, params, plugin.session, plugin.prepare, plugin.check
             )
         elif spec.name == "fox":
             out["fox"] = Assistant("fox", FOX_HELP, (), _fox_session)
@@ -154,6 +155,8 @@ def new_record(name: str, options: Mapping[str, str], params: Mapping[str, str])
             + (", ".join(known) or "none")
         )
     values = {p.name: param_value(p, params.get(p.name, "")) for p in helper.params}
+    if helper.check is not None:
+        helper.check(game, values)
     if helper.prepare is not None:
         helper.prepare(game)
     first = helper.make(game, values).history()  # settings may be entries (a Cluedo hand)
