@@ -26,6 +26,7 @@ import itertools
 import math
 import os
 import tempfile
+import threading
 import warnings
 import zipfile
 from collections.abc import Sequence
@@ -170,7 +171,13 @@ def load_or_build(path: Path) -> RaceTable:
     return table
 
 
+_building = threading.Lock()
+
+
 @functools.cache
 def race_table() -> RaceTable:
-    """The table of this process: loaded from (or built into) :func:`table_path` on first use."""
-    return load_or_build(table_path())
+    """The table of this process: loaded from (or built into) :func:`table_path` on first use,
+    by one thread at a time (another asking meanwhile, as the assistant does while its
+    background warm-up builds the table, waits for it and then loads the saved file)."""
+    with _building:
+        return load_or_build(table_path())
