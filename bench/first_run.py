@@ -57,7 +57,7 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
         "players 4\nme Plum\nhand Knife, Hall, Rope, Study\n" + QUIT,
     ),
     **{
-        f"play {game}": (["play", game, "--bots", SEATS[game], "-n", "20", "--no-db"], "")
+        f"play {game}": (["play", game, "--bots", SEATS[game], "-n", "2", "--no-db"], "")
         for game in ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
     },
 }

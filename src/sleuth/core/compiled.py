@@ -61,8 +61,11 @@ class Kernel:
     from Python or from another kernel it computes what the function does.  The original is
     :attr:`py_func`, as on a Numba dispatcher."""
 
-    def __init__(self, function: Callable[..., Any]) -> None:
+    def __init__(self, function: Callable[..., Any], signature: str | None = None) -> None:
         self.py_func = function
+        self.signature = signature
+        """The argument types it is compiled for (Numba's notation), None for those of each
+        call (see :func:`kernel_for`)."""
         self._dispatcher: Callable[..., Any] | None = None
         functools.update_wrapper(self, function)
 
@@ -75,7 +78,7 @@ class Kernel:
         """The Numba dispatcher (made on first use, which imports Numba), or :attr:`py_func`
         when Numba cannot be used."""
         if self._dispatcher is None:
-            self._dispatcher = _compile(self.py_func)
+            self._dispatcher = _compile(self.py_func, self.signature)
         return self._dispatcher
 
     @property
@@ -96,17 +99,32 @@ def kernel(function: F) -> F:
     return cast(F, Kernel(function))
 
 
-def _compile(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Numba's dispatcher for ``function`` (cached on disk where a folder is writable), or
-    ``function`` when Numba fails to import."""
+def kernel_for(signature: str) -> Callable[[F], F]:
+    """:func:`kernel`, compiled for the argument types ``signature`` alone (Numba's notation,
+    ``"(int64, int64[:, ::1])"``), and nothing else: a call with other types converts them or
+    fails.  For a kernel that other kernels call with constants among the arguments: Numba
+    compiles a kernel again for each combination of constant arguments it meets (the Fugitive
+    programme's steps twice, its hash table six times), and compiling takes seconds."""
+
+    def decorate(function: F) -> F:
+        if not COMPILED:
+            return function
+        return cast(F, Kernel(function, signature))
+
+    return decorate
+
+
+def _compile(function: Callable[..., Any], signature: str | None) -> Callable[..., Any]:
+    """Numba's dispatcher for ``function`` (cached on disk where a folder is writable; for
+    ``signature`` alone when given), or ``function`` when Numba fails to import."""
     try:
         from numba import njit
     except ImportError:  # pragma: no cover - Numba installed but broken
         return function
     try:
-        return cast(Callable[..., Any], njit(cache=True, nogil=True)(function))
+        return cast(Callable[..., Any], njit(signature, cache=True, nogil=True)(function))
     except RuntimeError:  # pragma: no cover - Numba found no writable cache folder
-        return cast(Callable[..., Any], njit(nogil=True)(function))
+        return cast(Callable[..., Any], njit(signature, nogil=True)(function))
 
 
 def ready() -> bool:
