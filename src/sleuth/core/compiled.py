@@ -70,8 +70,7 @@ class Kernel:
         functools.update_wrapper(self, function)
 
     def __call__(self, *args: Any) -> Any:
-        if not _idle.is_set() and threading.current_thread() is not _worker:
-            _idle.wait()  # a background warm-up is compiling: this call would compile too
+        settle()  # a background warm-up may be compiling: this call would compile too
         return self.dispatcher()(*args)
 
     def dispatcher(self) -> Callable[..., Any]:
@@ -132,6 +131,13 @@ def ready() -> bool:
     background warm-up (:func:`compile_in_background`) runs, or this is its thread.  A caller
     with a plain-Python path takes it when this is False."""
     return COMPILED and (_idle.is_set() or threading.current_thread() is _worker)
+
+
+def settle() -> None:
+    """Wait for the background warm-ups to end, unless this is their thread.  A caller must
+    not hold a lock that a warm-up takes (it would wait for ever)."""
+    if threading.current_thread() is not _worker:
+        _idle.wait()
 
 
 def compile_in_background(warm_up: Callable[[], None]) -> None:
