@@ -129,7 +129,9 @@ from sleuth.games.fugitive.belief import warm_up
 compiled = collections.Counter()
 class Count(event.Listener):
     def on_start(self, data):
-        compiled[data["dispatcher"].py_func.__qualname__] += 1
+        function = data.data["dispatcher"].py_func
+        if function.__module__.startswith("sleuth."):  # not Numba's own overloads
+            compiled[function.__qualname__] += 1
     def on_end(self, data):
         pass
 event.register("numba:compile", Count())
