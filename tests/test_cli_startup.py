@@ -84,8 +84,8 @@ def test_the_probe_sees_what_an_import_loads(tmp_path: Path) -> None:
     modules = imported_by(["--version"], tmp_path, before="import sleuth.games.cluedo.spec")
     assert loaded(modules, GAMES) == ["sleuth.games.cluedo"]
     assert "sleuth.games.cluedo.rules" in engine_modules(modules)
-    expected = {"numpy", "rapidfuzz"} | ({"numba"} if importlib.util.find_spec("numba") else set())
-    assert expected <= set(loaded(modules, HEAVY))
+    assert {"numpy", "rapidfuzz"} <= set(loaded(modules, HEAVY))
+    assert "numba" not in modules  # kernels compile, and import Numba, on their first call
 
 
 @pytest.mark.parametrize(
