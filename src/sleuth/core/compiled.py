@@ -81,6 +81,13 @@ class Kernel:
         return self._dispatcher
 
     @property
+    def signatures(self) -> list[Any]:
+        """The argument types compiled (or loaded) so far, as on a Numba dispatcher."""
+        if self._dispatcher is None:
+            return []
+        return list(getattr(self._dispatcher, "signatures", []))
+
+    @property
     def _numba_type_(self) -> Any:
         """How Numba types this kernel where another kernel calls it: as its dispatcher."""
         return cast(Any, self.dispatcher())._numba_type_
