@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from sleuth.core import compiled
 from sleuth.core.log import write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
@@ -27,3 +30,17 @@ def game_log(tmp_path: Path) -> Path:
     path = tmp_path / "game.jsonl"
     write_log(record, path)
     return path
+
+
+@pytest.fixture
+def compiling() -> Iterator[threading.Event]:
+    """A background warm-up (:func:`sleuth.core.compiled.compile_in_background`) that runs
+    until the event is set, as if Numba were compiling; set at the end in any case.  Skips
+    without Numba."""
+    if not compiled.COMPILED:
+        pytest.skip("Numba is not installed (or is turned off)")
+    release = threading.Event()
+    compiled.compile_in_background(release.wait)
+    yield release
+    release.set()
+    assert compiled._idle.wait(120)

@@ -42,6 +42,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("web_load.py", "vs alone"),
         ("cluedo_notepad.py", "vs baseline"),
         ("cli_startup.py", "vs eager"),
+        ("first_run.py", "first/second"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:

@@ -84,8 +84,8 @@ def test_the_probe_sees_what_an_import_loads(tmp_path: Path) -> None:
     modules = imported_by(["--version"], tmp_path, before="import sleuth.games.cluedo.spec")
     assert loaded(modules, GAMES) == ["sleuth.games.cluedo"]
     assert "sleuth.games.cluedo.rules" in engine_modules(modules)
-    expected = {"numpy", "rapidfuzz"} | ({"numba"} if importlib.util.find_spec("numba") else set())
-    assert expected <= set(loaded(modules, HEAVY))
+    assert {"numpy", "rapidfuzz"} <= set(loaded(modules, HEAVY))
+    assert "numba" not in modules  # kernels compile, and import Numba, on their first call
 
 
 @pytest.mark.parametrize(
@@ -105,6 +105,63 @@ def test_playing_one_game_imports_no_other_game_and_no_database(tmp_path: Path) 
     assert "sleuth.arena.tournament" in modules  # the tournament did run
     assert loaded(modules, GAMES) == ["sleuth.games.fox"]
     assert loaded(modules, ("numba", "duckdb", "pysat", "rapidfuzz", "scipy", *WEB)) == []
+
+
+WORKER_PROBE = """\
+import json, os, sys
+import sleuth.arena.processes as processes
+playing = processes.play_game
+def play_game(*args, **kwargs):
+    row = playing(*args, **kwargs)
+    with open(os.path.join(WORKERS, str(os.getpid())), "w") as out:
+        json.dump(sorted(sys.modules), out)
+    return row
+processes.play_game = play_game
+"""
+"""Run before ``sleuth play``: each worker process (forked from this one) writes the modules it
+has after each game it plays to a file in the folder ``WORKERS``."""
+
+COMPILED_LIBRARIES = ("numba", "llvmlite", "scipy")
+
+
+@pytest.mark.parametrize("name", builtin_game_names())
+def test_random_bots_import_no_compiler_in_the_process_or_its_workers(
+    name: str, tmp_path: Path
+) -> None:
+    """No built-in random bot calls a kernel: ``sleuth play GAME --bots random,...`` loads
+    neither Numba nor what it brings (llvmlite, SciPy: 0.7 s and 60 MiB a process), in the
+    main process (one worker plays inline) nor in each of two worker processes."""
+    bots = ",".join(["random"] * (3 if name == "cluedo" else 2))  # the fewest seats
+    play = ["play", name, "--bots", bots, "--no-db", "--seed", "3"]
+    inline = imported_by([*play, "-n", "1", "-w", "1"], tmp_path)
+    assert "sleuth.arena.tournament" in inline  # the games did run
+    assert loaded(inline, COMPILED_LIBRARIES) == []
+    workers = tmp_path / "workers"
+    workers.mkdir()
+    before = f"WORKERS = {str(workers)!r}\n" + WORKER_PROBE
+    parent = imported_by([*play, "-n", "4", "-w", "2"], tmp_path, before=before)
+    assert loaded(parent, COMPILED_LIBRARIES) == []
+    reports = list(workers.iterdir())
+    assert reports  # the workers did play
+    for report in reports:
+        assert loaded(set(json.loads(report.read_text())), COMPILED_LIBRARIES) == []
+
+
+def test_the_probe_sees_a_worker_that_loads_numba(tmp_path: Path) -> None:
+    """The check above can fail: a Fugitive belief bot loads Numba in the workers (its warm-up
+    runs in the parent before they fork; its moves call the kernel)."""
+    if importlib.util.find_spec("numba") is None:
+        pytest.skip("Numba is not installed")
+    workers = tmp_path / "workers"
+    workers.mkdir()
+    before = f"WORKERS = {str(workers)!r}\n" + WORKER_PROBE
+    play = ["play", "fugitive", "--bots", "heuristic,belief", "--no-db", "-n", "2", "-w", "2"]
+    parent = imported_by(play, tmp_path, before=before)
+    assert "numba" in loaded(parent, COMPILED_LIBRARIES)
+    reports = list(workers.iterdir())
+    assert reports
+    for report in reports:
+        assert "numba" in loaded(set(json.loads(report.read_text())), COMPILED_LIBRARIES)
 
 
 @pytest.mark.parametrize("args", [["games"], ["games", "--json"]], ids=" ".join)

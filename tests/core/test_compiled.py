@@ -7,10 +7,13 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from sleuth.core import compiled, prepare
+from sleuth.core.bots import BotSpec
+from tests.core import toy
 
 
 def _compiled_in_child(value: str | None) -> str:
@@ -77,3 +80,154 @@ def test_nested_preparations_are_announced_outermost_first(
         time.sleep(0.1)
     assert said[:2] == ["Outer...", "Inner, once..."]
     assert [text.split(":")[0] for text in said[2:]] == ["Inner", "Outer"]
+
+
+needs_numba = pytest.mark.skipif(not compiled.COMPILED, reason="Numba is not installed (or off)")
+
+
+@needs_numba
+def test_numba_is_imported_by_the_first_kernel_call_not_by_a_kernel_module() -> None:
+    script = (
+        "import sys\n"
+        "from sleuth.games.fugitive.deduction import _counting\n"
+        "from sleuth.games.camel_up import _kernels\n"
+        "before = 'numba' in sys.modules\n"
+        "print(before, _kernels.popcount(11), 'numba' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "3", "True"]
+
+
+@compiled.kernel
+def _halve(n: int) -> int:
+    return n // 2
+
+
+@compiled.kernel
+def _quarter(n: int) -> int:
+    return _halve(_halve(n))  # a kernel calling another, compiled as one
+
+
+@needs_numba
+def test_a_kernel_calling_a_kernel_compiles_and_keeps_its_python_original() -> None:
+    assert _quarter(41) == 10 == _quarter.py_func(41)  # type: ignore[attr-defined]
+    dispatcher = _quarter.dispatcher()  # type: ignore[attr-defined]
+    assert dispatcher.signatures  # compiled, not run as Python
+    assert dispatcher.py_func is _quarter.py_func  # type: ignore[attr-defined]
+
+
+@needs_numba
+def test_a_background_warm_up_leaves_other_threads_not_ready_until_it_ends(
+    compiling: threading.Event,
+) -> None:
+    seen: list[bool] = []
+    compiled.compile_in_background(lambda: seen.append(compiled.ready()))  # queued after
+    assert not compiled.ready()
+    result: list[int] = []
+    caller = threading.Thread(target=lambda: result.append(_quarter(80)))
+    caller.start()
+    caller.join(0.3)
+    assert caller.is_alive() and result == []  # a kernel called meanwhile waits
+    compiling.set()
+    caller.join(60)
+    assert result == [20]
+    assert seen == [True]  # the warm-up's own thread runs compiled
+    assert compiled._idle.wait(60) and compiled.ready()
+
+
+FINISHER = """\
+import os, pathlib, time
+def warm_up():
+    time.sleep(1.0)
+    pathlib.Path(os.environ["FINISHED"]).write_text(str(os.getpid()))
+"""
+
+
+@needs_numba
+def test_a_warm_up_left_at_exit_finishes_in_a_detached_process(tmp_path: Path) -> None:
+    """The user may leave before the background compilation ends: it goes on in a process of
+    its own, so the next run finds the cache complete."""
+    (tmp_path / "finisher.py").write_text(FINISHER)
+    marker = tmp_path / "finished"
+    env = {
+        **os.environ,
+        "FINISHED": str(marker),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+    }
+    script = (
+        "import os, finisher\n"
+        "from sleuth.core import compiled\n"
+        "compiled.compile_in_background(finisher.warm_up)\n"
+        "print(os.getpid())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()  # the process did not wait for it
+    deadline = time.monotonic() + 60
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert marker.exists()
+    assert marker.read_text() != done.stdout.strip()  # another process ran it
+
+
+def test_a_bot_s_warm_up_notice_does_not_say_each_run_compiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A warm-up that loads from the cache takes over a second on a busy machine: its notice
+    says it loads, not that it happens once (it came back on every run)."""
+    said: list[str] = []
+    monkeypatch.setattr(prepare, "notify", said.append)
+    monkeypatch.setattr(prepare, "NOTICE_AFTER", 0.05)
+    spec = BotSpec("slow", ("first",), toy.Caller, "loads", warm_up=lambda: time.sleep(0.3))
+    spec.warm()
+    assert said[0] == (
+        "Preparing bot 'slow', loading its compiled code and tables (made once after an install)..."
+    )
+
+
+WARM_UPS = {
+    "fugitive": "sleuth.games.fugitive.belief:warm_up",
+    "camel-up": "sleuth.games.camel_up.bots:warm_up_bots",
+    "scotland-yard": "sleuth.games.scotland_yard.rollouts:warm_up",
+    "cluedo": "sleuth.games.cluedo.advice:warm_up",
+}
+"""Each game's warm-up of all its kernels."""
+
+COUNT_COMPILES = """\
+import importlib, sys
+from numba.core import event
+compiles = []
+class Count(event.Listener):
+    def on_start(self, data):
+        compiles.append(data)
+    def on_end(self, data):
+        pass
+event.register("numba:compile", Count())
+module, _, function = sys.argv[1].rpartition(":")
+getattr(importlib.import_module(module), function)()
+print(len(compiles))
+"""
+
+
+@needs_numba
+@pytest.mark.parametrize("game", WARM_UPS)
+def test_once_compiled_every_later_process_loads_the_kernels_from_the_cache(
+    game: str, tmp_path: Path
+) -> None:
+    """Numba caches a kernel by its file and signature: after one process has run a game's
+    warm-up (compiling what was not cached), a new process compiles nothing."""
+    env = {**os.environ, "SLEUTH_CACHE_DIR": str(tmp_path)}
+    counts = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", COUNT_COMPILES, WARM_UPS[game]],
+            env=env, capture_output=True, text=True, timeout=900,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        counts.append(int(done.stdout))
+    assert counts[1] == 0

@@ -116,7 +116,7 @@ class BotSpec:
         before it times any move)."""
         if self.warm_up is not None and self.warm_up not in _WARMED:
             base = self.name.split(":")[0]
-            with one_off(f"Preparing bot {base!r}", "once after an install"):
+            with one_off(f"Preparing bot {base!r}", LOADING):
                 self.warm_up()
             _WARMED.add(self.warm_up)
 
@@ -198,6 +198,10 @@ class BotInfo:
         """The declaration of a playable bot (for games that declare no catalogue)."""
         return cls(spec.name, spec.roles, spec.description, spec.options, spec.move_budget)
 
+
+LOADING = "loading its compiled code and tables (made once after an install)"
+"""What a slow warm-up says it does: most often it loads from Numba's cache, about a second
+(more on a busy machine); only the first run after an install compiles or builds."""
 
 _WARMED: set[Callable[[], None]] = set()
 """The warm-up functions this process has run."""

@@ -1,47 +1,210 @@
-"""Compilation of hot loops with Numba.
+"""Compilation of hot loops with Numba, on first use or in the background.
 
-:func:`kernel` compiles a function in ``nopython`` mode, its machine code cached on disk, when
-Numba can be imported, and returns it unchanged otherwise, so the same code runs as ordinary
-Python (slowly, with identical results).  Numba is a default dependency on the machines it
-ships wheels for; setting the environment variable ``SLEUTH_NO_NUMBA=1`` (before Sleuth is
-imported) chooses the plain-Python kernels even where Numba is installed.  Numba caches a
-kernel by the file that defines it: a kernel module should therefore define every constant
-its kernels read, not import them.
+:func:`kernel` marks a function to compile in ``nopython`` mode, its machine code cached on
+disk.  Nothing is imported or compiled when a kernel module is imported: Numba (and the
+llvmlite and SciPy it loads, a second and some 60 MiB) is imported when a kernel is first
+called, so a process whose bots and commands call no kernel never loads it.  Numba is a
+default dependency on the machines it ships wheels for; setting the environment variable
+``SLEUTH_NO_NUMBA=1`` (before Sleuth is imported) chooses the plain-Python kernels even where
+Numba is installed, and a Numba that is installed but fails to import runs them as plain
+Python too (slowly, with identical results).  Numba caches a kernel by the file that defines
+it: a kernel module should therefore define every constant its kernels read, not import them.
 
 Numba writes its cache next to the kernel's module (``__pycache__``) and, where that folder is
 read-only (a system-wide install), in the user's cache folder (``~/.cache/numba`` on Linux);
-``NUMBA_CACHE_DIR`` overrides both.  Compiling on a cold cache takes seconds, loading from it
-well under a second.
+``NUMBA_CACHE_DIR`` overrides both.  Compiling on a cold cache takes seconds (the Fugitive
+deduction's programme, half a minute), loading from it about a second.
 
-Compiling on first use is announced by the callers (:mod:`sleuth.core.prepare`).
+An interactive command need not wait for that: :func:`compile_in_background` runs a warm-up
+(a small computation that calls the kernels) in a thread while the user types.  Meanwhile
+:func:`ready` is False in every other thread, and a caller with a plain-Python path of its own
+takes it then (the answers are the same); a kernel called anyway waits for the warm-up to end.
+Compiling on first use in the foreground is announced by the callers
+(:mod:`sleuth.core.prepare`).
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import functools
+import os
+import subprocess
+import sys
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from sleuth.core.compiling import DISABLE_VARIABLE as DISABLE_VARIABLE
-from sleuth.core.compiling import numba_allowed
+from sleuth.core.compiling import kernels_compiled
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-try:
-    if not numba_allowed():
-        raise ImportError(f"{DISABLE_VARIABLE} is set")
-    from numba import njit
-except ImportError:  # pragma: no cover - exercised by a subprocess test
-    COMPILED = False
-else:
-    COMPILED = True
+COMPILED = kernels_compiled()
+"""Whether kernels run compiled: Numba is installed and ``SLEUTH_NO_NUMBA`` leaves it on
+(found without importing Numba)."""
+
+_lock = threading.Lock()
+_pending: list[Callable[[], None]] = []
+"""Warm-ups queued for the background thread, first to run first."""
+_running: Callable[[], None] | None = None
+"""The warm-up the background thread runs now."""
+_worker: threading.Thread | None = None
+"""The thread running the warm-ups of :func:`compile_in_background`, while it runs."""
+_idle = threading.Event()
+"""Set when no warm-up runs in the background."""
+_idle.set()
+
+
+class Kernel:
+    """A function compiled by Numba on its first call (see the module docstring); called
+    from Python or from another kernel it computes what the function does.  The original is
+    :attr:`py_func`, as on a Numba dispatcher."""
+
+    def __init__(self, function: Callable[..., Any], signature: str | None = None) -> None:
+        self.py_func = function
+        self.signature = signature
+        """The argument types it is compiled for (Numba's notation), None for those of each
+        call (see :func:`kernel_for`)."""
+        self._dispatcher: Callable[..., Any] | None = None
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: Any) -> Any:
+        settle()  # a background warm-up may be compiling: this call would compile too
+        return self.dispatcher()(*args)
+
+    def dispatcher(self) -> Callable[..., Any]:
+        """The Numba dispatcher (made on first use, which imports Numba), or :attr:`py_func`
+        when Numba cannot be used."""
+        if self._dispatcher is None:
+            self._dispatcher = _compile(self.py_func, self.signature)
+        return self._dispatcher
+
+    @property
+    def signatures(self) -> list[Any]:
+        """The argument types compiled (or loaded) so far, as on a Numba dispatcher."""
+        if self._dispatcher is None:
+            return []
+        return list(getattr(self._dispatcher, "signatures", []))
+
+    @property
+    def _numba_type_(self) -> Any:
+        """How Numba types this kernel where another kernel calls it: as its dispatcher."""
+        return cast(Any, self.dispatcher())._numba_type_
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.py_func.__module__}.{self.py_func.__qualname__}>"
 
 
 def kernel(function: F) -> F:
-    """Compile ``function`` with Numba when it can be imported; otherwise return it unchanged.
-    The original stays available as the compiled function's ``py_func``."""
+    """``function`` compiled with Numba on its first call when Numba can be used (see the
+    module docstring); otherwise ``function`` itself.  The original stays available as the
+    kernel's ``py_func``."""
     if not COMPILED:
         return function
+    return cast(F, Kernel(function))
+
+
+def kernel_for(signature: str) -> Callable[[F], F]:
+    """:func:`kernel`, compiled for the argument types ``signature`` alone (Numba's notation,
+    ``"(int64, int64[:, ::1])"``), and nothing else: a call with other types converts them or
+    fails.  For a kernel that other kernels call with constants among the arguments: Numba
+    compiles a kernel again for each combination of constant arguments it meets (the Fugitive
+    programme's steps twice, its hash table six times), and compiling takes seconds."""
+
+    def decorate(function: F) -> F:
+        if not COMPILED:
+            return function
+        return cast(F, Kernel(function, signature))
+
+    return decorate
+
+
+def _compile(function: Callable[..., Any], signature: str | None) -> Callable[..., Any]:
+    """Numba's dispatcher for ``function`` (cached on disk where a folder is writable; for
+    ``signature`` alone when given), or ``function`` when Numba fails to import."""
     try:
-        return cast(F, njit(cache=True, nogil=True)(function))
+        from numba import njit
+    except ImportError:  # pragma: no cover - Numba installed but broken
+        return function
+    try:
+        return cast(Callable[..., Any], njit(signature, cache=True, nogil=True)(function))
     except RuntimeError:  # pragma: no cover - Numba found no writable cache folder
-        return cast(F, njit(nogil=True)(function))
+        return cast(Callable[..., Any], njit(signature, nogil=True)(function))
+
+
+def ready() -> bool:
+    """Whether a kernel called now runs compiled without waiting: Numba is used and no
+    background warm-up (:func:`compile_in_background`) runs, or this is its thread.  A caller
+    with a plain-Python path takes it when this is False."""
+    return COMPILED and (_idle.is_set() or threading.current_thread() is _worker)
+
+
+def settle() -> None:
+    """Wait for the background warm-ups to end, unless this is their thread.  A caller must
+    not hold a lock that a warm-up takes (it would wait for ever)."""
+    if threading.current_thread() is not _worker:
+        _idle.wait()
+
+
+def compile_in_background(warm_up: Callable[[], None]) -> None:
+    """Run ``warm_up`` (which calls kernels, so that they compile or load from the cache) in a
+    background thread, after any queued before it, and return at once.  Without Numba,
+    nothing is run.  A warm-up that fails only leaves its kernels to compile on first use.
+
+    ``warm_up`` must be a module-level function: when the process ends before the warm-ups
+    are done, a detached process (:func:`_finish_elsewhere`) imports and runs those left, so
+    that Numba's cache is complete for the next run however soon the user leaves."""
+    global _worker
+    if not COMPILED:
+        return
+    with _lock:
+        _pending.append(warm_up)
+        if _worker is not None:
+            return
+        _idle.clear()
+        _worker = threading.Thread(target=_warm_all, name="sleuth-compile", daemon=True)
+        _worker.start()
+        atexit.register(_finish_elsewhere)
+
+
+def _warm_all() -> None:
+    """The background thread: run the queued warm-ups until none is left."""
+    global _worker, _running
+    while True:
+        with _lock:
+            _running = None
+            if not _pending:
+                _worker = None
+                _idle.set()
+                return
+            _running = _pending.pop(0)
+            warm_up = _running
+        with contextlib.suppress(Exception):  # its kernels compile on first use instead
+            warm_up()
+
+
+FINISH = """\
+import importlib, sys
+for name in sys.argv[1:]:
+    module, _, function = name.rpartition(":")
+    getattr(importlib.import_module(module), function)()
+"""
+"""The detached process of :func:`_finish_elsewhere`: runs the warm-ups named ``module:name``."""
+
+
+def _finish_elsewhere() -> None:
+    """At exit: the warm-ups not done yet, run in a detached process of their own (its own
+    session, no terminal), so that the process ends now and the cache is still completed."""
+    with _lock:
+        left = [] if _worker is None else [w for w in (_running, *_pending) if w is not None]
+        _pending.clear()
+    if not left:
+        return
+    names = [f"{warm_up.__module__}:{warm_up.__qualname__}" for warm_up in left]
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-c", FINISH, *names],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=os.environ.copy(),
+        )  # fmt: skip

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import PositionError
 from sleuth.games.camel_up import race_table as module
 from sleuth.games.camel_up.race_table import (
@@ -145,3 +146,35 @@ def test_the_pure_python_build_gives_the_same_table(table: RaceTable, tmp_path: 
     built = load_table(path)
     assert built is not None
     assert np.max(np.abs(built.joint - table.joint)) <= 1e-12
+
+
+ASK_WHILE_WARMING = """\
+import threading
+from sleuth.core import compiled
+from sleuth.games.camel_up.bots import warm_up_first
+from sleuth.games.camel_up.race_table import race_table, table_path
+release = threading.Event()
+compiled.compile_in_background(release.wait)
+compiled.compile_in_background(warm_up_first)  # builds the table, after the held one
+asking = threading.Thread(target=race_table, daemon=True)
+asking.start()
+asking.join(0.5)
+print(asking.is_alive())
+release.set()
+asking.join(600)
+print(asking.is_alive(), table_path().exists())
+"""
+
+
+@pytest.mark.skipif(not COMPILED, reason="Numba is not installed (or is turned off)")
+def test_asking_for_the_table_while_a_warm_up_builds_it_waits_for_it(tmp_path: Path) -> None:
+    """The assistant builds the table in its background warm-up; the first odds, asked for
+    meanwhile, wait for it and load the file it saved (they once took a lock there and then
+    waited for the warm-up, which waited for the lock: the assistant hung)."""
+    env = {**os.environ, "SLEUTH_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", ASK_WHILE_WARMING],
+        env=env, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False", "True"]  # waited, then got the table

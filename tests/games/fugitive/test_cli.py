@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
 
+from sleuth.core import compiled
 from sleuth.core.events import Event
 from sleuth.core.log import write_log
 from sleuth.core.match import run_match
@@ -228,3 +230,29 @@ def test_infer_under_a_known_fugitive_strategy(tmp_path: Path, cwd: Path) -> Non
     check_error(wrong, "--opponent steady: event 6 (placed")
     unknown = entry(*args[:6], "--opponent", "elusive", cwd=cwd)
     check_error(unknown, "elusive")
+
+
+def test_the_assistant_answers_while_its_kernel_compiles(
+    compiling: threading.Event, view_log: Path
+) -> None:
+    """``sleuth assist fugitive`` compiles its kernel in the background (its prepare returns at
+    once); the notes asked meanwhile come from the plain programme, without waiting, and are
+    the compiled programme's."""
+    view = read_view_log(view_log, "marshal")
+    spec = game_spec("fugitive")
+    assert spec.assist is not None and spec.assist.prepare is not None
+    spec.assist.prepare(view.game)  # queued behind the warm-up held back by `compiling`
+    answers: list[object] = []
+
+    def notes() -> None:
+        answers.append(Deduction.from_events(view.events).to_json())
+
+    meanwhile = threading.Thread(target=notes)
+    meanwhile.start()
+    meanwhile.join(120)
+    assert not meanwhile.is_alive() and len(answers) == 1  # no wait for the compilation
+    assert not compiled.ready()
+    compiling.set()
+    assert compiled._idle.wait(300) and compiled.ready()
+    notes()
+    assert answers[1] == answers[0]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -116,3 +120,36 @@ def test_the_compiled_programme_keeps_the_state_limit() -> None:
     timeline = _timeline_with_misses(1)
     with pytest.raises(SolverLimitError, match="more than 5 states"):
         ExactBelief(timeline, max_states=5).counts()
+
+
+COMPILES = """\
+import collections
+from numba.core import event
+from sleuth.games.fugitive.belief import warm_up
+compiled = collections.Counter()
+class Count(event.Listener):
+    def on_start(self, data):
+        function = data.data["dispatcher"].py_func
+        if function.__module__.startswith("sleuth."):  # not Numba's own overloads
+            compiled[function.__qualname__] += 1
+    def on_end(self, data):
+        pass
+event.register("numba:compile", Count())
+warm_up()
+print(max(compiled.values()), sum(compiled.values()))
+"""
+
+
+@needs_numba
+@pytest.mark.slow
+def test_a_cold_cache_compiles_each_kernel_of_the_programme_once(tmp_path: Path) -> None:
+    """Compiling the programme takes tens of seconds after an install: no kernel of it is
+    compiled twice (count_worlds calls its steps with constants first, and Numba compiled a
+    version for those too: the steps twice, the hash table six times)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", COMPILES], env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    most, total = map(int, done.stdout.split())
+    assert most == 1 and total > 10

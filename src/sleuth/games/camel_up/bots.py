@@ -126,11 +126,21 @@ def warm_up(game: CamelUpGame) -> None:
     game_odds(start, None, {}, game.edition, rollouts=10)
 
 
+def warm_up_first() -> None:
+    """:func:`warm_up` for the 1st edition (its kernels and the race table)."""
+    warm_up(CamelUpGame(edition=1))
+
+
+def warm_up_second() -> None:
+    """:func:`warm_up` for the 2nd edition."""
+    warm_up(CamelUpGame(edition=2))
+
+
 def warm_up_bots() -> None:
     """The thinking bots' :attr:`~sleuth.core.bots.BotSpec.warm_up`: both editions' kernels
     and the race table (built once per machine, even for a 2nd-edition match)."""
-    warm_up(CamelUpGame(edition=1))
-    warm_up(CamelUpGame(edition=2))
+    warm_up_first()
+    warm_up_second()
 
 
 def _random_bot(game: Game[Any], seat: int, seed: int) -> Bot:

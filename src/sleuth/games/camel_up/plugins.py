@@ -18,16 +18,16 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from sleuth.core.compiled import compile_in_background
 from sleuth.core.events import JSON
 from sleuth.core.game import CHANCE, Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
-from sleuth.core.prepare import one_off
 from sleuth.core.viewlog import ViewLog
 from sleuth.games.camel_up.actions import PILES
 from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.assistant import CamelSession, odds_json, render_advice
 from sleuth.games.camel_up.belief import InferringTracker
-from sleuth.games.camel_up.bots import warm_up
+from sleuth.games.camel_up.bots import warm_up_first, warm_up_second
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame, describe_stacks
 
 ROLLOUTS = Param(
@@ -135,11 +135,10 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatO
 
 
 def prepare(game: Game[Any]) -> None:
-    """Compile (or load) the odds kernels and load (or build) the race table before the first
-    answer, saying so when it is slow (the first run after an install)."""
+    """Compile (or load) the odds kernels and load (or build) the race table in the background
+    while the user types the first entries (the first odds wait for whatever is left)."""
     assert isinstance(game, CamelUpGame)
-    with one_off("Preparing the odds engine", "once after an install"):
-        warm_up(game)
+    compile_in_background(warm_up_first if game.edition == 1 else warm_up_second)
 
 
 def _session(game: Game[Any], params: Mapping[str, Any]) -> CamelSession:

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.cache import cache_dir
+from sleuth.core.compiled import COMPILED, settle
 from sleuth.core.errors import PositionError
 from sleuth.core.prepare import one_off
 from sleuth.games.camel_up.track import RACERS, TRACK_LENGTH
@@ -158,8 +159,6 @@ def load_or_build(path: Path) -> RaceTable:
     that cannot be written only costs a warning (the table is still returned)."""
     table = load_table(path)
     if table is None:
-        from sleuth.core.compiled import COMPILED  # imports Numba: only when needed
-
         speed = "seconds with Numba" if COMPILED else "a minute or two without Numba"
         with one_off("Building the Camel Up race table", f"once ({speed}), cached in {path}"):
             table = build_table()
@@ -172,5 +171,8 @@ def load_or_build(path: Path) -> RaceTable:
 
 @functools.cache
 def race_table() -> RaceTable:
-    """The table of this process: loaded from (or built into) :func:`table_path` on first use."""
+    """The table of this process: loaded from (or built into) :func:`table_path` on first use.
+    While a background warm-up runs (:func:`sleuth.core.compiled.compile_in_background`, the
+    assistant's, which builds the table) another thread waits for it, then loads the file."""
+    settle()
     return load_or_build(table_path())

@@ -20,11 +20,11 @@ from typing import Any
 
 from rich.console import RenderableType
 
+from sleuth.core.compiled import compile_in_background
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, Param
-from sleuth.core.prepare import one_off
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
     EventFieldError,
@@ -50,10 +50,9 @@ from sleuth.games.cluedo.table import render
 
 
 def prepare(game: Game[Any]) -> None:
-    """Load (or compile) the counting and advice kernels before the first answer, saying so
-    when it is slow (the first run after an install)."""
-    with one_off("Preparing the exact deduction", "once after an install"):
-        warm_up()
+    """Load (or compile) the counting and advice kernels in the background while the user
+    types the first entries (the first answer waits for whatever is left)."""
+    compile_in_background(warm_up)
 
 
 class NotepadSession:

@@ -53,7 +53,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from sleuth.core.belief import contradiction, read_events
-from sleuth.core.compiled import COMPILED
+from sleuth.core.compiled import COMPILED, ready
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
@@ -522,12 +522,13 @@ class ExactBelief:
         """The compiled programme's floating-point run with ``pool`` as the extra numbers:
         (total, layout, floats, residues) as
         :func:`~sleuth.games.fugitive.deduction._counting.count_worlds`
-        returns them; None when the plain programme must run instead (no Numba, a state that
+        returns them; None when the plain programme must run instead (no Numba, or its kernel
+        still compiling in the background: :func:`~sleuth.core.compiled.ready`; a state that
         would not pack, or counts beyond floating point).  Which counts are zero is exact
         whatever their size.  The run without extras is kept."""
         if not pool and self._first is not None:
             return self._first
-        if not COMPILED or not self._packs(pool):
+        if not (COMPILED and ready()) or not self._packs(pool):
             return None
         _, total_float, layout, floats, residues = self._kernel(
             self._kernel_inputs(pool), _counting.primes(0)

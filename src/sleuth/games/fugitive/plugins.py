@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Group
 
+from sleuth.core.compiled import compile_in_background
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
@@ -84,8 +85,9 @@ def _known_opponent(game: FugitiveGame, seen: list[Event], name: str) -> Strateg
 
 
 def _prepare(game: Game[Any]) -> None:
-    with one_off("Loading the deduction engine", "compiled on the first run after an install"):
-        warm_up()
+    """Compile (or load) the deduction's kernel in the background: the notepad answers from
+    the plain programme meanwhile (the same counts), so that no entry waits for it."""
+    compile_in_background(warm_up)
 
 
 def _session(game: Game[Any], params: Mapping[str, Any]) -> FugitiveSession:

@@ -26,11 +26,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from sleuth.core.compiled import COMPILED
+from sleuth.core.compiled import COMPILED, compile_in_background
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.game import Game
-from sleuth.core.prepare import one_off
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
     ViewLog,
@@ -112,10 +111,9 @@ def suggest_moves(table: PublicTable, params: MCParams = SUGGESTION) -> dict[int
 
 
 def prepare(game: Game[Any]) -> None:
-    """Compile (or load) the Monte Carlo kernels before the first suggestion, saying so when
-    it is slow (the first run after an install)."""
-    with one_off("Preparing the Monte Carlo detective", "once after an install"):
-        rollouts.warm_up()
+    """Compile (or load) the Monte Carlo kernels in the background while the user types the
+    first entries (the first suggestion waits for whatever is left)."""
+    compile_in_background(rollouts.warm_up)
 
 
 class DetectivesSession:

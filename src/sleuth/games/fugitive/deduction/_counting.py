@@ -37,7 +37,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from sleuth.core.compiled import kernel
+from sleuth.core.compiled import kernel, kernel_for
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -63,6 +63,25 @@ TOO_MANY_STATES = -1
 START_KEYS = 2048
 START_EDGES = 8192
 """The initial rows of the state and mid keys, and of the edges (grown when short)."""
+
+_I, _B, _F, _V, _M = "int64", "boolean", "float64[::1]", "int64[::1]", "int64[:, ::1]"
+"""Numba's names of the argument types below: an int, a bool, float and int vectors, an int
+matrix (all C-contiguous)."""
+STACK_STEP = ", ".join(
+    [
+        *(_I, _I, _I, _M, _M, _V, _I, _I, _M, _F, _I, _M, _M, _V, _I, _M, _F, _I),  # to n_choices
+        *(_M, _V, _M, _V, _V, _B, _V, _M, _V, _V, _V, _V, _V, _F),  # draws to base
+    ]
+).join("()")
+HIDEOUT_STEP = ", ".join(
+    [
+        *(_I, _I, _I, _M, _M, _V, _I, _I, _M, _F, _I, _B, _M, _M),  # to draws
+        *(_V, _V, _V, _V, _V, _V, _V, _V, _B, _V, _I),  # free to last
+    ]
+).join("()")
+"""The argument types of :func:`_stack_step` and :func:`_hideout_step`, compiled for these alone
+(:func:`~sleuth.core.compiled.kernel_for`): :func:`count_worlds` calls them with constants
+first, which would compile each twice."""
 
 # The columns of :func:`count_worlds`'s slot table (one row per position).
 DRAWS = 0
@@ -151,7 +170,7 @@ HASH = 0x5BD1E995
 """The odd multiplier of the layer's hash table (an int64 for Numba, whose products wrap)."""
 
 
-@kernel
+@kernel_for("(int64, int64, int64, int64)")
 def _home(a: int, b: int, c: int, mask: int) -> int:
     """The first slot to probe for key (a, b, c) in a hash table of ``mask + 1`` slots."""
     h = a ^ (a >> 27)  # fold the high bits down: a product's low bits see only low bits
@@ -180,7 +199,7 @@ def _slot(table: Ints, keys: Ints, a: int, b: int, c: int) -> int:
     return slot
 
 
-@kernel
+@kernel_for("(int64[:, ::1], int64, int64, int64)")
 def _table_for(keys: Ints, first: int, count: int, more: int) -> Ints:
     """A hash table for rows ``first:count`` of ``keys`` with room for ``more`` keys: at most
     half full then."""
@@ -268,7 +287,7 @@ def _room_word(a: int, free: Ints) -> int:
     return word
 
 
-@kernel
+@kernel_for(STACK_STEP)
 def _stack_step(
     i: int,
     state: int,
@@ -420,7 +439,7 @@ def _stack_step(
     return stop, n_md, n_se, n_groups, n_choices
 
 
-@kernel
+@kernel_for(HIDEOUT_STEP)
 def _hideout_step(
     i: int,
     mid: int,
