@@ -92,8 +92,8 @@ def start(args: Sequence[str | Path], cwd: Path) -> Running:
     return running
 
 
-def in_session(session: int) -> list[int]:
-    """The processes of the session ``session`` (a command started by :func:`start`)."""
+def processes() -> list[tuple[int, int, int]]:
+    """``(pid, ppid, session)`` of every process."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -101,9 +101,14 @@ def in_session(session: int) -> list[int]:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            if int(stat[stat.rindex(")") + 2 :].split()[3]) == session:
-                found.append(int(entry.name))
+            fields = stat[stat.rindex(")") + 2 :].split()
+            found.append((int(entry.name), int(fields[1]), int(fields[3])))
     return found
+
+
+def in_session(session: int) -> list[int]:
+    """The processes of the session ``session`` (a command started by :func:`start`)."""
+    return [pid for pid, _, s in processes() if s == session]
 
 
 def check_nothing_left(running: Running) -> None:

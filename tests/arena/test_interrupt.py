@@ -22,6 +22,7 @@ import duckdb
 import pytest
 
 from sleuth.arena.tournament import run_tournament
+from tests.signalled import in_session, processes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -35,24 +36,6 @@ def command(tmp_path: Path, *extra: str) -> list[str]:
         SLEUTH, "play", "fugitive", "--bots", BOTS, "-n", str(GAMES), "-w", "2",
         "--db", str(tmp_path / "r.duckdb"), "--logs", str(tmp_path / "logs"), *extra,
     ]  # fmt: skip
-
-
-def processes() -> list[tuple[int, int, int]]:
-    """``(pid, ppid, session)`` of every process."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()
-            found.append((int(entry.name), int(fields[1]), int(fields[3])))
-    return found
-
-
-def in_session(session: int) -> list[int]:
-    return [pid for pid, _, s in processes() if s == session]
 
 
 def start(tmp_path: Path, *extra: str) -> subprocess.Popen[str]:

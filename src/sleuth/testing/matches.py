@@ -134,16 +134,27 @@ def check_bot(
     """The bot ``bot`` (a registered name, options allowed: ``ismcts:iterations=50``) plays a
     whole game without forfeiting in every seat whose role it can play, against
     :func:`~sleuth.testing.case.partner_bots`, with ``time_limit`` seconds per move."""
+    _whole_games_seated(case, bot, seed, time_limit)
+
+
+def _whole_games_seated(
+    case: Case, bot: str | BotSpec, seed: int, time_limit: float | None
+) -> list[tuple[list[BotSpec], MatchRecord]]:
+    """For every seat whose role ``bot`` can play: the seats' bots (``bot`` there,
+    :func:`~sleuth.testing.case.partner_bots` elsewhere) and their match, checked whole."""
     spec = case.spec.bot(bot) if isinstance(bot, str) else bot
     game = case.make()
     seats = [s for s, role in enumerate(game.roles) if role in spec.roles]
     if not seats:
         raise case.fail(seed, f"bot {spec.name} plays none of the roles {game.roles}")
+    played = []
     for seat in seats:
         bots = partner_bots(case, game)
         bots[seat] = spec
         record = run_match(case.make(), bots, seed, time_limit)
         require_whole_game(case, seed, record)
+        played.append((bots, record))
+    return played
 
 
 def check_rebuilt_bot(
@@ -160,16 +171,7 @@ def check_rebuilt_bot(
     over the seats' decisions (before every decision when the game has fewer), chance
     replaying the match's outcomes: every decision from the first rebuild on must be the
     match's."""
-    spec = case.spec.bot(bot) if isinstance(bot, str) else bot
-    game = case.make()
-    seats = [s for s, role in enumerate(game.roles) if role in spec.roles]
-    if not seats:
-        raise case.fail(seed, f"bot {spec.name} plays none of the roles {game.roles}")
-    for seat in seats:
-        bots = partner_bots(case, game)
-        bots[seat] = spec
-        record = run_match(case.make(), bots, seed, time_limit)
-        require_whole_game(case, seed, record)
+    for bots, record in _whole_games_seated(case, bot, seed, time_limit):
         _replay_rebuilding(case, bots, seed, record, rebuilds)
 
 
