@@ -59,8 +59,11 @@ OPTIONS: dict[str, list[dict[str, str]]] = {
     ],
 }
 """Option sets each game is checked with (default: the game's defaults)."""
-MISBEHAVING = {"highcard": {"raise", "illegal", "hang", "broken"}, "tally": {"crash"}}
-"""Test bots that forfeit on purpose (the match runner's tests use them)."""
+MISBEHAVING = {
+    "highcard": {"raise", "illegal", "hang", "sleepy", "stuck", "broken"},
+    "tally": {"crash"},
+}
+"""Test bots that misbehave on purpose, forfeiting or idling (the match runner's tests use them)."""
 QUICK_SETTINGS = {
     "ismcts": ":iterations=30:seconds=0",
     "dmcts": ":iterations=30:seconds=0",
