@@ -7,7 +7,8 @@ and how much does the seat order matter?
 ``run`` plays 1st-edition games between four random bots (the source's RandomBot, through the
 fast kernel :func:`sleuth.games.camel_up.simulate.play_random_game`, which plays exactly the
 games of ``sleuth play camel-up --bots random,random,random,random``), game ``i`` with the seed
-``derive_seed(2026, "game", i)``, seats fixed (the same bot in every seat).  It resumes: games
+``derive_seed(2026, "game", i)``, seats fixed (the same bot in every seat).  It stores games as
+they finish; Ctrl-C or SIGTERM stops it within a second keeping them, and it resumes: games
 already in the database are not played again, and a larger ``--games`` tops the study up.
 ``report`` prints Markdown tables (95% Wilson intervals) and writes the plot
 ``camel-up-study.png``.  Both write to ``--out DIR`` (default ``study-output/``, ignored by git;
@@ -23,13 +24,13 @@ import argparse
 import itertools
 import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import duckdb
 from _args import add_output_options, output_paths, positive
 from _plots import pyplot
+from _stored import map_stoppable, stop_study, stoppable
 
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
@@ -41,7 +42,8 @@ from sleuth.games.camel_up.track import arrangement, racing_order
 
 SEED = 2026
 PLAYERS = 4
-CHUNK = 2_000
+CHUNK = 250
+"""Games a worker plays at a time (about a quarter of a second): a stop waits for them."""
 NAME = "camel-up-study"
 """The name of the database and the plot in the output folder."""
 SCHEMA = """
@@ -77,9 +79,12 @@ def play_chunk(indices: list[int]) -> list[tuple[Any, ...]]:
     return rows
 
 
-def _chunks(indices: list[int]) -> Iterator[list[int]]:
-    for start in range(0, len(indices), CHUNK):
-        yield indices[start : start + CHUNK]
+def _chunks(games: int, have: set[int]) -> Iterator[list[int]]:
+    """The indices below ``games`` not in ``have``, :data:`CHUNK` at a time, made as they are
+    read (a large ``--games`` costs nothing up front)."""
+    todo = (i for i in range(games) if i not in have)
+    while chunk := list(itertools.islice(todo, CHUNK)):
+        yield chunk
 
 
 def run(db: Path, games: int, workers: int) -> None:
@@ -88,18 +93,19 @@ def run(db: Path, games: int, workers: int) -> None:
         con = store.connect(db)  # refuses a file that is not a DuckDB database
     except duckdb.Error as exc:
         raise SystemExit(f"error: cannot store results in {db}: {exc}") from None
-    with con:
+    with con, stoppable() as stop:
         con.execute(SCHEMA)
         have = {i for (i,) in con.execute("SELECT game_index FROM placement").fetchall()}
-        todo = [i for i in range(games) if i not in have]
-        if not todo:
-            return
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for rows in pool.map(play_chunk, _chunks(todo)):
-                columns = [list(column) for column in zip(*rows, strict=True)]
-                selects = ", ".join(f"UNNEST(?) AS c{i}" for i in range(len(columns)))
-                con.execute(f"INSERT INTO placement SELECT {selects}", columns)
-        print(f"played {len(todo)} games; {len(have) + len(todo)} in {db}")
+        played = 0
+        for rows in map_stoppable(play_chunk, _chunks(games, have), workers, stop):
+            columns = [list(column) for column in zip(*rows, strict=True)]
+            selects = ", ".join(f"UNNEST(?) AS c{i}" for i in range(len(columns)))
+            con.execute(f"INSERT INTO placement SELECT {selects}", columns)
+            played += len(rows)
+        if stop.requested:
+            stop_study(stop, f"{played} new games stored, {len(have) + played} in {db}")
+        if played:
+            print(f"played {played} games; {len(have) + played} in {db}")
 
 
 def exact_baseline() -> tuple[list[float], list[float]]:

@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from statistics import mean
@@ -39,7 +38,7 @@ from typing import Any
 
 import duckdb
 from _args import add_output_options, output_paths, positive, say_nothing_to_play
-from _stored import play_stored
+from _stored import map_stoppable, play_stored, stop_study, stoppable
 
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
@@ -55,6 +54,8 @@ PAIRINGS = (("sleuth", "velma"), ("sleuth", "logic"), ("velma", "logic"))
 REPLAYS = 200
 """Games replayed between two writes of the ``certainty`` table (an interrupted report keeps
 what it replayed)."""
+REPLAY_CHUNK = 8
+"""Games a worker replays at a time: a stop waits for them."""
 
 Setting = tuple[int, str, str]
 """(players, the single seat's bot, the others' bot), bots canonical."""
@@ -149,9 +150,13 @@ def turns_to_certainty(options: dict[str, Any], actions: list[str]) -> list[int 
     return out
 
 
-def _replay(job: tuple[str, int, dict[str, Any], list[str]]) -> tuple[str, int, list[Any]]:
-    run_id, index, options, actions = job
-    return run_id, index, turns_to_certainty(options, actions)
+def _replay_all(
+    jobs: list[tuple[str, int, dict[str, Any], list[str]]],
+) -> list[tuple[str, int, list[Any]]]:
+    return [
+        (run_id, index, turns_to_certainty(options, actions))
+        for run_id, index, options, actions in jobs
+    ]
 
 
 def _certainty(
@@ -172,17 +177,33 @@ def _certainty(
         for run_id, index, _, _, actions, options in rows
         if (run_id, index) not in known
     ]
-    with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
-        for start in range(0, len(jobs), REPLAYS):
-            done = list(pool.map(_replay, jobs[start : start + REPLAYS], chunksize=8))
-            with duckdb.connect(str(db)) as con:
-                con.execute(
-                    "create table if not exists certainty "
-                    "(run_id varchar, game_index integer, turns integer[])"
-                )
-                con.executemany("insert into certainty values (?, ?, ?)", done)
-            known.update({(run_id, index): turns for run_id, index, turns in done})
+    chunks = (jobs[start : start + REPLAY_CHUNK] for start in range(0, len(jobs), REPLAY_CHUNK))
+    done: list[tuple[str, int, list[Any]]] = []
+    with stoppable() as stop:
+        for replayed in map_stoppable(_replay_all, chunks, workers or os.cpu_count() or 1, stop):
+            done += replayed
+            if len(done) >= REPLAYS:
+                _keep(db, done, known)
+        _keep(db, done, known)
+        if stop.requested:
+            stop_study(stop, f"{len(known)} of {len(known) + len(jobs) - len(done)} replays kept")
     return known
+
+
+def _keep(
+    db: Path, done: list[tuple[str, int, list[Any]]], known: dict[tuple[str, int], list[Any]]
+) -> None:
+    """Store the replays ``done`` in the ``certainty`` table and in ``known``; empty ``done``."""
+    if not done:
+        return
+    with duckdb.connect(str(db)) as con:
+        con.execute(
+            "create table if not exists certainty "
+            "(run_id varchar, game_index integer, turns integer[])"
+        )
+        con.executemany("insert into certainty values (?, ?, ?)", done)
+    known.update({(run_id, index): turns for run_id, index, turns in done})
+    done.clear()
 
 
 def report(db: Path, workers: int | None) -> None:
@@ -251,7 +272,8 @@ def main() -> None:
     args = parser.parse_args()
     db, _ = output_paths(args, NAME)
     if args.command == "run":
-        run(db, args.games, args.workers, args.only)
+        with stoppable():  # the first Ctrl-C or SIGTERM stops the whole study
+            run(db, args.games, args.workers, args.only)
     else:
         report(db, args.workers)
 

@@ -4,10 +4,11 @@
     python studies/fugitive_study.py report             # tables; study-output/fugitive-study.png
 
 ``run`` plays every experiment of :data:`EXPERIMENTS` up to ``--games`` games (1,000 by
-default), counting the games already in the database: an interrupted run resumes, and a
-larger ``--games`` tops every experiment up with new games (seed 2026 plus the games already
-played).  1st edition unless the experiment says otherwise, ``max_rounds=50``, seats fixed by
-role, five seconds a move, every core (``--workers``).
+default), counting the games already in the database, where it stores them as they finish:
+Ctrl-C or SIGTERM stops the whole run keeping every finished game, the same command resumes,
+and a larger ``--games`` tops every experiment up with new games (seed 2026 plus the games
+already played).  1st edition unless the experiment says otherwise, ``max_rounds=50``, seats
+fixed by role, five seconds of CPU time a move, every core (``--workers``).
 ``report`` prints one Markdown table per question (the Marshal's win rate with its 95% Wilson
 interval; a draw counts half) and writes the plot ``fugitive-study.png``; a missing database is
 an error.  Both write to ``--out DIR`` (default ``study-output/``, ignored by git; the
@@ -26,11 +27,10 @@ from pathlib import Path
 import duckdb
 from _args import add_output_options, output_paths, positive, say_nothing_to_play
 from _plots import pyplot
+from _stored import play_stored, stoppable
 
-import sleuth
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
-from sleuth.arena.tournament import run_tournament
 from sleuth.games.fugitive import SPEC
 
 SEED = 2026
@@ -142,13 +142,12 @@ def run(db: Path, games: int, workers: int | None) -> None:
         played = done.get(_experiment_key(e), (0, 0.0))[0]
         if played >= games:  # played meanwhile (several questions share a pairing)
             continue
-        started = datetime.now(UTC)
-        print(f"{started:%H:%M:%S} {' v '.join(e.bots)} {e.all_options} ...", flush=True)
+        print(f"{datetime.now(UTC):%H:%M:%S} {' v '.join(e.bots)} {e.all_options} ...", flush=True)
         seed = SEED + played  # a top-up batch gets its own seed, so its games are new ones
-        tournament = run_tournament(
-            "fugitive", e.bots, games - played, seed, e.all_options, workers, time_limit=TIME_LIMIT
-        )
-        store.save(db, tournament, started, sleuth.__version__)
+        play_stored(
+            db, "fugitive", e.bots, e.all_options, games - played, seed, workers,
+            time_limit=TIME_LIMIT,
+        )  # fmt: skip
         done = _done(db)
 
 
@@ -204,7 +203,8 @@ def main() -> None:
     args = parser.parse_args()
     db, image = output_paths(args, NAME)
     if args.command == "run":
-        run(db, args.games, args.workers)
+        with stoppable():  # the first Ctrl-C or SIGTERM stops the whole study
+            run(db, args.games, args.workers)
     else:
         report(db, image)
 

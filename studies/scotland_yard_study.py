@@ -10,7 +10,7 @@ one seat moving every detective) on Sleuth's own board, and on the board folder 
 games each.  Games already in the database count: an interrupted run resumes, and a larger
 ``--games`` tops every pairing up with new seeds.  Classic edition, five detectives, every core
 (``--workers``).  ``report`` prints the matrix of the detectives' win rates with 95% Wilson
-intervals and the seconds each side thought per move, then Mr. X's win rate by start station
+intervals and the CPU seconds each side thought per move, then Mr. X's win rate by start station
 (from the deal stored as each game's first action).  Both write to ``--out DIR`` (default
 ``study-output/``; the database is ``DIR/scotland-yard-study.duckdb`` unless ``--db`` names
 another file).
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 from _args import add_output_options, output_paths, positive, say_nothing_to_play
-from _stored import play_stored
+from _stored import play_stored, stoppable
 
 from sleuth.arena import store
 from sleuth.arena.stats import wilson_interval
@@ -210,7 +210,8 @@ def main() -> None:
     args = parser.parse_args()
     db, _ = output_paths(args, NAME)
     if args.command == "run":
-        run(db, args.games, args.workers, args.map, args.only, args.map_only)
+        with stoppable():  # the first Ctrl-C or SIGTERM stops the whole study
+            run(db, args.games, args.workers, args.map, args.only, args.map_only)
     else:
         report(db, args.map)
 

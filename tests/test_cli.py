@@ -64,15 +64,17 @@ def test_games_json(cwd: Path) -> None:
     assert options["solver"] == [] and "iterations" in options["ismcts"]
     assert "worlds" in options["dmcts"] and "worlds" not in options["ismcts"]
     limits = {b["name"]: b["move_limit"] for b in fox["bots"]}
-    assert limits["solver"] == 1.0 and limits["ismcts"] == 1.5  # the search's 0.5 s + 1 s
+    assert limits["solver"] == 1.0 and limits["ismcts"] == 1.5  # 1,000 x 0.5 ms + 1 s
 
 
 def test_play_raises_the_default_limit_to_a_bots_budget_but_not_a_given_one() -> None:
-    """A search of 1.2 s a move declares 2.2 s: within the default limit, over a given 1 s."""
+    """A search stopped at 1.2 s a move declares 2.2 s: within the default limit, over a given
+    1 ms (the limits count CPU time, which a 1.2 s search uses more than 1 ms of at any load,
+    and never more than 1.2 s)."""
     bots = "ismcts:iterations=1000000000:seconds=1.2,random"
     args = ["play", "fox", "--bots", bots, "-n", "1", "-o", "graph=path:3", "-o", "days=1"]
     assert one_json_object(invoke(*args, "--no-db", "--json").stdout)["forfeits"] == 0
-    given = one_json_object(invoke(*args, "--no-db", "--json", "--time-limit", "1").stdout)
+    given = one_json_object(invoke(*args, "--no-db", "--json", "--time-limit", "0.001").stdout)
     assert given["forfeits"] == 1
 
 
@@ -96,7 +98,19 @@ def test_play_says_on_stderr_why_each_bot_forfeited(as_json: bool) -> None:
 def test_compare_says_on_stderr_why_a_bot_forfeited() -> None:
     import tests.tally  # noqa: F401  (registers the toy game)
 
-    args = ["compare", "tally", "-a", "crash", "-b", "one", "--field", "zero,one", "-n", "2"]
+    args = [
+        "compare",
+        "tally",
+        "-a",
+        "crash",
+        "-b",
+        "one",
+        "--field",
+        "zero,one",
+        "-n",
+        "2",
+        "--no-db",
+    ]
     done = invoke(*args, "-w", "1")
     assert done.stderr.splitlines() == [
         "warning: crash forfeited 2 times; the first in game 0 (seat 0, step 0): raised "

@@ -24,7 +24,9 @@ def test_without_the_extra_the_error_names_the_install(
     )
     result = entry("serve", cwd=tmp_path)
     assert result.returncode == 2
-    assert "pip install 'sleuth[web]'" in " ".join(result.stderr.split())
+    assert "pip install '.[web]' in the folder of Sleuth's pyproject.toml" in " ".join(
+        result.stderr.split()
+    )
 
 
 def test_other_commands_do_not_import_the_web_app() -> None:

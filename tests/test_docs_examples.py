@@ -234,7 +234,7 @@ def outputs(example: Example) -> set[str]:
         db = words[words.index("--db") + 1] if "--db" in words else None
         if db is not None:
             made.add(db)
-        elif "--no-db" not in words and "compare" not in words:
+        elif "--no-db" not in words:
             made.add("sleuth.duckdb")
     study = re.search(r"(studies/\w+\.py) run\b", example.text)
     if study:

@@ -156,5 +156,7 @@ def test_a_view_log_or_a_header_that_is_no_object_is_named(tmp_path: Path) -> No
     with pytest.raises(LogError, match=r"line 1: this is one seat's view log.*sleuth infer"):
         replay_log(view)
     view.write_text("[1, 2]\n")
-    with pytest.raises(LogError, match=r"line 1: bad header: a JSON object is expected$"):
+    with pytest.raises(
+        LogError, match=r"line 1: not a Sleuth log: .* this one is not a JSON object$"
+    ):
         replay_log(view)

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from sleuth.core import match
 from sleuth.core.bots import BotSpec
 from sleuth.core.events import View
 from sleuth.core.game import CHANCE
@@ -59,8 +60,8 @@ def test_views_hide_other_seats_cards() -> None:
     [
         ("raise", "raised RuntimeError: boom"),
         ("illegal", "illegal action: 'dance'"),
-        ("slow", "limit 0.1 s per move"),
-        ("hang", "interrupted"),
+        ("slow", "s of CPU time (limit 0.1 s per move)"),
+        ("hang", "interrupted after 1.1 s of CPU time (limit 0.1 s per move)"),
         ("broken", "could not start: ZeroDivisionError"),
     ],
 )
@@ -73,6 +74,34 @@ def test_misbehaving_bot_forfeits_and_the_match_goes_on(mode: str, reason: str) 
     assert reason in forfeit.reason
     assert record.wins == (0.0, 1.0)
     assert "forfeit" in record.outcome
+
+
+def test_the_limit_counts_cpu_time_so_a_bot_that_waits_does_not_forfeit() -> None:
+    """A move's limit is the CPU time the bot used, which load does not change: a bot that
+    sleeps 0.3 s (as one starved of CPU by a busy machine waits) keeps its seat under a 0.1 s
+    limit; one that computes 0.3 s forfeits, and the reason says it was CPU time."""
+    game = make_game("highcard")
+    sleepy = run_match(game, bots("sleepy", "caller"), seed=5, time_limit=0.1)
+    assert not sleepy.forfeits
+    assert 0 <= sleepy.thinking[0][0] < 0.05  # its CPU time, not the 0.3 s it waited
+    slow = run_match(game, bots("slow", "caller"), seed=5, time_limit=0.1)
+    (forfeit,) = slow.forfeits
+    used = float(forfeit.reason.split()[1])
+    assert 0.3 <= used < 0.5
+    assert forfeit.reason == f"used {used:.3f} s of CPU time (limit 0.1 s per move)"
+
+
+def test_a_bot_that_waits_far_longer_than_its_limit_is_interrupted_by_the_wall_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(match, "WALL_FACTOR", 0.0)  # 30 times the limit by default
+    monkeypatch.setattr(match, "WALL_LEAST", 0.5)  # at least 60 s by default
+    assert match.hard_stops(2) == (10, 0.5)
+    started = time.perf_counter()
+    record = run_match(make_game("highcard"), bots("stuck", "caller"), seed=5, time_limit=2)
+    assert 0.5 <= time.perf_counter() - started < 5  # the wall-clock stop, not the CPU one
+    (forfeit,) = record.forfeits
+    assert forfeit.reason == "interrupted after 0.5 s of wall-clock time (limit 2 s per move)"
 
 
 def test_forfeit_in_either_seat_gives_the_other_the_win() -> None:

@@ -109,7 +109,8 @@ class Caller(Bot):
 
 
 class Misbehaving(Bot):
-    """Does whatever ``MODE`` says: raise, return junk, sleep, or loop forever."""
+    """Does whatever ``MODE`` says: raise, return junk, compute 0.3 s of CPU time ("slow") or
+    forever ("hang"), sleep 0.3 s ("sleepy", no CPU time) or forever ("stuck")."""
 
     MODE: ClassVar[str] = "raise"
 
@@ -120,11 +121,16 @@ class Misbehaving(Bot):
             raise RuntimeError("boom")
         if self.MODE == "illegal":
             return "dance"
-        if self.MODE == "slow":
+        if self.MODE == "sleepy":
             time.sleep(0.3)
             return "call"
-        while True:  # "hang"
-            time.sleep(0.01)
+        if self.MODE == "stuck":
+            while True:
+                time.sleep(0.01)
+        end = time.thread_time() + (0.3 if self.MODE == "slow" else 1e9)
+        while time.thread_time() < end:
+            pass
+        return "call"
 
 
 def _misbehaving(mode: str) -> Any:
@@ -151,7 +157,7 @@ SPEC = GameSpec(
         BotSpec("peeker", ("first", "second"), Peeker, "random, records its views"),
         *(
             BotSpec(mode, ("first", "second"), _misbehaving(mode), f"misbehaves: {mode}")
-            for mode in ("raise", "illegal", "slow", "hang")
+            for mode in ("raise", "illegal", "slow", "hang", "sleepy", "stuck")
         ),
         BotSpec("broken", ("first", "second"), lambda g, s, seed: 1 / 0, "fails to start"),
     ),

@@ -16,12 +16,13 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec, parse_float
 from sleuth.core.registry import game_spec, make_game
+from sleuth.games.fox.catalogue import SEARCH_ITERATION_COST as FOX_COST
 from sleuth.games.fox.search import FoxSearchModel
+from sleuth.games.fugitive.catalogue import SEARCH_ITERATION_COST as FUGITIVE_COST
 from sleuth.games.fugitive.search import BELIEF_OVERHEAD
 from sleuth.search import players, tree
 from sleuth.search.players import (
     SEARCH_MARGIN,
-    SEARCH_SECONDS,
     DeterminizedPlayer,
     ISMCTSPlayer,
     SearchError,
@@ -191,11 +192,11 @@ def test_configured_bot_name_and_settings() -> None:
     bot = spec.make(make_game("fox", {}), 0, 5)
     assert isinstance(bot, ISMCTSPlayer)
     assert bot.settings == SearchSettings(
-        iterations=20, seconds=SEARCH_SECONDS, exploration=0.3, policy="heuristic", depth=4
+        iterations=20, seconds=0.0, exploration=0.3, policy="heuristic", depth=4
     )
     plain = game_spec("fox").bot("dmcts").make(make_game("fox", {}), 1, 5)
     assert isinstance(plain, DeterminizedPlayer)
-    assert plain.settings == SearchSettings(seconds=SEARCH_SECONDS)
+    assert plain.settings == SearchSettings()  # no time stop: the same moves at any load
 
 
 class _Clock:
@@ -238,14 +239,27 @@ def test_the_search_stops_at_whichever_of_iterations_and_seconds_comes_first(
     assert counted.search.iterations == 9
 
 
-def test_search_bots_declare_their_time_budget_plus_a_margin() -> None:
+def test_search_bots_declare_their_iterations_work_or_time_stop_plus_a_margin() -> None:
     spec = game_spec("fox")
-    assert spec.bot("ismcts").budget() == SEARCH_SECONDS + SEARCH_MARGIN
-    assert spec.bot("dmcts:iterations=3000").budget() == SEARCH_SECONDS + SEARCH_MARGIN
-    assert spec.bot("ismcts:seconds=4").budget() == 4 + SEARCH_MARGIN
-    assert spec.bot("ismcts:seconds=0").budget() == SEARCH_SECONDS + SEARCH_MARGIN
+    assert spec.bot("ismcts").budget() == pytest.approx(1000 * FOX_COST + SEARCH_MARGIN)
+    assert spec.bot("dmcts:iterations=3000").budget() == pytest.approx(
+        3000 * FOX_COST + SEARCH_MARGIN
+    )
+    assert spec.bot("ismcts:iterations=100000:seconds=4").budget() == 4 + SEARCH_MARGIN
+    assert spec.bot("ismcts:seconds=4").budget() == pytest.approx(1000 * FOX_COST + SEARCH_MARGIN)
     fugitive = game_spec("fugitive")  # counting the Marshal's worlds is the model's overhead
-    assert fugitive.bot("ismcts").budget() == SEARCH_SECONDS + BELIEF_OVERHEAD + SEARCH_MARGIN
+    assert fugitive.bot("ismcts").budget() == pytest.approx(
+        300 * FUGITIVE_COST + BELIEF_OVERHEAD + SEARCH_MARGIN
+    )
+
+
+@pytest.mark.parametrize("game", ["fox", "fugitive", "scotland-yard"])
+def test_search_bots_stop_on_work_by_default(game: str) -> None:
+    """No time stop by default: a move's search is its iterations, whatever the load."""
+    for name in ("ismcts", "dmcts"):
+        bot = game_spec(game).bot(name).make(make_game(game, {}), 0, 5)
+        assert isinstance(bot, players.SearchPlayer)
+        assert bot.settings.seconds == 0
 
 
 class _SlowSampling(NimModel):

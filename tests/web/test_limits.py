@@ -3,6 +3,7 @@ session), whether the length is declared or the body is streamed without one."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -66,3 +67,31 @@ def test_bodies_within_their_bound_still_pass(client: TestClient) -> None:
     )
     assert answer.status_code == 200, answer.text
     assert answer.json()["entries"] == ["inspect 2"]
+
+
+@pytest.mark.parametrize(
+    "declared", [b"9" * 5000, b"0" * 5000 + b"1" * 30, str(UPLOAD_BYTES + 1).encode()]
+)
+def test_a_declared_length_of_any_size_is_a_413(declared: bytes) -> None:
+    """A Content-Length too long for int() (over 4,300 digits) is refused like any other long
+    length, before the body is read, not answered with a 500."""
+    from sleuth.web.limits import BodyLimit
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        raise AssertionError("the app must not run")
+
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        raise AssertionError("the body must not be read")
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "path": "/api/assist/x/load",
+        "headers": [(b"content-length", declared)],
+    }
+    asyncio.run(BodyLimit(app)(scope, receive, send))  # type: ignore[arg-type]
+    assert sent[0]["status"] == 413

@@ -19,19 +19,34 @@ return the mean return of the side's seats.
 from __future__ import annotations
 
 import math
+import os
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from sleuth.arena.play import game_of
+from sleuth.arena.play import check_games, game_of
 from sleuth.arena.stats import Z95, wilson_interval
-from sleuth.arena.tournament import Tournament, fixed_seating, run_tournament, valid_rotations
+from sleuth.arena.stopping import stop_signals
+from sleuth.arena.tournament import (
+    Tournament,
+    canonical_setup,
+    fixed_seating,
+    run_tournament,
+    valid_rotations,
+)
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.match import DEFAULT_TIME_LIMIT
 from sleuth.core.outcome import side_seats
 from sleuth.core.registry import game_spec
+
+if TYPE_CHECKING:
+    from sleuth.arena.store import StoredRun
 
 
 @dataclass(frozen=True)
@@ -167,12 +182,17 @@ class Comparison:
 
 
 class ComparisonStopped(Exception):
-    """A signal stopped a comparison before both tournaments finished."""
+    """A signal stopped a comparison before both tournaments finished.
 
-    def __init__(self, by: str, exit_code: int) -> None:
+    ``played`` holds the tournaments begun (the candidate's, and the baseline's if it had
+    begun), each with its finished games; a comparison stored in a results file keeps them, and
+    ``compare(..., resume=True)`` continues it."""
+
+    def __init__(self, by: str, exit_code: int, played: Sequence[Tournament]) -> None:
         super().__init__(f"stopped by {by}")
         self.by = by
         self.exit_code = exit_code
+        self.played = tuple(played)
 
 
 def compare(
@@ -187,6 +207,9 @@ def compare(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     on_progress: Callable[[int], None] | None = None,
     side: str | None = None,
+    *,
+    db: Path | None = None,
+    resume: bool = False,
 ) -> Comparison:
     """Play ``candidate`` and ``baseline`` against ``field`` on the same ``games`` seeds and seats.
 
@@ -194,8 +217,13 @@ def compare(
     with the field.  With ``side`` it plays every seat of that side and ``field`` fills the
     other seats in seat order, in every game (:func:`side_seating`).  Both must be able to
     play the same seats (a bad name, option, side or seating raises ``SleuthError`` before any
-    game).  Ctrl-C or SIGTERM stop the comparison: it raises :class:`ComparisonStopped`, as a
-    comparison of part of the games would not be paired."""
+    game).
+
+    With ``db`` the two tournaments are two runs of that results file, stored as they go as
+    ``sleuth play`` stores its run; ``resume`` continues the latest two runs of this very
+    comparison there (their finished games are kept, and count for ``on_progress`` as they
+    are taken up).  Ctrl-C or SIGTERM stop the comparison: it raises
+    :class:`ComparisonStopped`, as a comparison of part of the games would not be paired."""
     spec = game_spec(name)
     if side is None:
         seating_a, seating_b = [candidate, *field], [baseline, *field]
@@ -210,19 +238,80 @@ def compare(
         seating_a = list(side_seating(game, side, candidate, field))
         seating_b = list(side_seating(game, side, baseline, field))
         shifts = [side_seats(game.sides())[side][0]]
-    played = []
-    for seating in (seating_a, seating_b):
-        tournament = run_tournament(
-            name, seating, games, seed, options, workers, None, time_limit, on_progress,
-            rotate=side is None,
-        )  # fmt: skip
-        if tournament.stopped_by is not None:
-            raise ComparisonStopped(tournament.stopped_by, tournament.exit_code)
-        if tournament.lost:
-            raise SleuthError("; ".join(tournament.lost) + ": the comparison is incomplete")
-        played.append(tournament)
+    check_games(games)
+    seatings = (seating_a, seating_b)
+    played: list[Tournament] = []
+    with stop_signals():  # a signal between the two tournaments stops the second at once
+        runs: Sequence[StoredRun | None] = (None, None)
+        if db is not None:
+            from sleuth.arena import store  # DuckDB: only where results are stored
+
+            runs = _stored_runs(
+                db, name, options or {}, seatings, games, seed, workers, time_limit,
+                side is None, resume,
+            )  # fmt: skip
+        for seating, run in zip(seatings, runs, strict=True):
+            on_rows = None
+            if db is not None and run is not None:
+                board, _ = canonical_setup(name, seating, options or {})
+                on_rows = partial(store.add_games, db, run.run_id, name, board.options())
+                if on_progress is not None and run.rows:
+                    on_progress(len(run.rows))
+            tournament = run_tournament(
+                name, seating, games, seed, options, workers, None, time_limit, on_progress,
+                on_rows=on_rows, previous=() if run is None else run.rows,
+                run_id=None if run is None else run.run_id, rotate=side is None,
+            )  # fmt: skip
+            if db is not None and run is not None:
+                store.end(db, tournament, run.seconds)
+            played.append(tournament)
+            if tournament.stopped_by is not None:
+                raise ComparisonStopped(tournament.stopped_by, tournament.exit_code, played)
+            if tournament.lost:
+                again = "; --resume plays them" if db is not None else ""
+                raise SleuthError(
+                    "; ".join(tournament.lost) + f": the comparison is incomplete{again}"
+                )
     seats = tuple(shifts[i % len(shifts)] for i in range(games))
     return Comparison(played[0], played[1], seats, side)
+
+
+def _stored_runs(
+    db: Path,
+    name: str,
+    options: dict[str, Any],
+    seatings: tuple[list[str], list[str]],
+    games: int,
+    seed: int,
+    workers: int | None,
+    time_limit: float | None,
+    rotate: bool,
+    resume: bool,
+) -> list[StoredRun]:
+    """The candidate's and the baseline's runs in ``db``: with ``resume`` the latest of each
+    (two different runs, also when both bots are the same), else two new ones, begun."""
+    import sleuth
+    from sleuth.arena import store
+
+    store.prepare(db)
+    runs: list[StoredRun] = []
+    for seating in seatings:
+        board, bots = canonical_setup(name, seating, options)
+        if resume:
+            taken = [run.run_id for run in runs]
+            runs.append(
+                store.find_run(
+                    db, name, board.options(), seed, bots, games, time_limit, rotate, skip=taken
+                )
+            )
+            continue
+        header = Tournament(
+            uuid.uuid4().hex, name, board.options(), seed, tuple(bots),
+            workers or os.cpu_count() or 1, requested=games,
+        )  # fmt: skip
+        store.begin(db, header, datetime.now(), sleuth.__version__, time_limit, rotate=rotate)
+        runs.append(store.StoredRun(header.run_id, "running", 0.0, [], None))
+    return runs
 
 
 def side_seating(game: Game[Any], side: str, bot: str, field: Sequence[str]) -> tuple[str, ...]:

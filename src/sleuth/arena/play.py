@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.log import write_log
@@ -16,6 +17,23 @@ from sleuth.core.registry import game_spec
 
 Job = tuple[int, int, tuple[str, ...]]
 """``(index, seed, seating)`` of one scheduled game."""
+
+MAX_GAMES = 2**31 - 1
+"""The most games a run may have: the results store keeps a run's game count and each game's
+index as 32-bit integers (``runs.games``, ``games.game_index``: :mod:`sleuth.arena.store`)."""
+
+
+def check_games(games: int) -> int:
+    """``games`` if a run may have that many games (1 to :data:`MAX_GAMES`), else a
+    ``SleuthError`` naming the bound and the number."""
+    if games < 1:
+        raise SleuthError(f"the number of games must be at least 1, got {games}")
+    if games > MAX_GAMES:
+        raise SleuthError(
+            f"the number of games must be at most {MAX_GAMES:,} (the results store counts a "
+            f"run's games in 32 bits), got {games}"
+        )
+    return games
 
 
 @dataclass(frozen=True)
@@ -35,7 +53,7 @@ class GameRow:
     actions: tuple[str, ...] = ()
     """Every action in order, chance outcomes included, as text: the game replays from them."""
     thinking: tuple[tuple[int, float, float], ...] = ()
-    """Per seat: moves its bot was asked for, their total and their longest time (seconds)."""
+    """Per seat: moves its bot was asked for, their total and their longest CPU time (seconds)."""
     termination: str | None = None
     """Why the game ended (:attr:`~sleuth.core.outcome.Outcome.termination`); None for a game
     stored before the structured outcome existed."""

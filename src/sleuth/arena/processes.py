@@ -27,8 +27,9 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -138,7 +139,7 @@ class PoolResult:
 def play_in_processes(
     name: str,
     options: dict[str, JSON],
-    jobs: Sequence[Job],
+    jobs: Iterable[Job],
     logs: str | None,
     time_limit: float | None,
     workers: int,
@@ -148,18 +149,22 @@ def play_in_processes(
     """Play ``jobs`` on ``workers`` processes, calling ``on_row`` in this process for each
     finished game as it arrives, until every job is played or ``stop`` is requested.
 
+    ``jobs`` is read as the workers need more (a few at a time), never whole: a lazy schedule
+    of any length costs nothing for the games not reached.
+
     Never leaves a worker running.  A worker's error (not a bot's: bots forfeit) stops the run
     and is raised as a ``SleuthError`` after every finished row was handed over."""
     context = multiprocessing.get_context()
     pool: list[_Worker] = []
     result = PoolResult()
-    pending = deque(jobs)
+    pending = iter(jobs)
+    exhausted = False
     mean_duration = 0.01
     failure: str | None = None
     stop_since: float | None = None
     terminated_at: float | None = None
     try:
-        for _ in range(max(1, min(workers, len(jobs)))):
+        for _ in range(max(1, workers)):
             here, there = context.Pipe()
             process = context.Process(
                 target=_worker,
@@ -177,16 +182,17 @@ def play_in_processes(
             for worker in pool:
                 if not worker.open or worker.told_to_stop:
                     continue
-                if stopping or (not pending and worker.given == 0):
+                if stopping or (exhausted and worker.given == 0):
                     _send(worker, None)
                     worker.told_to_stop = True
                     continue
                 wanted = max(2, min(256, round(TARGET_SECONDS / max(mean_duration, 1e-6))))
-                if pending and worker.given < wanted:
-                    count = min(wanted - worker.given, len(pending))
-                    batch = [pending.popleft() for _ in range(count)]
-                    worker.given += len(batch)
-                    _send(worker, batch)
+                if not exhausted and worker.given < wanted:
+                    batch = list(islice(pending, wanted - worker.given))
+                    exhausted = len(batch) < wanted - worker.given
+                    if batch:
+                        worker.given += len(batch)
+                        _send(worker, batch)
             ready = wait([w.conn for w in pool if w.open], timeout=0.1)
             for worker in pool:
                 if worker.conn not in ready:

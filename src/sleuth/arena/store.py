@@ -6,22 +6,26 @@ Tables:
            ``seed``, ``bots``, ``games`` (scheduled), ``workers``, ``seconds``,
            ``sleuth_version``, ``status`` (``running`` while it plays, ``finished``, or
            ``stopped`` when it ended early: ``sleuth play --resume`` continues it),
-           ``time_limit`` (seconds per move the user set; ``NULL`` for the default, 1 s raised
+           ``time_limit`` (CPU seconds per move the user set; ``NULL`` for the default, 1 s raised
            to each bot's declared budget; ``inf`` for none), ``logs`` (the folder its game
-           logs go to, absolute; ``NULL`` for none: ``--resume`` goes on writing there).
+           logs go to, absolute; ``NULL`` for none: ``--resume`` goes on writing there),
+           ``rotate`` (whether seats rotate from game to game: false for a run whose bots keep
+           their seats, such as ``compare --side``; ``NULL`` for runs stored before it, which
+           count as rotating).
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
            ``bots`` and ``roles`` (per seat), ``outcome``, ``returns``, ``wins`` (per seat),
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
            ``{seat, bot, step, reason}``), ``actions`` (every action's text, chance included:
            the game replays from its options, seed and actions), ``thinking`` (JSON list per
-           seat of ``[moves, total seconds, longest seconds]``), ``winners`` (the winning
+           seat of ``[moves, total CPU seconds, longest CPU seconds]``), ``winners`` (the winning
            sides; empty: nobody won), ``termination`` (why the game ended: ``caught``,
            ``race_over``, ``forfeit``, ...).  Files written before a column existed get it on
            first use (``NULL`` for their old rows).
 
 A run being played is written as it goes: its ``runs`` row first (status ``running``), its
 games in batches, each batch in one transaction, then its final status.  A game is stored at
-most once per run (a batch skips the indices already there).
+most once per run (a batch skips the indices already there).  ``games`` and ``game_index``
+are 32-bit: a run has at most :data:`~sleuth.arena.play.MAX_GAMES` games.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ ALTER TABLE games ADD COLUMN IF NOT EXISTS thinking JSON;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS winners VARCHAR[];
 ALTER TABLE games ADD COLUMN IF NOT EXISTS termination VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS logs VARCHAR;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS rotate BOOLEAN;
 """
 
 _GAME_COLUMNS = (
@@ -115,19 +120,21 @@ def begin(
     sleuth_version: str,
     time_limit: float | None,
     logs: Path | None = None,
+    rotate: bool = True,
 ) -> None:
     """Record a run about to be played (status ``running``, no games yet), with the folder
-    its game logs go to (absolute), if any, for ``--resume`` to go on writing there."""
+    its game logs go to (absolute), if any, for ``--resume`` to go on writing there, and
+    whether its seats rotate."""
     with _transaction(path) as con:
         con.execute(
             "INSERT INTO runs (run_id, started_at, game, options, seed, bots, games, workers, "
-            "seconds, sleuth_version, status, time_limit, logs) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "seconds, sleuth_version, status, time_limit, logs, rotate) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 tournament.run_id, started_at, tournament.game, _options(tournament.options),
                 tournament.seed, list(tournament.bots), tournament.requested or
                 len(tournament.rows), tournament.workers, 0.0, sleuth_version, "running",
-                _limit(time_limit), None if logs is None else str(logs.absolute()),
+                _limit(time_limit), None if logs is None else str(logs.absolute()), rotate,
             ],
         )  # fmt: skip
 
@@ -179,18 +186,25 @@ def find_run(
     bots: Sequence[str],
     games: int,
     time_limit: float | None,
+    rotate: bool = True,
+    skip: Sequence[str] = (),
 ) -> StoredRun:
     """The latest run of exactly this tournament (game, options, seed, bots, games, time
-    limit) in ``path``, to resume it; a ``SleuthError`` says why there is none."""
+    limit, rotating seats or not) in ``path`` other than the runs ``skip`` names, to resume
+    it; a ``SleuthError`` says why there is none."""
     try:
         with connect(path) as con:
             con.execute(SCHEMA)
             found = con.execute(
                 "SELECT run_id, coalesce(status, 'finished'), seconds, logs FROM runs "
                 "WHERE game = ? AND options = ?::JSON AND seed = ? AND bots = ? AND games = ? "
-                "AND time_limit IS NOT DISTINCT FROM ? ORDER BY started_at DESC LIMIT 1",
-                [game, _options(options), seed, list(bots), games, _limit(time_limit)],
-            ).fetchone()
+                "AND time_limit IS NOT DISTINCT FROM ? AND coalesce(rotate, true) = ? "
+                "AND NOT list_contains(?::VARCHAR[], run_id) ORDER BY started_at DESC LIMIT 1",
+                [
+                    game, _options(options), seed, list(bots), games, _limit(time_limit),
+                    rotate, list(skip),
+                ],
+            ).fetchone()  # fmt: skip
             if found is None:
                 raise SleuthError(
                     f"{path} holds no run of this tournament to resume (the same game, options, "

@@ -22,12 +22,12 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from sleuth.arena.play import GameRow, Job, game_of, play_game
+from sleuth.arena.play import MAX_GAMES, GameRow, Job, check_games, game_of, play_game
 from sleuth.arena.processes import play_in_processes
 from sleuth.arena.stats import wilson_interval
 from sleuth.arena.stopping import GameAbandoned, StopRequest, stop_signals
@@ -40,8 +40,8 @@ from sleuth.core.registry import game_spec
 from sleuth.core.rng import derive_seed
 
 __all__ = [
-    "GameRow", "Standing", "Tournament", "reported_sides", "run_tournament", "schedule",
-    "valid_seatings",
+    "MAX_GAMES", "GameRow", "Schedule", "Standing", "Tournament", "reported_sides",
+    "run_tournament", "schedule", "valid_seatings",
 ]  # fmt: skip
 
 
@@ -257,13 +257,41 @@ def fixed_seating(game: Game[Any], bots: Sequence[str]) -> tuple[str, ...]:
     return tuple(bots)
 
 
+@dataclass(frozen=True)
+class Schedule(Sequence[Job]):
+    """The jobs ``(index, seed, seating)`` of a tournament's ``games`` games, each made when it
+    is read: game ``i`` has the seed ``derive_seed(seed, "game", i)`` and the seating
+    ``seatings[i % len(seatings)]``.  It holds no list, so a run of any length starts its first
+    game at once and takes no memory for the games it has not reached."""
+
+    seed: int
+    seatings: tuple[tuple[str, ...], ...]
+    games: int
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Job]: ...
+    def __getitem__(self, index: int | slice) -> Job | Sequence[Job]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(self.games)[index]]
+        i = range(self.games)[index]  # an IndexError past either end, as a list's
+        return (i, derive_seed(self.seed, "game", i), self.seatings[i % len(self.seatings)])
+
+    def __iter__(self) -> Iterator[Job]:
+        return (self[i] for i in range(self.games))
+
+
 def schedule(
     game: Game[Any], bots: Sequence[str], games: int, seed: int, rotate: bool = True
-) -> list[Job]:
-    """``(index, seed, seating)`` for each game of the tournament; with ``rotate=False`` every
-    game keeps the seating given (:func:`fixed_seating`)."""
+) -> Schedule:
+    """The games of the tournament, in index order (made as they are read: :class:`Schedule`);
+    with ``rotate=False`` every game keeps the seating given (:func:`fixed_seating`)."""
     seatings = valid_seatings(game, bots) if rotate else [fixed_seating(game, bots)]
-    return [(i, derive_seed(seed, "game", i), seatings[i % len(seatings)]) for i in range(games)]
+    return Schedule(seed, tuple(seatings), games)
 
 
 BATCH_SECONDS = 1.0
@@ -325,13 +353,22 @@ def _prepare_logs(logs: Path, resuming: bool) -> None:
 
 def _warm_up(name: str, bots: Sequence[str], stop: StopRequest) -> None:
     """Load what the bots' first moves would wait for (compiled code) here, once, not in every
-    worker (workers fork from this process); a stop request abandons it."""
+    worker (workers fork from this process); a stop request abandons it.
+
+    The request lands wherever the warm-up is: inside a compiler's callback (Numba's cache),
+    :class:`GameAbandoned` is swallowed there and the compiler fails with an error of its own
+    instead, so that any error after a stop request is taken as the abandonment it is."""
+    if stop.requested:
+        return
     try:
         stop.playing = True
         for bot in dict.fromkeys(bots):
             game_spec(name).bot(bot).warm()
     except GameAbandoned:
         pass
+    except Exception:
+        if not stop.requested:
+            raise
     finally:
         stop.playing = False
 
@@ -339,7 +376,7 @@ def _warm_up(name: str, bots: Sequence[str], stop: StopRequest) -> None:
 def _play_inline(
     name: str,
     options: dict[str, JSON],
-    jobs: Sequence[Job],
+    jobs: Iterable[Job],
     logs: str | None,
     time_limit: float | None,
     stop: StopRequest,
@@ -399,12 +436,12 @@ def run_tournament(
     result then has ``stopped_by`` set and holds every game that finished.  Bad names,
     options or seatings raise ``SleuthError`` before any game.
     """
-    if games < 1:
-        raise SleuthError("the number of games must be at least 1")
+    check_games(games)
     game, bots = canonical_setup(name, bots, options or {})
     canonical = game.options()
-    done = {row.index for row in previous}
-    jobs = [job for job in schedule(game, bots, games, seed, rotate) if job[0] not in done]
+    done = {row.index for row in previous if 0 <= row.index < games}
+    jobs = (job for job in schedule(game, bots, games, seed, rotate) if job[0] not in done)
+    remaining = games - len(done)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     if not -(2**63) <= seed < 2**63:
         raise SleuthError(f"seed {seed} does not fit in 64 bits")
@@ -429,12 +466,13 @@ def run_tournament(
     try:
         with stop_signals() as stop:
             _warm_up(name, bots, stop)
-            if workers == 1 or len(jobs) <= 1:
+            if workers == 1 or remaining <= 1:
                 _play_inline(name, canonical, jobs, log_dir, time_limit, stop, accept)
             else:
                 outcome = play_in_processes(
-                    name, canonical, jobs, log_dir, time_limit, workers, stop, accept
-                )
+                    name, canonical, jobs, log_dir, time_limit, min(workers, remaining), stop,
+                    accept,
+                )  # fmt: skip
                 tournament.lost = outcome.lost
     finally:
         batches.flush()

@@ -36,6 +36,8 @@ as it was and the error names that entry (its number and text); ``edit!``, ``del
 ``insert!`` make the change anyway and drop the later entries that no longer fit, naming
 each (a wrong answer typed earlier often makes a later entry impossible: its fix is one
 command, not an undo back to it).
+An error that is not a SleuthError (a bug) is reported the same way, with its type, and the
+loop reads on: the entries typed so far are never lost with the process.
 Messages, and a session's rendering given as a string, are printed as plain text (whatever
 the console's settings): what the user typed, or a board's ``[3]`` and ``[marked]``, is never
 read as Rich markup.
@@ -50,6 +52,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from sleuth.core.errors import SleuthError
+from sleuth.core.numbers import shorten, whole_number
 from sleuth.core.table import TableSession, count_entries
 
 COMMANDS = """\
@@ -77,6 +80,14 @@ GAME_OVER = (
     "'quit' leaves."
 )
 """Said once when the game ends (and again if it ends again after an entry is taken back)."""
+
+UNEXPECTED = (
+    "error: {line!r} raised an error Sleuth did not expect ({error}); this is a bug, please "
+    "report it. The session goes on: 'history' shows the entries, 'save FILE' keeps them."
+)
+"""Said when an entry or command fails with an error that is not a
+:class:`~sleuth.core.errors.SleuthError` (a bug): the loop reads on, so the entries typed so
+far are never lost with the process."""
 
 
 def run_repl(session: TableSession, console: Console, read: Callable[[str], str] = input) -> None:
@@ -156,6 +167,8 @@ def run_repl(session: TableSession, console: Console, read: Callable[[str], str]
             console.print(_plain(session.render()))
         except SleuthError as exc:
             say(f"error: {exc}")
+        except Exception as exc:  # a bug in a session must not lose its entries: see UNEXPECTED
+            say(UNEXPECTED.format(line=shorten(line, 60), error=f"{type(exc).__name__}: {exc}"))
 
 
 def _entered(session: TableSession, text: str) -> str:
@@ -169,8 +182,8 @@ def _undo(session: TableSession, count_text: str) -> list[str]:
     """Take back the last ``count_text`` entries (1 if empty), all or none."""
     if not count_text:
         count = 1
-    elif count_text.isascii() and count_text.isdigit() and int(count_text) > 0:
-        count = int(count_text)
+    elif count_text.isascii() and count_text.isdigit() and count_text.strip("0"):
+        count = whole_number(count_text)
     else:
         raise SleuthError(f"'undo {count_text}': write 'undo' or 'undo N' (N a positive number)")
     entries = len(session.history())
@@ -191,13 +204,13 @@ def _edit(session: TableSession, word: str, rest: str, drop: bool = False) -> st
     usage = "'edit N NEW ENTRY' or 'delete N' (N an entry's number in 'history')"
     if word == "insert":
         usage = "'insert N NEW ENTRY' (N the number the new entry takes in 'history')"
-    if not (number_text.isascii() and number_text.isdigit() and int(number_text) > 0):
+    if not (number_text.isascii() and number_text.isdigit() and number_text.strip("0")):
         raise SleuthError(f"{' '.join([word, rest]).strip()!r}: write {usage}")
     if word == "delete" and new:
         raise SleuthError(f"'delete {number_text}' takes nothing after the number")
     if word == "insert" and not new:
         raise SleuthError(f"'insert {number_text}': write {usage}")
-    number = int(number_text)
+    number = whole_number(number_text)
     entries = session.history()
     inserting = word == "insert"
     if number > len(entries) + inserting:

@@ -29,6 +29,7 @@ from sleuth.cli import infer as infer_cli
 from sleuth.cli import serve as serve_cli
 from sleuth.cli.common import console, errors, print_json
 from sleuth.cli.plugin_commands import RootGroup
+from sleuth.cli.progress import progress
 from sleuth.core.errors import OptionError, SleuthError
 from sleuth.core.match import DEFAULT_TIME_LIMIT, seat_limits
 from sleuth.core.registry import (
@@ -42,9 +43,7 @@ from sleuth.core.registry import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rich.progress import Progress
-
-    from sleuth.arena.paired import Comparison, PairedMean
+    from sleuth.arena.paired import Comparison, ComparisonStopped, PairedMean
     from sleuth.arena.play import GameRow
     from sleuth.arena.store import StoredRun
     from sleuth.arena.tournament import Tournament
@@ -90,6 +89,15 @@ def _check_seed(value: int) -> int:
     return value
 
 
+def _check_games(value: int) -> int:
+    from sleuth.arena.play import check_games  # the bound of the results store
+
+    try:
+        return check_games(value)
+    except SleuthError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
 SeedOption = Annotated[
     int, typer.Option("--seed", callback=_check_seed, help="Master seed (a 64-bit integer).")
 ]
@@ -104,8 +112,8 @@ TimeLimitOption = Annotated[
     float | None,
     typer.Option(
         "--time-limit",
-        help="Seconds per move before a bot forfeits, for every bot (default: 1 s, or more "
-        "for a bot that declares a budget, as `sleuth games` shows).",
+        help="CPU seconds a bot may use per move before it forfeits, for every bot (default: "
+        "1 s, or more for a bot that declares a budget, as `sleuth games` shows).",
         show_default=False,
     ),
 ]
@@ -119,27 +127,6 @@ def _time_limit(given: float | None) -> float:
     if not given > 0:
         raise SleuthError(f"--time-limit must be a positive number of seconds, got {given:g}")
     return given
-
-
-def _progress(show: bool) -> Progress:
-    """A transient progress bar on stderr (hidden unless ``show``)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=errors,
-        disable=not show,
-        transient=True,
-    )
 
 
 @app.command("games")
@@ -250,7 +237,9 @@ def play_command(
             "(ismcts:iterations=5000:c=0.5).",
         ),
     ],
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+    games: Annotated[
+        int, typer.Option("--games", "-n", callback=_check_games, help="Number of games.")
+    ] = 100,
     seed: SeedOption = 0,
     option: GameOptions = None,
     workers: WorkersOption = None,
@@ -300,35 +289,35 @@ def play_command(
     previous: list[GameRow] = []
     seconds_before = 0.0
     run_id = uuid.uuid4().hex
-    if not no_db:
-        store.prepare(db)
-        if resume:
-            found = store.find_run(
-                db, game, board.options(), seed, canonical_bots, games, time_limit
-            )
-            if found.status == "finished":
-                errors.print(
-                    f"run {found.run_id[:8]} in {db} already finished: nothing to resume",
-                    highlight=False,
-                    soft_wrap=True,
+    # From here on a signal only asks the run to stop (it may come before the first game, or
+    # while the results are stored and printed): the run's row is never left half-made.
+    with stop_signals():
+        if not no_db:
+            store.prepare(db)
+            if resume:
+                found = store.find_run(
+                    db, game, board.options(), seed, canonical_bots, games, time_limit
                 )
+                if found.status == "finished":
+                    errors.print(
+                        f"run {found.run_id[:8]} in {db} already finished: nothing to resume",
+                        highlight=False,
+                        soft_wrap=True,
+                    )
+                else:
+                    logs = _resumed_logs(found, logs)
+                    if logs is not None and found.logs is None:
+                        store.record_logs(db, found.run_id, logs)
+                run_id, previous, seconds_before = found.run_id, found.rows, found.seconds
             else:
-                logs = _resumed_logs(found, logs)
-                if logs is not None and found.logs is None:
-                    store.record_logs(db, found.run_id, logs)
-            run_id, previous, seconds_before = found.run_id, found.rows, found.seconds
-        else:
-            header = Tournament(
-                run_id, game, board.options(), seed, tuple(canonical_bots),
-                workers or os.cpu_count() or 1, requested=games,
-            )  # fmt: skip
-            store.begin(db, header, datetime.now(), sleuth.__version__, time_limit, logs)
-    with stop_signals():  # a signal after the run (storing, printing) changes nothing
-        show_progress = not as_json and sys.stderr.isatty()
-        with _progress(show_progress) as progress:
-            task = progress.add_task(
-                f"{game}: {', '.join(names)}", total=games, completed=len(previous)
-            )
+                header = Tournament(
+                    run_id, game, board.options(), seed, tuple(canonical_bots),
+                    workers or os.cpu_count() or 1, requested=games,
+                )  # fmt: skip
+                store.begin(db, header, datetime.now(), sleuth.__version__, time_limit, logs)
+        with progress(
+            f"{game}: {', '.join(names)}", games, len(previous), bar=not as_json
+        ) as advance:
             tournament = run_tournament(
                 game,
                 names,
@@ -338,7 +327,7 @@ def play_command(
                 workers=workers,
                 logs=logs,
                 time_limit=time_limit,
-                on_progress=lambda n: progress.advance(task, n),
+                on_progress=advance,
                 on_rows=None
                 if no_db
                 else lambda rows: store.add_games(db, run_id, game, board.options(), rows),
@@ -480,7 +469,7 @@ def _print_standings(tournament: Tournament) -> None:
         f"{s.bot} ({s.side}) {s.ms_per_move:.2f} ms, at most {1000 * s.longest:.2f} ms"
         for s in standings
     )
-    console.print(f"thinking time per move: {thinking}", highlight=False)
+    console.print(f"thinking time (CPU) per move: {thinking}", highlight=False)
 
 
 @app.command("compare")
@@ -497,27 +486,45 @@ def compare_command(
             "fills the other seats in seat order, and nobody changes seats.",
         ),
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per bot (paired).")] = 200,
+    games: Annotated[
+        int,
+        typer.Option("--games", "-n", callback=_check_games, help="Games per bot (paired)."),
+    ] = 200,
     seed: SeedOption = 0,
     option: GameOptions = None,
     workers: WorkersOption = None,
     db: Annotated[
-        Path | None, typer.Option("--db", help="Also store both runs in this DuckDB file.")
-    ] = None,
+        Path, typer.Option("--db", help="DuckDB results file (both runs are stored).")
+    ] = DEFAULT_DB,
+    no_db: Annotated[bool, typer.Option("--no-db", help="Do not store results.")] = False,
     time_limit: TimeLimitOption = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue the latest stopped comparison of this same command in the results "
+            "file: its finished games are kept, the others are played.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Paired-seed A/B test: candidate and baseline play the same games.
 
     Both play the same seeds, seats and field, and the per-game difference gives the gain with
-    a 95% interval."""
+    a 95% interval.  The two tournaments are stored as they go, as `play` stores its run:
+    Ctrl-C (or SIGTERM) stops the comparison keeping every finished game, and the same
+    command with --resume plays the games that are left."""
     from sleuth.arena.paired import ComparisonStopped, compare, side_seating
+    from sleuth.arena.stopping import stop_signals
     from sleuth.arena.tournament import valid_seatings
 
-    if db is not None:
-        from sleuth.arena import store  # DuckDB: only where results are stored
-
     time_limit = _time_limit(time_limit)
+    if no_db and db != DEFAULT_DB:
+        raise SleuthError("--db and --no-db contradict each other: give one")
+    if resume and no_db:
+        raise SleuthError(
+            "--resume continues a comparison stored in the results file: drop --no-db"
+        )
     names = bot_names(field, "--field")
     texts = parse_option_texts(option or [])
     options = texts if side else game_spec(game).options_for(texts, len(names) + 1)
@@ -529,31 +536,51 @@ def compare_command(
                 game_for_bots(game, texts, len(names) + 1, "--candidate and --field"),
                 [bot, *names],
             )
-    if db is not None:
-        store.prepare(db)
-    started_at = datetime.now()
-    with _progress(not as_json and sys.stderr.isatty()) as progress:
-        task = progress.add_task(f"{game}: {candidate} / {baseline}", total=2 * games)
-        try:
-            comparison = compare(
-                game, candidate, baseline, names, games, seed, options, workers, time_limit,
-                lambda n: progress.advance(task, n), side,
-            )  # fmt: skip
-        except ComparisonStopped as stopped:
-            errors.print(f"{stopped}: the comparison was abandoned, nothing stored")
-            raise typer.Exit(stopped.exit_code) from None
-    if db is not None:
+    with stop_signals():  # a signal before the first game or while printing only stops
+        with progress(f"{game}: {candidate} / {baseline}", 2 * games, bar=not as_json) as advance:
+            try:
+                comparison = compare(
+                    game, candidate, baseline, names, games, seed, options, workers,
+                    time_limit, advance, side, db=None if no_db else db, resume=resume,
+                )  # fmt: skip
+            except ComparisonStopped as stopped:
+                _explain_stopped_comparison(stopped, games, None if no_db else db)
+                raise typer.Exit(stopped.exit_code) from None
         for tournament in (comparison.candidate, comparison.baseline):
-            store.save(db, tournament, started_at, sleuth.__version__, time_limit)
-    for tournament in (comparison.candidate, comparison.baseline):
-        _explain_forfeits(tournament.rows)  # a field bot's: once for each run
-    if as_json:
-        print_json(comparison.summary())
+            _explain_forfeits(tournament.rows)  # a field bot's: once for each run
+        if as_json:
+            print_json(comparison.summary())
+            return
+        _print_comparison(comparison, None if no_db else db)
+
+
+def _explain_stopped_comparison(stopped: ComparisonStopped, games: int, db: Path | None) -> None:
+    """Say on stderr what a stopped comparison kept and how to continue it."""
+    kept = " and ".join(
+        f"{len(t.rows)} of {games} games of the {label}"
+        for label, t in zip(("candidate", "baseline"), stopped.played, strict=False)
+    )
+    if db is None:
+        errors.print(
+            f"{stopped}: {kept} finished (not stored: --no-db); run the command again to play "
+            "them all",
+            highlight=False,
+            soft_wrap=True,
+        )
         return
-    _print_comparison(comparison)
+    again = ["sleuth", *sys.argv[1:]]
+    if "--resume" not in again:
+        again.append("--resume")
+    runs = ", ".join(t.run_id[:8] for t in stopped.played)
+    errors.print(
+        f"{stopped}: {kept} finished and stored in {db} (runs {runs}); to play the rest:\n"
+        f"  {shlex.join(again)}",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
-def _print_comparison(comparison: Comparison) -> None:
+def _print_comparison(comparison: Comparison, db: Path | None) -> None:
     summary = comparison.summary()
     options = ", ".join(f"{k}={v}" for k, v in comparison.candidate.options.items())
     playing = f"side {comparison.side}, " if comparison.side else ""
@@ -580,12 +607,16 @@ def _print_comparison(comparison: Comparison) -> None:
             f"p = {paired.p_value:.3g})"
         )
 
+    where = ""
+    if db is not None:
+        runs = f"{comparison.candidate.run_id[:8]}, {comparison.baseline.run_id[:8]}"
+        where = f"; results in {db} (runs {runs})"
     console.print(gain("win-rate gain", comparison.win_gain, 100, " pp"), highlight=False)
     console.print(gain("return gain", comparison.return_gain, 1, ""), highlight=False)
     console.print(
         f"candidate better in {better}, worse in {worse}, the same in {same} of "
         f"{len(comparison.seats)} paired games; {2 * len(comparison.seats)} games played in "
-        f"{summary['seconds']:.2f} s",
+        f"{summary['seconds']:.2f} s{where}",
         highlight=False,
     )
     if len(comparison.seats) < SMALL_SAMPLE:

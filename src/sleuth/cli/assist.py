@@ -52,6 +52,8 @@ def _assist(spec: GameSpec, plugin: AssistPlugin, values: dict[str, Any]) -> Non
                 f"--load takes the game's options{also} from the log: leave out {given[0]}"
             )
     game = spec.make(parse_option_texts(option))
+    if plugin.check is not None:
+        plugin.check(game, values)
     if plugin.prepare is not None:
         plugin.prepare(game)
     session = plugin.session(game, values)

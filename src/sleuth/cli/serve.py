@@ -17,7 +17,10 @@ import typer
 from sleuth.cli.common import console
 from sleuth.core.errors import SleuthError
 
-MISSING = "the web app needs the web extra: pip install 'sleuth[web]'"
+MISSING = (
+    "the web app needs the web extra: pip install '.[web]' in the folder of Sleuth's "
+    "pyproject.toml (a clone of its repository)"
+)
 WEB_MODULES = ("fastapi", "uvicorn", "jinja2", "python_multipart")
 """The modules of the web extra (python_multipart reads a form sent without scripts)."""
 

@@ -13,6 +13,11 @@ class ActionParseError(SleuthError, ValueError):
     """A text that is not the text form of any action of the game."""
 
 
+class NumberTextError(SleuthError, ValueError):
+    """A typed text that should be a whole number and is not one Sleuth reads (not the digits
+    0-9, or more digits than any number of a game has)."""
+
+
 class OptionError(SleuthError, ValueError):
     """An unknown game option, or an option value that cannot be used."""
 

@@ -35,6 +35,8 @@ from sleuth.core.outcome import Outcome
 from sleuth.core.registry import game_spec
 
 LOG_FORMAT = "sleuth-log"
+VIEW_FORMAT = "sleuth-view"
+"""The format of one seat's view log (:mod:`sleuth.core.viewlog`)."""
 LOG_VERSION = 1
 
 
@@ -203,13 +205,33 @@ class JsonLines:
     def fail(self, line_no: int, message: str) -> LogError:
         return LogError(f"{self.source} line {line_no}: {message}")
 
+    def header(self) -> tuple[int, dict[str, Any]]:
+        """The first line's number and JSON object, if it names a Sleuth format (a game log's
+        or a view log's); else a LogError saying the file is not a Sleuth log and what its
+        first line should look like (a file of another kind is named so, not by the first
+        field a header lacks)."""
+        line_no, line = self.numbered[0]
+        try:
+            parsed = json.loads(line)
+        except json.JSONDecodeError as exc:
+            parsed, found = None, _invalid(exc)
+        else:
+            is_object = isinstance(parsed, dict)
+            found = "a JSON object with no Sleuth format" if is_object else "not a JSON object"
+        if isinstance(parsed, dict) and parsed.get("format") in (LOG_FORMAT, VIEW_FORMAT):
+            return line_no, parsed
+        raise self.fail(
+            line_no,
+            f"not a Sleuth log: a log's first line is its header, such as "
+            f'{{"type": "header", "format": "{LOG_FORMAT}", "game": "fox", ...}} '
+            f'("{VIEW_FORMAT}" for a view log); this one is {found}',
+        )
+
     def parse(self, line_no: int, line: str) -> Any:
         try:
             return json.loads(line)
         except json.JSONDecodeError as exc:
-            raise self.fail(
-                line_no, f"invalid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})"
-            ) from None
+            raise self.fail(line_no, _invalid(exc)) from None
 
     def game(self, line_no: int, name: str, options: dict[str, Any], version: str) -> Game[Any]:
         """The game a header names, checked: known game and options, this rules version,
@@ -232,14 +254,17 @@ class JsonLines:
         return game
 
 
+def _invalid(error: json.JSONDecodeError) -> str:
+    return f"invalid JSON ({error.msg.removesuffix(' at')} at column {error.colno})"
+
+
 def replay_lines(lines: Iterable[str], source: str = "<log>") -> Replay:
     """Replay the lines of a log (see :func:`replay_log`)."""
     reader = JsonLines(lines, source)
     numbered, fail, parse = reader.numbered, reader.fail, reader.parse
 
-    first_no, first = numbered[0]
-    parsed = parse(first_no, first)
-    if isinstance(parsed, dict) and parsed.get("format") == "sleuth-view":
+    first_no, parsed = reader.header()
+    if parsed.get("format") == VIEW_FORMAT:
         raise fail(
             first_no,
             "this is one seat's view log (as the assistant saves it), not a whole game: "

@@ -5,6 +5,16 @@ the legal actions the engine computed and then applied by the engine, which chec
 A bot that raises, returns an illegal action or exceeds the per-move time limit forfeits with a
 recorded reason; the runner itself never raises because of a bot.
 
+Time limits count CPU time, so that a machine's load cannot make a bot forfeit: a move is
+measured by the CPU time of the thread that asks the bot (``time.thread_time()``), and a bot
+still thinking is interrupted (where signals can be used: the main thread of a POSIX process,
+as in ``sleuth play``'s workers) after :func:`hard_stops`: five times its limit of CPU time,
+or a wall-clock time far above it (:data:`WALL_FACTOR`, for a bot that waits without
+computing).  The forfeit's reason names which.  One lazily armed SIGALRM timer serves both
+stops (see :class:`_Stops`): a move costs two readings of the thread's CPU clock and no system
+call for the timer.  Bots that stop on a wall clock of their own (a search's ``seconds=``)
+still play differently under load; the built-in bots' defaults do not.
+
 Determinism: with the same game, bots and seed, the sequence of actions and events is the same
 bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance with
 ``derive_seed(seed, "chance")``).
@@ -12,6 +22,7 @@ bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance wit
 
 from __future__ import annotations
 
+import math
 import random
 import signal
 import threading
@@ -39,9 +50,15 @@ class DefaultLimit(float):
 
 
 DEFAULT_TIME_LIMIT: float = DefaultLimit(1.0)
-"""Seconds a bot may take per move before it forfeits, unless it declares a larger budget."""
+"""CPU seconds a bot may use per move before it forfeits, unless it declares a larger budget."""
 SETUP_LIMIT = 60.0
-"""Seconds a bot may take to start (its constructor) before it is interrupted and forfeits."""
+"""CPU seconds a bot may use to start (its constructor) before it is interrupted and forfeits."""
+WALL_FACTOR = 30.0
+"""A bot still busy after this many times its limit in wall-clock seconds (and at least
+:data:`WALL_LEAST`) is interrupted, though it used little CPU: it waits for something (a sleep, a
+blocked read) that may never come.  Far above what load does to a move within its limit."""
+WALL_LEAST = 60.0
+"""The least wall-clock seconds before a waiting bot is interrupted (see :data:`WALL_FACTOR`)."""
 MAX_TIMER = 1e6
 """Longer limits are not enforced by a timer (``setitimer`` cannot hold arbitrary values)."""
 BOT_FAILURES = (Exception, SystemExit)
@@ -81,7 +98,8 @@ class MatchRecord:
     duration: float = 0.0
     final_state: State[Any] | None = None
     thinking: list[list[float]] = field(default_factory=list)
-    """Seconds each seat's bot took for each move it was asked for."""
+    """CPU seconds each seat's bot used for each move it was asked for (its thread's CPU time:
+    what the limit counts)."""
 
     @property
     def returns(self) -> tuple[float, ...]:
@@ -105,41 +123,114 @@ class MatchRecord:
 
 
 class BotTimeout(BaseException):
-    """Raised inside a bot that overran its hard time limit (BaseException: bots can't eat it)."""
+    """Raised inside a bot that overran a hard stop (BaseException: bots can't eat it).
+    ``cpu``: True when the stop was its CPU time, False when its wall-clock time."""
+
+    def __init__(self, cpu: bool) -> None:
+        super().__init__()
+        self.cpu = cpu
+
+
+def hard_stops(limit: float | None) -> tuple[float, float] | None:
+    """The CPU seconds and wall-clock seconds after which a bot still busy under a per-move
+    ``limit`` (CPU seconds; None: no limit, no stop) is interrupted: five times the limit (at
+    least one second more) of CPU time, or :data:`WALL_FACTOR` times it (at least
+    :data:`WALL_LEAST`) of wall-clock time."""
+    if limit is None:
+        return None
+    return max(5 * limit, limit + 1.0), max(WALL_FACTOR * limit, WALL_LEAST)
+
+
+class _Stops:
+    """The hard stops of the bot code the runner calls, by one real-time timer (SIGALRM, main
+    thread only), armed lazily so that a call costs no system call for it.
+
+    A call may use ``cpu`` seconds of its thread's CPU time and wait ``wall`` seconds.  When the
+    timer fires during a call, the handler raises :class:`BotTimeout` if either stop has passed,
+    and otherwise re-arms the timer for the soonest either could pass (CPU time runs no faster
+    than the wall clock, so the CPU stop comes no sooner than the CPU time left).  A timer
+    pending from an earlier call is kept when it fires no later than that; one that fires
+    between calls is ignored.  Invariant: while a call runs, a timer is pending that fires no
+    later than the call's first possible stop."""
+
+    __slots__ = ("cpu", "cpu_from", "fires_at", "started", "wall")
+
+    def __init__(self) -> None:
+        self.started: float | None = None
+        """The running call's start (``perf_counter``); None between calls."""
+        self.cpu_from = 0.0
+        """The running call's thread CPU time at its start (``thread_time``)."""
+        self.cpu = self.wall = 0.0
+        self.fires_at = math.inf
+        """When the pending timer fires (``perf_counter``; inf: none pending)."""
+
+    def begin(self, cpu_from: float, stops: tuple[float, float]) -> None:
+        """Start a call whose thread had used ``cpu_from`` seconds of CPU time, and that may
+        use ``stops[0]`` more or wait ``stops[1]`` seconds (:func:`hard_stops`; end the call
+        by setting :attr:`started` to None)."""
+        now = time.perf_counter()
+        self.started, self.cpu_from = now, cpu_from
+        self.cpu, self.wall = stops
+        soonest = min(stops)
+        if self.fires_at > now + soonest:
+            self._arm(now, soonest)
+
+    def _arm(self, now: float, seconds: float) -> None:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        self.fires_at = now + seconds
+
+    def on_alarm(self, signum: int, frame: object) -> None:
+        self.fires_at = math.inf
+        if self.started is None:
+            return  # between calls: the next call arms the timer
+        now = time.perf_counter()
+        cpu_left = self.cpu - (time.thread_time() - self.cpu_from)
+        wall_left = self.started + self.wall - now
+        if cpu_left <= 0:
+            raise BotTimeout(cpu=True)
+        if wall_left <= 0:
+            raise BotTimeout(cpu=False)
+        self._arm(now, min(cpu_left, wall_left))
 
 
 @contextmanager
-def _alarm_handler() -> Iterator[bool]:
-    """Install a SIGALRM handler for hard time limits; yields False where signals can't be used."""
+def _hard_stopping() -> Iterator[_Stops | None]:
+    """Install the signal handler of the hard stops for a match; yields None where signals
+    can't be used (no ``setitimer``, or not the main thread): bots are then measured, never
+    interrupted."""
     if (
         not hasattr(signal, "setitimer")
         or threading.current_thread() is not threading.main_thread()
     ):
-        yield False
+        yield None
         return
-
-    def on_alarm(signum: int, frame: object) -> None:
-        raise BotTimeout
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
+    stops = _Stops()
+    previous = signal.signal(signal.SIGALRM, stops.on_alarm)
     try:
-        yield True
+        yield stops
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
 @contextmanager
-def _deadline(seconds: float | None, can_interrupt: bool) -> Iterator[None]:
-    """Raise ``BotTimeout`` in the code of the block if it runs longer than ``seconds``."""
-    armed = can_interrupt and seconds is not None and 0 < seconds <= MAX_TIMER
-    if armed and seconds is not None:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+def _stopped_after(seconds: float, stops: _Stops | None) -> Iterator[None]:
+    """Raise ``BotTimeout`` in the code of the block once it has used ``seconds`` of CPU time
+    or waited :data:`WALL_FACTOR` times that (at least :data:`WALL_LEAST`)."""
+    armed = stops is not None and seconds <= MAX_TIMER
+    if stops is not None and armed:
+        stops.begin(time.thread_time(), (seconds, max(WALL_FACTOR * seconds, WALL_LEAST)))
     try:
         yield
     finally:
-        if armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        if stops is not None:
+            stops.started = None
+
+
+def _stop_text(exc: BotTimeout, stops: tuple[float, float]) -> str:
+    """How a hard stop is named in a forfeit's reason."""
+    cpu, wall = stops
+    return f"{cpu:g} s of CPU time" if exc.cpu else f"{wall:g} s of wall-clock time"
 
 
 def _describe(exc: BaseException) -> str:
@@ -153,12 +244,15 @@ def run_match(
     seed: int,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
 ) -> MatchRecord:
-    """Play one game; ``bots[s]`` plays seat ``s``.  ``time_limit`` is seconds per move (None:
-    no limit); by default :data:`DEFAULT_TIME_LIMIT`, raised for each seat to the move budget
-    its bot declares (:func:`seat_limits`).
+    """Play one game; ``bots[s]`` plays seat ``s``.  ``time_limit`` is CPU seconds per move
+    (None: no limit); by default :data:`DEFAULT_TIME_LIMIT`, raised for each seat to the move
+    budget its bot declares (:func:`seat_limits`).
 
-    A bot exceeding its limit forfeits after its move returns; a bot still thinking at five
-    times the limit (at least one second more) is interrupted, where the platform allows.
+    A bot whose move used more CPU time than its limit forfeits after the move returns; a bot
+    still busy at :func:`hard_stops` (five times the limit of CPU time, or a wall-clock time far
+    above it) is interrupted, where the platform allows.  Neither depends on the machine's
+    load: the record is the same on an idle and a busy machine for bots that do not read a
+    clock themselves.
     """
     if len(bots) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} bots, got {len(bots)}")
@@ -174,10 +268,10 @@ def run_match(
     views = [View(s, game.roles[s], info, events_of[s]) for s in range(len(bots))]
     forfeited: set[int] = set()
     limits = seat_limits(bots, time_limit)
-    hard_limits = [None if limit is None else max(5 * limit, limit + 1.0) for limit in limits]
+    stops_of = [hard_stops(limit) for limit in limits]
 
-    with _alarm_handler() as can_interrupt:
-        players = _start_bots(game, bots, seed, can_interrupt, record.forfeits)
+    with _hard_stopping() as stops:
+        players = _start_bots(game, bots, seed, stops, record.forfeits)
         forfeited.update(f.seat for f in record.forfeits)
 
         while not state.is_terminal():
@@ -195,11 +289,10 @@ def run_match(
             else:
                 player = players[seat]
                 assert player is not None
-                started_move = time.perf_counter()
-                action, problem = _ask(
-                    player, state, views[seat], limits[seat], hard_limits[seat], can_interrupt
+                action, problem, used = _ask(
+                    player, state, views[seat], limits[seat], stops_of[seat], stops
                 )
-                record.thinking[seat].append(time.perf_counter() - started_move)
+                record.thinking[seat].append(used)
                 if problem is None:
                     events, problem = _apply_checked(state, action)
                 if problem is not None:
@@ -212,7 +305,7 @@ def run_match(
             for s, seen in enumerate(events_of):
                 seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
-        _tell_game_over(players, views, forfeited, hard_limits, can_interrupt)
+        _tell_game_over(players, views, forfeited, stops_of, stops)
 
     record.result = final_result(game, state, record.forfeits)
     record.final_state = state
@@ -221,8 +314,8 @@ def run_match(
 
 
 def seat_limits(bots: Sequence[BotSpec | BotInfo], time_limit: float | None) -> list[float | None]:
-    """Each seat's seconds per move: ``time_limit`` as given (None: no limit), except that the
-    default limit (a :class:`DefaultLimit`) is raised to the budget the seat's bot declares."""
+    """Each seat's CPU seconds per move: ``time_limit`` as given (None: no limit), except that
+    the default limit (a :class:`DefaultLimit`) is raised to the budget the seat's bot declares."""
     if not isinstance(time_limit, DefaultLimit):
         return [time_limit] * len(bots)
     return [max(float(time_limit), bot.budget() or 0.0) for bot in bots]
@@ -232,18 +325,20 @@ def _start_bots(
     game: Game[Any],
     bots: Sequence[BotSpec],
     seed: int,
-    can_interrupt: bool,
+    stops: _Stops | None,
     forfeits: list[Forfeit],
 ) -> list[Bot | None]:
-    """Build each seat's bot; a bot that fails or overruns :data:`SETUP_LIMIT` forfeits."""
+    """Build each seat's bot; a bot that fails or overruns :data:`SETUP_LIMIT` (CPU seconds,
+    or the wall-clock time :data:`WALL_FACTOR` times it) forfeits."""
     players: list[Bot | None] = []
     for seat, spec in enumerate(bots):
         try:
-            with _deadline(SETUP_LIMIT, can_interrupt):
+            with _stopped_after(SETUP_LIMIT, stops):
                 players.append(spec.make(game, seat, derive_seed(seed, "bot", seat)))
             continue
-        except BotTimeout:
-            problem = f"could not start within {SETUP_LIMIT:g} s"
+        except BotTimeout as exc:
+            wall = max(WALL_FACTOR * SETUP_LIMIT, WALL_LEAST)
+            problem = f"could not start within {_stop_text(exc, (SETUP_LIMIT, wall))}"
         except BOT_FAILURES as exc:
             problem = f"could not start: {_describe(exc)}"
         players.append(None)
@@ -255,15 +350,19 @@ def _tell_game_over(
     players: list[Bot | None],
     views: list[View],
     forfeited: set[int],
-    hard_limits: Sequence[float | None],
-    can_interrupt: bool,
+    stops_of: Sequence[tuple[float, float] | None],
+    stops: _Stops | None,
 ) -> None:
     """Give every bot still in the game its final view; a failure there changes nothing."""
     for seat, player in enumerate(players):
         if player is None or seat in forfeited or type(player).game_over is Bot.game_over:
             continue
+        limits = stops_of[seat]
         try:
-            with _deadline(hard_limits[seat], can_interrupt):
+            if limits is None:
+                player.game_over(views[seat])
+                continue
+            with _stopped_after(limits[0], stops):
                 player.game_over(views[seat])
         except (BotTimeout, *BOT_FAILURES):
             pass
@@ -310,28 +409,32 @@ def _ask(
     state: State[Any],
     view: View,
     time_limit: float | None,
-    hard_limit: float | None,
-    can_interrupt: bool,
-) -> tuple[Hashable, str | None]:
-    """Ask a bot for its move; return ``(action, None)`` or ``(None, reason to forfeit)``."""
+    hard: tuple[float, float] | None,
+    stops: _Stops | None,
+) -> tuple[Hashable, str | None, float]:
+    """Ask a bot for its move; return ``(action, None, cpu)`` or ``(None, reason to forfeit,
+    cpu)``, ``cpu`` the CPU seconds of this thread the bot used."""
     legal = state.legal_actions()
-    t0 = time.perf_counter()
-    armed = can_interrupt and hard_limit is not None and hard_limit <= MAX_TIMER
+    if hard is not None and hard[0] > MAX_TIMER:
+        stops = None
+    t0 = time.thread_time()
     try:
-        if armed:  # inline rather than _deadline(): this is the hot path
-            signal.setitimer(signal.ITIMER_REAL, hard_limit)  # type: ignore[arg-type]
+        if stops is not None and hard is not None:  # inline, not _stopped_after(): hot path
+            stops.begin(t0, hard)
         try:
             action = player.ask(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
         finally:
-            if armed:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-    except BotTimeout:
-        return None, f"interrupted after {hard_limit:g} s (limit {time_limit:g} s per move)"
+            if stops is not None:
+                stops.started = None
+    except BotTimeout as exc:
+        stopped = _stop_text(exc, hard) if hard is not None else "a hard stop"
+        reason = f"interrupted after {stopped} (limit {time_limit:g} s per move)"
+        return None, reason, time.thread_time() - t0
     except BOT_FAILURES as exc:
-        return None, f"raised {_describe(exc)}"
-    elapsed = time.perf_counter() - t0
-    if time_limit is not None and elapsed > time_limit:
-        return None, f"took {elapsed:.3f} s (limit {time_limit:g} s per move)"
+        return None, f"raised {_describe(exc)}", time.thread_time() - t0
+    used = time.thread_time() - t0
+    if time_limit is not None and used > time_limit:
+        return None, f"used {used:.3f} s of CPU time (limit {time_limit:g} s per move)", used
     try:
         # The engine's own action object, parsed back from the text form: an object that
         # merely compares equal to a legal action (True for 1, 1.0 for 1) is not accepted.
@@ -340,5 +443,5 @@ def _ask(
     except Exception:
         ok = False
     if not ok:
-        return None, f"returned an illegal action: {action!r}"
-    return canonical, None
+        return None, f"returned an illegal action: {action!r}", used
+    return canonical, None, used

@@ -9,6 +9,7 @@ from typing import Any
 
 from sleuth.core.errors import OptionError
 from sleuth.core.events import JSON
+from sleuth.core.numbers import is_too_long, shorten, too_long
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class OptionSpec:
     ``parse_canonical``, if given, accepts canonical values only and never touches the file
     system; it is used for options read from untrusted input such as a log header (a user may
     name a file on the command line, a log must not make Sleuth read one).
+    ``file_values``, if given, tells which values name a file or folder (:meth:`names_file`).
     """
 
     name: str
@@ -32,6 +34,19 @@ class OptionSpec:
     web app), chosen so that a move there takes seconds, not minutes; at least the default.
     None: the default is the largest (:func:`interactive_limit`).  The command line takes any
     value ``parse`` accepts."""
+    file_values: Callable[[Any], bool] | None = None
+    """For an option some of whose values name a file or folder (a Fox board's edge-list file,
+    a Scotland Yard map folder): true for exactly the values that ``parse`` reads as a path,
+    those whose parsing may look at the file system; None: no value does.  A value standing
+    for the machine's own default (Scotland Yard's empty map: the folder its operator set in
+    the environment, else the built-in board) names none.  A program that must not read the
+    files its users name (the web app) refuses these values before anything is parsed
+    (:meth:`names_file`)."""
+
+    def names_file(self, value: Any) -> bool:
+        """Whether ``value`` (a text, or a typed value as a log header gives it) names a file
+        or folder: read without touching the file system (:attr:`file_values`)."""
+        return self.file_values is not None and self.file_values(value)
 
     def __post_init__(self) -> None:
         limit = interactive_limit(self)
@@ -62,7 +77,8 @@ def parse_options(
         try:
             values[option.name] = parse(raw)
         except (ValueError, TypeError) as exc:
-            raise OptionError(f"option {option.name}={raw!r} of {owner}: {exc}") from exc
+            shown = repr(shorten(raw, 60) if isinstance(raw, str) else raw)
+            raise OptionError(f"option {option.name}={shown} of {owner}: {exc}") from exc
     return values
 
 
@@ -119,6 +135,8 @@ def parse_int(minimum: int) -> Callable[[Any], int]:
     def parse(raw: Any) -> int:
         if isinstance(raw, bool):
             raise ValueError("expected an integer")
+        if isinstance(raw, str) and is_too_long(raw):
+            raise ValueError(too_long(raw.strip()))
         try:
             value = int(raw)
         except (TypeError, ValueError):

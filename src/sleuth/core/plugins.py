@@ -98,14 +98,16 @@ class InferPlugin:
 class AssistPlugin:
     """``sleuth assist GAME``: a table-side assistant on the shared loop.
 
-    ``prepare(game)`` (optional) loads what the first answer would wait for (compiled
-    kernels, tables); ``session(game, params)`` opens a session on a game built from the
-    ``-o`` options.  ``load_sets`` names the params a saved log sets (with ``--load`` they
-    must be left out, like ``-o``).
+    ``check(game, params)`` (optional) refuses bad params with a SleuthError naming the
+    culprit, cheaply, before ``prepare``; ``prepare(game)`` (optional) loads what the first
+    answer would wait for (compiled kernels, tables); ``session(game, params)`` opens a session
+    on a game built from the ``-o`` options.  ``load_sets`` names the params a saved log sets
+    (with ``--load`` they must be left out, like ``-o``).
     """
 
     help: str
     session: Callable[[Game[Any], Mapping[str, Any]], TableSession]
     params: tuple[Param, ...] = ()
     prepare: Callable[[Game[Any]], None] | None = None
+    check: Callable[[Game[Any], Mapping[str, Any]], None] | None = None
     load_sets: tuple[str, ...] = ()

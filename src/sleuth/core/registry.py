@@ -122,7 +122,10 @@ class GameSpec:
     def make(self, texts: Mapping[str, Any] | None = None, canonical: bool = False) -> Game[Any]:
         """Build the game from option values (texts or typed values); unknown names fail.
 
-        With ``canonical=True`` (options from a log), values must be canonical: no file is read.
+        With ``canonical=True`` (options from a log), values must be canonical, and an option
+        with a ``parse_canonical`` reads no file (a Fox board); a Scotland Yard map folder is
+        still read, so a program that must read no file a user names refuses those values
+        first (:meth:`OptionSpec.names_file`, as the web app does).
         Invariant: the game is named as the spec (its bots, logs and results are found by
         that name), so a build that makes a game of another name is an error naming both.
         """

@@ -39,6 +39,7 @@ from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
 from sleuth.core.log import (
     LOG_FORMAT,
+    VIEW_FORMAT,
     JsonLines,
     StepLine,
     StrictModel,
@@ -49,7 +50,6 @@ from sleuth.core.registry import game_spec
 
 Roles = str | tuple[str, ...]
 """A role, or roles that see alike (see :func:`read_view_log`)."""
-VIEW_FORMAT = "sleuth-view"
 VIEW_VERSION = 1
 
 
@@ -162,9 +162,8 @@ def parse_view_lines(
     reader = JsonLines(lines, source)
     numbered, fail, parse = reader.numbered, reader.fail, reader.parse
 
-    first_no, first = numbered[0]
-    header = parse(first_no, first)
-    if isinstance(header, dict) and header.get("format") == LOG_FORMAT:
+    first_no, header = reader.header()
+    if header.get("format") == LOG_FORMAT:
         return _from_game_log(lines, role, source, game, seat)
     try:
         valid = ViewHeader.model_validate(header)

@@ -18,22 +18,20 @@ from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_floa
 POLICIES = ("random", "heuristic")
 """The rollout policies of the tree search (:class:`~sleuth.search.tree.SearchSettings`)."""
 
-SEARCH_SECONDS = 0.5
-"""The search bots' default time budget per move (``seconds``): half the match runner's default
-limit, leaving room for sampling the first world and for a loaded machine."""
 SEARCH_MARGIN = 1.0
-"""Seconds a search bot declares beyond its time budget for a move (sampling the first world,
+"""CPU seconds a search bot declares beyond its search for a move (sampling the first world,
 choosing the move; see :class:`SearchBudget`)."""
+ITERATION_COST = 1e-3
+"""CPU seconds a simulation may take, at most, unless the game declares its own (its search
+model's :attr:`~sleuth.search.model.SearchModel.iteration_cost`)."""
 
 COMMON_OPTIONS = (
-    OptionSpec(
-        "iterations", 1000, "simulations per move, at most", parse_int(1), interactive_max=5000
-    ),
+    OptionSpec("iterations", 1000, "simulations per move", parse_int(1), interactive_max=5000),
     OptionSpec(
         "seconds",
-        SEARCH_SECONDS,
-        "time per move, at most: the search stops at whichever of iterations and seconds "
-        "comes first (0: no time budget, always the full iterations)",
+        0.0,
+        "wall-clock time per move, at most (0: no time stop, always the full iterations); "
+        "a time stop makes the moves depend on the machine's speed and load",
         parse_float(0.0),
         interactive_max=10.0,
     ),
@@ -83,17 +81,20 @@ WORLDS = OptionSpec("worlds", 10, "worlds sampled per move", parse_int(1), inter
 
 @dataclass(frozen=True)
 class SearchBudget:
-    """The seconds per move a search bot declares to the match runner: its time budget (at
-    least the default ``seconds``), the game's ``overhead`` (its model's
-    :attr:`~sleuth.search.model.SearchModel.overhead`) and :data:`SEARCH_MARGIN`.  A bot
-    without a time budget (``seconds=0``) declares the same: a long fixed search is the
-    user's choice, to time with ``--time-limit``.  (A value, so that two declarations of one
-    game's bots compare equal.)"""
+    """The CPU seconds per move a search bot declares to the match runner: its search (its
+    ``iterations`` at the game's ``iteration_cost`` each, or its ``seconds`` when that time
+    stop comes first), the game's ``overhead`` (its model's
+    :attr:`~sleuth.search.model.SearchModel.overhead`) and :data:`SEARCH_MARGIN`.  (A value,
+    so that two declarations of one game's bots compare equal.)"""
 
     overhead: float
+    iteration_cost: float = ITERATION_COST
 
-    def __call__(self, seconds: float, **_: Any) -> float:
-        return max(seconds, SEARCH_SECONDS) + self.overhead + SEARCH_MARGIN
+    def __call__(self, iterations: int, seconds: float, **_: Any) -> float:
+        search = iterations * self.iteration_cost
+        if seconds > 0:
+            search = min(search, seconds)
+        return search + self.overhead + SEARCH_MARGIN
 
 
 def common_options(defaults: Mapping[str, Any]) -> tuple[OptionSpec, ...]:
@@ -112,16 +113,18 @@ def search_bot_infos(
     options: tuple[OptionSpec, ...] = (),
     overhead: float = 0.0,
     defaults: Mapping[str, Any] | None = None,
+    iteration_cost: float = ITERATION_COST,
 ) -> tuple[BotInfo, BotInfo]:
     """The ``ismcts`` and ``dmcts`` bots of a game: the common options (with the game's
     ``defaults``, such as ``{"policy": "heuristic"}``), then the game's own ``options`` and
-    the budget with its ``overhead`` — its search model's :attr:`options` and
-    :attr:`overhead`.  Options that clash with the common ones are a ValueError."""
+    the budget with its ``overhead`` and ``iteration_cost`` — its search model's
+    :attr:`options`, :attr:`overhead` and :attr:`iteration_cost`.  Options that clash with the
+    common ones are a ValueError."""
     clash = {o.name for o in options} & {o.name for o in COMMON_OPTIONS}
     if clash:
         raise ValueError(f"search model options {sorted(clash)} clash with the common ones")
     common = common_options(defaults or {})
-    budget = SearchBudget(overhead)
+    budget = SearchBudget(overhead, iteration_cost)
     return (
         BotInfo(
             "ismcts",

@@ -22,6 +22,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec
 from sleuth.core.outcome import side_seats
+from sleuth.search.catalogue import ITERATION_COST
 
 A = TypeVar("A", bound=Hashable)
 
@@ -63,6 +64,10 @@ class SearchModel(Generic[A]):
     """Seconds a decision may spend outside the tree search on a hard position (building the
     sampler, :meth:`root_moves`, :meth:`unsampled_action`): added to the move budget the
     search bots declare (:func:`sleuth.search.players.search_bots`)."""
+    iteration_cost: float = ITERATION_COST
+    """CPU seconds one simulation may take at most (with the game's default search options, on
+    its largest boards): the search bots declare their ``iterations`` times it (see
+    :class:`~sleuth.search.catalogue.SearchBudget`)."""
 
     def configured(self, **values: Any) -> SearchModel[A]:
         """The model a bot with these values of :attr:`options` uses (default: this one,

@@ -29,7 +29,6 @@ from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
 from sleuth.search.catalogue import SEARCH_MARGIN as SEARCH_MARGIN
-from sleuth.search.catalogue import SEARCH_SECONDS as SEARCH_SECONDS
 from sleuth.search.catalogue import search_bot_infos
 from sleuth.search.model import SearchModel, WorldSampler, event_key
 from sleuth.search.rewards import Rewards
@@ -202,7 +201,9 @@ def search_bots(
     the game's own default values of common options (``{"policy": "heuristic"}``).  They are
     the bots :func:`~sleuth.search.catalogue.search_bot_infos` declares for the model's
     options and overhead (a game's catalogue lists those)."""
-    ismcts_info, dmcts_info = search_bot_infos(roles, model.options, model.overhead, defaults)
+    ismcts_info, dmcts_info = search_bot_infos(
+        roles, model.options, model.overhead, defaults, model.iteration_cost
+    )
 
     def configured(options: dict[str, Any]) -> SearchModel[Any]:
         return model.configured(**{option.name: options[option.name] for option in model.options})

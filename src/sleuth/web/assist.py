@@ -40,6 +40,7 @@ from sleuth.core.registry import game_spec
 from sleuth.core.table import TableSession, count_entries
 from sleuth.web import assist_session as notes
 from sleuth.web.assist_visuals import visual
+from sleuth.web.live import option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.play import refuse_other_sites
 from sleuth.web.store import NotFoundError, Store
@@ -216,7 +217,7 @@ def assistants_info() -> list[dict[str, Any]]:
                 "game": name,
                 "help": helper.help,
                 "options": [
-                    {"name": o.name, "default": _text(o.default), "help": o.help}
+                    {"name": o.name, "default": _text(o.default), "help": option_help(o)}
                     for o in spec.options
                 ],
                 "params": [
@@ -468,6 +469,7 @@ def api_load(record_id: str, upload: Upload, request: Request) -> dict[str, Any]
     def change(
         record: dict[str, Any], session: TableSession
     ) -> tuple[dict[str, Any], TableSession, str]:
+        notes.refuse_log_files(upload.log)  # before anything is read
         base = {**record, "base": upload.log, "entries": [], "ended_by": None}
         fresh = notes.rebuild({**base, "base": None})
         notes.check_log_entries(record["game"], upload.log)  # before the (costly) replay

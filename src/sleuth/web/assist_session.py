@@ -26,10 +26,11 @@ from typing import Any
 
 from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
 from sleuth.core.game import Game
+from sleuth.core.log import JsonLines
 from sleuth.core.plugins import Param, ParamValue
 from sleuth.core.registry import game_spec, game_specs
 from sleuth.core.table import Command, TableSession, count_entries
-from sleuth.web.live import FILE_OPTIONS, MAX_OPTION_TEXT
+from sleuth.web.live import MAX_OPTION_TEXT, refuse_files
 
 MAX_ENTRIES = 2000
 """The most entries a notepad holds."""
@@ -56,6 +57,7 @@ class Assistant:
     params: tuple[Param, ...]
     make: Callable[[Game[Any], Mapping[str, Any]], TableSession]
     prepare: Callable[[Game[Any]], None] | None = None
+    check: Callable[[Game[Any], Mapping[str, Any]], None] | None = None
 
 
 def _fox_session(game: Game[Any], params: Mapping[str, Any]) -> TableSession:
@@ -83,7 +85,7 @@ def assistants() -> dict[str, Assistant]:
             hidden = HIDDEN_PARAMS.get(spec.name, ())
             params = tuple(p for p in plugin.params if p.name not in hidden)
             out[spec.name] = Assistant(
-                spec.name, plugin.help, params, plugin.session, plugin.prepare
+                spec.name, plugin.help, params, plugin.session, plugin.prepare, plugin.check
             )
         elif spec.name == "fox":
             out["fox"] = Assistant("fox", FOX_HELP, (), _fox_session)
@@ -136,16 +138,14 @@ def param_value(param: Param, text: str) -> ParamValue:
 def new_record(name: str, options: Mapping[str, str], params: Mapping[str, str]) -> dict[str, Any]:
     """The record of a new notepad from a person's choices; bad choices raise a SleuthError.
 
-    Game options are read as canonical values, so a web request never makes the server read
-    a file (a board file option may only stay at its default)."""
+    A game option naming a file is refused before any is read (:func:`refuse_files`); the
+    others are read as canonical values."""
     helper = assistant(name)
     spec = game_spec(name)
     for key, text in options.items():
         if len(key) > MAX_OPTION_TEXT or len(text) > MAX_OPTION_TEXT:
             raise OptionError(f"option {key[:40]!r}: longer than {MAX_OPTION_TEXT} characters")
-    folder = FILE_OPTIONS.get(name)
-    if folder is not None and options.get(folder, "") not in ("", "builtin"):
-        raise OptionError(f"option {folder}: the web app reads no files (leave it at builtin)")
+    refuse_files(spec, options)
     game = spec.make(dict(options), canonical=True)
     known = {p.name: p for p in helper.params}
     unknown = sorted(set(params) - set(known))
@@ -155,6 +155,8 @@ def new_record(name: str, options: Mapping[str, str], params: Mapping[str, str])
             + (", ".join(known) or "none")
         )
     values = {p.name: param_value(p, params.get(p.name, "")) for p in helper.params}
+    if helper.check is not None:
+        helper.check(game, values)
     if helper.prepare is not None:
         helper.prepare(game)
     first = helper.make(game, values).history()  # settings may be entries (a Cluedo hand)
@@ -202,6 +204,23 @@ def load_text(session: TableSession, text: str) -> None:
                 f"the uploaded log: an event's fields have the wrong shape "
                 f"({type(exc).__name__}: {exc})"
             ) from None
+
+
+def refuse_log_files(text: str) -> None:
+    """Refuse (a ChoiceError naming the option) an uploaded log whose header gives a game
+    option naming a file or folder (:func:`refuse_files`), before anything is loaded: the
+    header read by the log readers' own :class:`~sleuth.core.log.JsonLines` (the first
+    non-blank line).  A header that is not a JSON object with a known game and an object of
+    options is left for the load to name."""
+    try:
+        lines = JsonLines(text.splitlines(), "the uploaded log")
+        fields = lines.parse(*lines.numbered[0])
+        spec = game_spec(str(fields["game"]))
+        options = fields["options"]
+    except (SleuthError, TypeError, KeyError):
+        return
+    if isinstance(options, dict):
+        refuse_files(spec, options)
 
 
 ENTRY_EVENTS = {"fox": "inspected"}

@@ -14,9 +14,9 @@ An assistant shows what its user knows, so a picture may draw anything the sessi
   with a ring around each of Mr. X's possible stations, stronger for likelier ones, and the
   likeliest labelled with their probability;
 - cluedo: the notepad matrix and room map (:mod:`sleuth.web.render.cluedo` from the user's
-  own view), the envelope's entropy after each entry as a line, and the best suggestion in
-  each room as bars (the recommended one first, in red; the room the "This turn" line goes
-  to outlined).
+  own view), the equally likely envelopes left after each entry as a line, and the best
+  suggestion in each room as bars (the recommended one first, in red; the room the "This
+  turn" line goes to outlined).
 
 Invariant: :func:`visual` never raises for a session in any state (an empty string when there
 is nothing to draw yet).
@@ -24,6 +24,7 @@ is nothing to draw yet).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -321,7 +322,9 @@ def _suggestions(pad: Any) -> str:
         y = 22 + row * index
         room = pad.card_name(a.room)
         guess = f"{pad.card_name(a.suspect)}, {pad.card_name(a.weapon)}"
-        worth = f"{a.gain:.2f} nats" + (f" in {a.turns:.1f} turns" if a.turns else "")
+        worth = f"divides them by {math.exp(a.gain):.1f}" + (
+            f" in {a.turns:.1f} turns" if a.turns else ""
+        )
         body.append(text(4, y + 14, room, font_weight=700 if index == 0 else None))
         tip = f"{room}: suggest {guess} ({worth})"
         outline: dict[str, Any] = {}
@@ -348,8 +351,13 @@ def _suggestions(pad: Any) -> str:
     return chart.replace("<svg ", '<svg class="chart" ', 1)
 
 
+def _left(entropy: float) -> str:
+    return f"about {max(1, round(math.exp(entropy))):,}"
+
+
 def _entropy(points: Sequence[tuple[int, float]]) -> str:
-    """The envelope's entropy (nats) after each entry, as a line chart."""
+    """The envelope's entropy (nats) after each entry, as a line chart labelled as players
+    read it: the number of equally likely envelopes it is worth (e^H, on a log scale)."""
     if not points:
         return ""
     width, height, left, bottom = 360, 150, 36, 26
@@ -367,20 +375,21 @@ def _entropy(points: Sequence[tuple[int, float]]) -> str:
     body = [
         tag("line", x1=left, y1=height - bottom, x2=width - 10, y2=height - bottom, stroke="#888"),
         tag("line", x1=left, y1=10, x2=left, y2=height - bottom, stroke="#888"),
-        text(4, 16, f"{top_bits:.1f}", font_size=10),
-        text(4, height - bottom, "0", font_size=10),
+        text(4, 16, f"{math.exp(top_bits):,.0f}", font_size=10),
+        text(4, height - bottom, "1", font_size=10),
         tag("polyline", points=corners, fill="none", stroke=HEAT, stroke_width=2, class_="entropy"),
         text(
             left,
             height - 6,
-            f"envelope entropy (nats) by entry; now {points[-1][1]:.2f}",
+            f"equally likely envelopes left by entry; now {_left(points[-1][1])}",
             fill="#5b6475",
         ),
     ]
     for n, h in points:
         x, y = at(n, h)
-        body.append(tag("circle", title(f"entry {n}: {h:.2f} nats"), cx=x, cy=y, r=3, fill=HEAT))
-    chart = document(width, height, "".join(body), "Cluedo: the envelope's entropy over time")
+        tip = title(f"entry {n}: {_left(h)} equally likely envelopes left")
+        body.append(tag("circle", tip, cx=x, cy=y, r=3, fill=HEAT))
+    chart = document(width, height, "".join(body), "Cluedo: the envelopes left over time")
     return chart.replace("<svg ", '<svg class="chart" ', 1)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +31,7 @@ from sleuth.core.errors import OptionError, SleuthError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.match import BOT_FAILURES, DEFAULT_TIME_LIMIT, Forfeit, final_result, seat_limits
-from sleuth.core.options import parse_options
+from sleuth.core.options import OptionSpec, parse_options
 from sleuth.core.outcome import Outcome
 from sleuth.core.registry import GameSpec, game_spec
 from sleuth.core.rng import derive_seed
@@ -47,9 +47,6 @@ stopped once a move has started.  Each bot option is also bounded by its own int
 (:func:`sleuth.core.options.interactive_limit`)."""
 MOST_SEATS = 16
 """The most seats tried for a role that the game's default seat count lacks."""
-FILE_OPTIONS = {"scotland-yard": "map"}
-"""Options that name a folder on the server: a web request may only leave them at the default
-(the built-in board, or the one the server's environment names)."""
 
 
 class ChoiceError(SleuthError, ValueError):
@@ -62,6 +59,37 @@ class ChoiceError(SleuthError, ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
+
+
+def refuse_files(spec: GameSpec, values: Mapping[str, Any]) -> None:
+    """The web app's one rule on files: a ChoiceError blaming ``option:NAME`` for the first
+    option in ``values`` whose value names a file or folder, as the game declares
+    (:meth:`~sleuth.core.options.OptionSpec.names_file`: the Fox board's edge-list file, the
+    Scotland Yard map folder), decided from the values alone before any is parsed, so that a
+    web request never makes the server read a file, nor tells whether one exists.
+
+    Every place where a client's option values reach a game calls it first: a new game
+    (:func:`new_log`), a new notepad and an uploaded log's header
+    (:mod:`sleuth.web.assist_session`).  The one such value let through is the option's
+    default as this server reads it (the map folder its operator set in the environment,
+    which a log saved here carries): it is read for every game anyway.  Unknown names are
+    left to the game's own refusal."""
+    known = {option.name: option for option in spec.options}
+    for name, value in values.items():
+        option = known.get(name)
+        if option is None or not option.names_file(value) or value == option.parse(option.default):
+            continue
+        raise ChoiceError(
+            f"option:{name}",
+            f"option {name}={str(value)[:200]!r} of {spec.name} names a file or folder: the "
+            "web app reads no files",
+        )
+
+
+def option_help(option: OptionSpec) -> str:
+    """A game option's help as the web app's forms show it: for an option some of whose
+    values name files, followed by what :func:`refuse_files` does with them."""
+    return option.help + (" (the web app reads no files)" if option.file_values is not None else "")
 
 
 @contextmanager
@@ -96,7 +124,8 @@ def new_log(
     :class:`ChoiceError` naming the form field at fault (the first found, in this order:
     game, the lengths of options and bots, options, role, seat, bots, seed).
 
-    Options are read as canonical values: a web request never makes the server read a file.
+    An option naming a file is refused before any is read (:func:`refuse_files`); the others
+    are read as canonical values.
     ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's, and must
     be a seat of ``role`` when both are given; every other
     seat gets the bot in ``bots`` or :func:`default_bot`.  A ``role`` that only some seat
@@ -113,12 +142,7 @@ def new_log(
     ]:
         if len(key) > MAX_OPTION_TEXT or len(str(text)) > MAX_OPTION_TEXT:
             raise ChoiceError(culprit, f"option {key!r}: longer than {MAX_OPTION_TEXT} characters")
-    folder = FILE_OPTIONS.get(name)
-    if folder is not None and options.get(folder, "") not in ("", "builtin"):
-        raise ChoiceError(
-            f"option:{folder}",
-            f"option {folder}: the web app reads no files (leave it at builtin)",
-        )
+    refuse_files(spec, options)
     try:
         game = spec.make(options, canonical=True)
     except SleuthError as exc:
@@ -314,7 +338,7 @@ class LiveGame:
     def _bot_move(self, seat: int) -> None:
         spec = self.spec.bot(self.log["bots"][seat])
         limit = seat_limits([spec], DEFAULT_TIME_LIMIT)[0] or float(DEFAULT_TIME_LIMIT)
-        hard = max(5 * limit, limit + 1.0)
+        hard = max(5 * limit, limit + 1.0)  # CPU seconds: a busy server forfeits no bot
         problem = None
         try:
             spec.warm()
@@ -324,12 +348,12 @@ class LiveGame:
                     self.game, seat, derive_seed(self.log["seed"], "bot", seat)
                 )
             legal = self.state.legal_actions()
-            started = time.perf_counter()
+            started = time.thread_time()
             action = bot.ask(self.views[seat], legal)
-            elapsed = time.perf_counter() - started
+            elapsed = time.thread_time() - started
             canonical = self.game.parse_action(str(action))
             if elapsed > hard:
-                problem = f"took {elapsed:.3f} s (limit {hard:g} s per move here)"
+                problem = f"used {elapsed:.3f} s of CPU time (limit {hard:g} s per move here)"
             elif not self.state.is_legal(canonical) or canonical != action:
                 problem = f"returned an illegal action: {action!r}"
         except BOT_FAILURES as exc:

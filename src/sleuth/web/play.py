@@ -28,7 +28,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
-from sleuth.web.live import FILE_OPTIONS, ChoiceError, LiveGame, default_bot, new_log
+from sleuth.web.live import ChoiceError, LiveGame, default_bot, new_log, option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.new_game import (
     NewGame,
@@ -122,7 +122,7 @@ def _templates(request: Request) -> Jinja2Templates:
 @cache
 def games_info() -> list[dict[str, Any]]:
     """What the new-game form offers: each game's roles (those of its default options first),
-    options (but those naming server files) and bots, with each numeric bot option's largest
+    options and bots, with each numeric bot option's largest
     value here (``most``: its interactive limit; None for other options)."""
     out = []
     for spec in game_specs():
@@ -135,9 +135,8 @@ def games_info() -> list[dict[str, Any]]:
                     role: default_bot(spec, role).name for role in dict.fromkeys(spec.roles)
                 },
                 "options": [
-                    {"name": o.name, "default": option_text(o.default), "help": o.help}
+                    {"name": o.name, "default": option_text(o.default), "help": option_help(o)}
                     for o in spec.options
-                    if o.name != FILE_OPTIONS.get(spec.name)  # the web reads no server files
                 ],
                 "bots": [
                     {

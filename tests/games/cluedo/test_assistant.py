@@ -338,12 +338,12 @@ def test_the_notepad_shows_the_deduction_and_the_advice() -> None:
     reason = advice.reason.replace("the Plum", "Professor Plum")
     assert f"When asked, show Professor Plum: {reason}" in out
     assert "Best suggestion by room (enter 'I am in ROOM' for travel times)" in out
-    assert "Do not accuse yet" in out and "Entropy by entry (nats)" in out
+    assert "Do not accuse yet" in out and "Envelopes left by entry (as if equally likely)" in out
     s.enter("Dan passes")
     s.enter("I show plum")
     s.enter("I am in the kitchn")
     out = flat(shown(s))
-    assert "Best suggestion by room from Kitchen" in out and "per turn" in out
+    assert "Best suggestion by room from Kitchen" in out and "a turn" in out
     rooms = s.pad.cache["rooms"]
     assert isinstance(rooms, list) and len(rooms) == 9
     assert rooms[0].rate == max(r.rate for r in rooms)
@@ -736,7 +736,7 @@ def test_brief_shows_only_the_lines_a_player_acts_on_and_full_shows_everything(
     out = done.stdout
     after = out[out.index("ok: Cy passes (entry 5)") : out.index("> ", out.index("ok: Cy passes"))]
     lines = after.strip().splitlines()[1:]
-    assert [line.split(" ")[0] for line in lines] == ["Seats", "Bob", "This", "Do"], lines
+    assert [line.split(" ")[0] for line in lines] == ["Seats", "Bob", "Your", "Do"], lines
     assert "When asked, show Rope" in after and "Most likely envelopes" not in after
     full = out[out.index("ok: Cy passes (entry 5)") + len(after) :]  # what 'full' printed
     assert "Most likely envelopes" in full and "Best suggestion by room" in full

@@ -10,6 +10,7 @@ import io
 import random
 import re
 from collections.abc import Hashable
+from math import exp
 from typing import cast
 
 import pytest
@@ -49,6 +50,7 @@ from sleuth.games.cluedo.sleuth_player import SleuthPlayer
 from sleuth.games.cluedo.table import (
     accusation,
     accusation_now,
+    divides,
     room_table,
     turn_line,
     turn_plan,
@@ -160,13 +162,14 @@ def test_at_the_start_of_a_turn_it_is_the_players_move(
         cards = f"{s.pad.card_name(kitchen.suspect)}, {s.pad.card_name(kitchen.weapon)}"
         assert line.startswith(
             f"This turn: take the secret passage to the Kitchen and suggest {cards} there "
-            f"({kitchen.gain:.2f} nats expected). Worth in nats a turn: passage "
-            f"{plan.worth['passage']:.2f}, roll {plan.worth['roll']:.2f} on average."
+            f"(it {divides(kitchen.gain)}). What a turn divides the envelopes left by: passage "
+            f"{exp(plan.worth['passage']):.2f}, roll {exp(plan.worth['roll']):.2f} on average."
         )
     else:
         assert line == (
-            "This turn: roll, then enter 'I rolled N' for where to go. Worth in nats a turn: "
-            f"roll {plan.worth['roll']:.2f} on average, passage {plan.worth['passage']:.2f}."
+            "This turn: roll, then enter 'I rolled N' for where to go. What a turn divides the "
+            f"envelopes left by: roll {exp(plan.worth['roll']):.2f} on average, passage "
+            f"{exp(plan.worth['passage']):.2f}."
         )
 
 
@@ -196,9 +199,10 @@ def test_summoned_it_may_stay_and_suggest(
     if plan.action == "stay":
         line = flat(turn_line(s.pad))
         assert line.startswith(
-            "This turn: stay in the Kitchen (Bob summoned your token, Miss Scarlet) and suggest "
+            "Your next turn (the last turn entered is Bob's): stay in the Kitchen (Bob summoned "
+            "your token, Miss Scarlet) and suggest "
         )
-        assert f"Worth in nats a turn: stay {plan.worth['stay']:.2f}, roll " in line
+        assert f"envelopes left by: stay {exp(plan.worth['stay']):.2f}, roll " in line
     # entering the token's place ends the summons
     s.enter("I am in the kitchen")
     assert s.pad.summoner is None and s.pad.turn() == Turn(InRoom(KITCHEN), "act", may_suggest=True)
@@ -233,7 +237,7 @@ def test_in_a_room_just_entered_it_suggests_here() -> None:
     kitchen = next(a for a in room_table(s.pad) if a.room == KITCHEN)
     cards = f"{s.pad.card_name(kitchen.suspect)}, {s.pad.card_name(kitchen.weapon)}"
     assert turn_line(s.pad) == (
-        f"This turn: suggest {cards} here in the Kitchen ({kitchen.gain:.2f} nats expected)."
+        f"This turn: suggest {cards} here in the Kitchen (it {divides(kitchen.gain)})."
     )
     # once I have suggested there, the Kitchen is a round trip away in the table too
     s.enter("I suggest green rope kitchen")
@@ -268,8 +272,8 @@ def test_where_the_rules_want_the_accusation_in_its_room_it_heads_there() -> Non
     assert plan.action == "passage" and plan.room == KITCHEN and plan.accuse_in == KITCHEN
     assert plan.worth == {"roll": plan.worth["roll"], "passage": 1.0, "stay": 0.5}
     assert flat(turn_line(s.pad)).startswith(
-        "This turn: take the secret passage to the Kitchen and accuse there. Worth in nats a "
-        "turn: passage 1.00, roll "
+        "Your next turn (the last turn entered is Bob's): take the secret passage to the Kitchen "
+        "and accuse there. What a turn divides the envelopes left by: passage 2.72, roll "
     )
     s.enter("I am in the kitchen")
     assert agrees(s) == TurnPlan("accuse", KITCHEN)
@@ -287,8 +291,9 @@ def test_where_the_rules_want_the_accusation_in_its_room_it_heads_there() -> Non
     assert plan.action == "passage" and plan.room == KITCHEN
     assert plan.accuse_in == card_named("Ballroom")
     assert flat(turn_line(far.pad)).startswith(
-        "This turn: take the secret passage to the Kitchen and head on for the Ballroom to "
-        "accuse there. Worth in nats a turn: passage "
+        "Your next turn (the last turn entered is Bob's): take the secret passage to the Kitchen "
+        "and head on for the Ballroom to accuse there. What a turn divides the envelopes left "
+        "by: passage "
     )
 
 
@@ -362,10 +367,15 @@ def test_the_notepads_rivals_are_the_players() -> None:
 
 
 def test_without_my_tokens_place_it_asks_for_it() -> None:
+    """(During Bob's turn the line is for my next turn, and says so; my own entry makes it
+    this turn's.)"""
     s = session("Bob suggests plum rope library", "Cy shows")
     assert s.pad.turn() is None and turn_plan(s.pad) is None
-    assert turn_line(s.pad).startswith("This turn: say where your token is ('I am in Hall'")
+    assert turn_line(s.pad).startswith(
+        "Your next turn (the last turn entered is Bob's): say where your token is ('I am in Hall'"
+    )
     s.enter("I am at start")
+    assert turn_line(s.pad).startswith("This turn: roll")
     assert s.pad.turn() == Turn(AtStart(SUSPECTS[0]), "move")
     plan = agrees(s)
     assert plan.action == "roll" and set(plan.worth) == {"roll"}
@@ -531,8 +541,10 @@ def test_a_rival_close_to_solving_it_hurries_both_lines_alike() -> None:
     hurried = AccusationAdvice(advice.suspect, advice.weapon, advice.room, 0.85, True, "rush")
     pad.cache["accusation"] = hurried  # as if the rivals' progress had lowered the bar to 85%
     cards = pad.cards_text([advice.suspect, advice.weapon, advice.room])
-    assert turn_line(pad) == f"This turn: accuse {cards}: 85% likely, and a rival is close to " \
-                             "solving it."  # fmt: skip
+    assert turn_line(pad) == (
+        f"Your next turn (the last turn entered is Bob's): accuse {cards}: 85% likely, and a "
+        "rival is close to solving it."
+    )
     assert str(accusation(pad)) == (
         f"Accuse now: the likeliest envelope, {cards}, has 85.0% (a 15% risk of elimination): "
         "a rival is close to solving it."

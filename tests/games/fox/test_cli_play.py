@@ -124,7 +124,7 @@ def test_bad_input_is_one_error_line_and_changes_nothing(cwd: Path) -> None:
         "commands)",
         "at most 1 hole may be inspected per day, got 2",
         "'1,1' names hole 1 twice",
-        "cannot read '-1': type the holes to inspect, such as 2 or 1,3 ('help' lists the commands)",
+        "'-1' is not a hole (holes 0..4)",
         "cannot read '[/x]': type the holes to inspect, such as 2 or 1,3 ('help' lists the "
         "commands)",
         "cannot read 'inspect': type the holes to inspect, such as 2 or 1,3 ('help' lists the "

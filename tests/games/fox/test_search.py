@@ -119,7 +119,7 @@ def test_determinized_search_is_worse_than_ismcts_on_the_fox() -> None:
         {"graph": "path:5", "days": "6"},
         {"graph": "cycle:5", "lazy": "true", "days": "4"},
         {"graph": "grid:2x3", "k": "2", "days": "3"},
-        {"graph": "path:3", "k": "5", "days": "1"},
+        {"graph": "path:3", "k": "3", "days": "1"},
     ],
 )
 def test_fast_rollout_plays_exactly_like_the_generic_rollout(options: dict[str, str]) -> None:

@@ -283,10 +283,10 @@ def test_entries_out_of_turn(game: ScotlandYardGame) -> None:
     refused(session, "x taxi bus", "write Mr. X's ticket")
     refused(session, "x double taxi", "write Mr. X's ticket")
     refused(session, "x ferry", "'ferry' is not a ticket")
-    refused(session, "reveal 45", "no reveal is due: no entry is a reveal entry")
+    refused(session, "reveal 45", "no reveal is due: Mr. X has not moved yet")
     session.enter("x taxi")
     refused(session, "x taxi", "still to move: d1, d2")
-    refused(session, "reveal 45", "no reveal is due: entry 1 was not a reveal entry")
+    refused(session, "reveal 45", "no reveal is due: Mr. X's move 1 is not a reveal move")
     refused(session, "d3 pass", "there is no detective 3")
     refused(session, "d1 taxi", "write 'd1 TICKET STATION'")
     move = session.table.legal_moves(0)[0]
@@ -353,7 +353,9 @@ def test_tickets_run_out() -> None:
     late = DetectivesSession(short, starts=starts(short)[:1])
     late.enter("x taxi")
     late.enter(f"d1 {late.table.legal_moves(0)[0]}")
-    refused(late, "x double taxi taxi", "a double move needs two free log entries (C3)")
+    refused(
+        late, "x double taxi taxi", "a double move needs two free lines in Mr. X's travel log (C3)"
+    )
 
 
 def test_a_double_move_with_a_reveal_after_each_leg(game: ScotlandYardGame) -> None:
@@ -366,9 +368,9 @@ def test_a_double_move_with_a_reveal_after_each_leg(game: ScotlandYardGame) -> N
     table = session.table
     assert table.awaiting is not None and table.awaiting.entry == 1
     assert table.events[-1].kind == "start"  # the legs wait for their reveals
-    assert "Entry 1 is a reveal entry" in shown(session)
-    refused(session, "d1 pass", "entry 1 is a reveal entry: first enter")
-    refused(session, "x taxi", "entry 1 is a reveal entry")
+    assert "Mr. X's move 1 is a reveal move" in shown(session)
+    refused(session, "d1 pass", "Mr. X's move 1 is a reveal move: first enter")
+    refused(session, "x taxi", "Mr. X's move 1 is a reveal move")
     held = table.detectives[0]
     refused(session, f"reveal {held}", f"Mr. X is revealed at {held}, but he can only be at")
     first = next(s for s in table.tracker.stations() if any(  # type: ignore[union-attr]
@@ -402,7 +404,7 @@ def test_a_second_leg_made_impossible_by_a_reveal_names_the_leg() -> None:
     refused(
         session,
         f"reveal {stranded}",
-        f"'reveal {stranded}': the second leg (bus, entry 2): Mr. X can only be at {{{stranded}}}, "
+        f"'reveal {stranded}': the second leg (bus, move 2): Mr. X can only be at {{{stranded}}}, "
         "and no bus route leaves it",
     )
 
@@ -563,11 +565,11 @@ def test_bad_files_and_a_pending_reveal_are_refused(cwd: Path) -> None:
     done = entry("assist", "scotland-yard", "-o", "detectives=1", "-o", "reveals=1",
                  "--starts", str(a), cwd=cwd, stdin=script)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "error: entry 1 waits for its reveal" in done.stdout
+    assert "error: Mr. X's move 1 waits for its reveal" in done.stdout
     assert "error: nothing.jsonl: cannot read" in done.stdout
     assert not (cwd / "a.jsonl").exists()
     bad = entry("assist", "scotland-yard", "--starts", "1,2", cwd=cwd)
-    assert bad.returncode == 2 and "'start 1,2': 2 stations for 5 detectives" in bad.stderr
+    assert bad.returncode == 2 and "error: starts 1,2: 2 stations for 5 detectives" in bad.stderr
 
 
 def test_full_game_logs_load_for_either_seating(cwd: Path) -> None:
@@ -588,10 +590,10 @@ def test_the_banner_and_the_table() -> None:
     assert "Enter the detectives' start stations" in shown(session)
     assert "x double bus black" in session.entry_help and "d3 pass" in session.entry_help
     assert session.leave() == "Left the assistant after 0 entries."
-    assert "; Mr. X shows himself after entries 3, 8, 13, 18, 24 of 24. " in session.title
+    assert "; Mr. X shows himself after his moves 3, 8, 13, 18, 24 of 24. " in session.title
     hidden = DetectivesSession(make(detectives=1, reveals="", log_length=10))
     assert hidden.title.startswith("Scotland Yard detectives' assistant: 1 detective, ")
-    assert "; Mr. X never shows himself in his log of 10 entries. " in hidden.title
+    assert "; Mr. X never shows himself in his travel log of 10 moves. " in hidden.title
 
 
 def test_the_start_examples_fit_the_built_in_board() -> None:

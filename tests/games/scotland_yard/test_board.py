@@ -117,6 +117,18 @@ def test_bad_stations(tmp_path: Path, stations: str, message: str) -> None:
         load_board(write(tmp_path, stations=stations))
 
 
+def test_a_file_without_the_header_is_named_but_not_quoted(tmp_path: Path) -> None:
+    """The first line of a file that is no board file (any file a map option names) is not
+    shown: the message names the file and the columns it lacks."""
+    folder = write(tmp_path, stations="root:x:0:0:secret-hash\n1,2,3\n")
+    with pytest.raises(BoardError) as refused:
+        load_board(folder)
+    assert str(refused.value) == (
+        f"{folder / 'stations.csv'}:1: missing column(s) id, x, y: the first line must name "
+        "the columns id,x,y"
+    )
+
+
 def test_missing_files(tmp_path: Path) -> None:
     with pytest.raises(BoardError, match="no such board folder"):
         load_board(tmp_path / "nowhere")

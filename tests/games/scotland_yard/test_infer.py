@@ -141,13 +141,13 @@ def test_a_capture_and_the_text_answer(cwd: Path) -> None:
     assert f"Mr. X was caught at {out['caught']}." in text
     middle = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "12", "--model",
                         "random-walk", "--smooth", cwd=cwd).stdout)  # fmt: skip
-    assert "entry ticket revealed at possible after smoothing" in middle
+    assert "move ticket revealed at possible after smoothing" in middle
     assert "Mr. X may be at" in middle and "Probabilities (random-walk)" in middle
     start = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "0", cwd=cwd).stdout)
     assert start == "After 0 events: the game has not started."
     first = flat(entry("infer", "scotland-yard", "--log", logs[0], "--events", "1", cwd=cwd).stdout)
     assert (
-        "After 1 event (log entry 0): Mr. X may be at" in first
+        "After 1 event (Mr. X's move 0): Mr. X may be at" in first
         and "Probabilities (uniform):" in first
     )
 

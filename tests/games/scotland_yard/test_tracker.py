@@ -167,9 +167,12 @@ def test_reveal_log_checks_the_log_and_pins_every_entry() -> None:
     ("log", "message"),
     [
         ([("taxi", 86)], "the log has 1 entries, not 2"),
-        ([("bus", 86), ("black", 69)], "log entry 1 shows bus, but taxi was played"),
-        ([("taxi", 87), ("black", 69)], r"log entry 1 says 87, but Mr. X could only be at \{86,"),
-        ([("taxi", 116), ("black", 69)], "log entry 2: no black move goes from 116 to 69"),
+        ([("bus", 86), ("black", 69)], "Mr. X's move 1 shows bus, but taxi was played"),
+        (
+            [("taxi", 87), ("black", 69)],
+            r"Mr. X's move 1 says 87, but Mr. X could only be at \{86,",
+        ),
+        ([("taxi", 116), ("black", 69)], "Mr. X's move 2: no black move goes from 116 to 69"),
     ],
 )
 def test_reveal_log_rejects_a_log_that_disagrees(log: list[tuple[str, int]], message: str) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sleuth.core.errors import ActionParseError
+from sleuth.core.numbers import whole_number
 
 RACERS = {
     1: ("blue", "green", "orange", "yellow", "white"),
@@ -100,7 +101,7 @@ _HELP = "roll / leg blue / tile 10 oasis / winner blue / loser blue / die blue 2
 def _number(word: str, text: str) -> int:
     if not (word.isascii() and word.isdigit()):
         raise ActionParseError(f"{text!r}: {word!r} is not a number")
-    return int(word)
+    return whole_number(word)
 
 
 def parse_action(text: str) -> CamelAction:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sleuth.core.errors import OptionError, PositionError
+from sleuth.core.numbers import whole_number
 from sleuth.games.camel_up.actions import CRAZY_NAMES, SIDE_ALIASES
 from sleuth.games.camel_up.rules import HIDDEN, SIDE_VALUE, CamelState, CamelUpGame
 from sleuth.games.camel_up.track import GREY_DIE, TRACK_LENGTH, arrangement, tile_blocks
@@ -90,7 +91,7 @@ def _space(key: object, where: str) -> int:
     text = str(key)
     if isinstance(key, bool) or not (isinstance(key, int) or (text.isascii() and text.isdigit())):
         raise PositionError(f"{where}: {key!r} is not a space number")
-    space = int(text)
+    space = key if isinstance(key, int) else whole_number(text)
     if not 1 <= space <= TRACK_LENGTH:
         raise PositionError(f"{where}: space {space} is off the track (1-{TRACK_LENGTH})")
     return space

@@ -409,14 +409,20 @@ class CamelState(State[CamelAction]):
 
     def _die_problem(self, action: Die) -> str | None:
         game = self.game
-        if action.value not in (1, 2, 3):
-            return f"a die shows 1, 2 or 3, not {action.value}"
         if action.colour in CRAZY_NAMES and game.edition == 2:
             die = GREY_DIE
         elif action.colour in game.racers:
             die = game.racers.index(action.colour)
         else:
-            return f"there is no {action.colour} die"
+            crazy = (
+                " and the grey die (" + ", ".join(CRAZY_NAMES) + ")" if game.edition == 2 else ""
+            )
+            return (
+                f"there is no {action.colour} die in the {('1st', '2nd')[game.edition - 1]} "
+                f"edition: its dice are {', '.join(game.racers)}{crazy}"
+            )
+        if action.value not in (1, 2, 3):
+            return f"a die shows 1, 2 or 3, not {action.value}"
         if not self.dice >> die & 1:
             name = "the grey" if die == GREY_DIE else f"the {action.colour}"
             return f"{name} die has already left the pyramid this leg"

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sleuth.core.errors import ActionParseError
+from sleuth.core.numbers import whole_number
 from sleuth.games.cluedo.cards import (
     CARD_COUNT,
     NAMES,
@@ -165,7 +166,7 @@ def parse_action(text: str) -> Action:
         if verb in _SIMPLE and not rest:
             return _SIMPLE[verb]
         if verb == "dice" and rest.isascii() and rest.isdigit():
-            return Dice(int(rest))
+            return Dice(whole_number(rest))
         if verb == "go" and rest:
             return Go(card_named(rest, kind=Category.ROOM))
         if verb == "show" and rest:

@@ -143,12 +143,16 @@ class Vocabulary:
 def segment(vocabulary: Vocabulary, words: Sequence[str]) -> list[tuple[str, Match]]:
     """Cut ``words`` (``,`` a word of its own: a boundary) into names, cheapest first, then
     fewest names: each piece with the items it fits.  Raises :class:`Unknown` naming the
-    first word that no cut fits."""
+    first word that no cut fits, or a word with no letter or digit that is not ASCII
+    punctuation (``'🦊'``: it would vanish into the next name); ASCII punctuation (``-``, ``&``)
+    is skipped."""
     parts: list[list[str]] = [[]]
     for word in words:
         if word == ",":
             parts.append([])
-        elif word not in FILLERS:
+        elif not key(word) and not (word.isascii() and word.isprintable()):
+            raise Unknown(f"{word!r} is no {vocabulary.what}")  # not part of the next name
+        elif word not in FILLERS and key(word):
             parts[-1].append(word)
     out: list[tuple[str, Match]] = []
     for part in parts:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from sleuth.core.numbers import whole_number
 from sleuth.games.cluedo.cards import NAMES, ROOMS, SUSPECTS, Category, card_named
 
 _R = ROOMS.start
@@ -102,7 +103,7 @@ def parse_position(text: str) -> Position:
         if isinstance(origin, Transit):
             raise ValueError(f"{text!r}: a journey starts at a start square or in a room")
         target = card_named(match.group(2), kind=Category.ROOM)
-        left, walked = int(match.group(3)), int(match.group(4))
+        left, walked = whole_number(match.group(3)), whole_number(match.group(4))
         if left < 1 or walked < 1:
             raise ValueError(f"{text!r}: a token on its way has walked and has squares to go")
         return Transit(origin, target, left, walked)

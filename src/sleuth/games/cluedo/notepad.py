@@ -31,6 +31,7 @@ from typing import Any
 
 from sleuth.core.errors import ContradictionError, SleuthError
 from sleuth.core.events import Event
+from sleuth.core.numbers import whole_number
 from sleuth.games.cluedo.advice import Turn
 from sleuth.games.cluedo.cards import (
     CARD_COUNT,
@@ -156,6 +157,10 @@ class Notepad:
         self.summoner: int | None = None
         """The seat whose suggestion moved my token since my last entry about it (I may
         stay), else None."""
+        self.turn_of: int | None = None
+        """The seat whose turn the latest entry of a turn belongs to: a suggestion's or an
+        accusation's seat, mine for my roll or my token's place; None before any (the
+        advice then speaks of "this turn" only when it is mine)."""
         self.entropy: list[tuple[int, float]] = []
         """(entry number, the envelope's entropy after it) for each entry since the setup."""
         self.winner: int | None = None
@@ -329,8 +334,8 @@ class Notepad:
         text = self._typed
         if text.lower().startswith("players"):
             text = text[len("players") :]
-        if len(words) == 1 and words[0].isdigit():
-            n = int(words[0])
+        if len(words) == 1 and words[0].isascii() and words[0].isdigit():
+            n = whole_number(words[0])
             self._check_count(n)
             played = self.base.suspects if self.base.players == n else SUSPECTS[:n]
             names = tuple(self.card_name(s).split()[-1] for s in played)  # Scarlett in the UK
@@ -390,12 +395,12 @@ class Notepad:
 
     def _set_sizes(self, words: list[str]) -> str:
         numbers = [w for w in words if w != ","]
-        if not all(w.isdigit() for w in numbers) or len(numbers) != self.players:
+        if not all(w.isascii() and w.isdigit() for w in numbers) or len(numbers) != self.players:
             raise SleuthError(
                 f"'sizes {', '.join(numbers)}': {self.players} hand sizes, clockwise from "
                 f"{self.names[0]}"
             )
-        sizes = tuple(int(w) for w in numbers)
+        sizes = tuple(whole_number(w) for w in numbers)
         face_up = len(self.face_up) if self.face_up is not None else None
         if face_up is not None and sum(sizes) + face_up != DEALT:
             raise SleuthError(f"hand sizes {sum(sizes)} and {face_up} face-up cards: the "
@@ -510,9 +515,11 @@ class Notepad:
         if self.position is None:
             raise SleuthError("first say where your token is: 'I am in Hall' or 'I am at start'")
         low, top = self.game.dice, 6 * self.game.dice
-        if len(rest) != 1 or not rest[0].isdigit() or not low <= int(rest[0]) <= top:
+        digits = len(rest) == 1 and rest[0].isascii() and rest[0].isdigit()
+        roll = whole_number(rest[0]) if digits else None
+        if roll is None or not low <= roll <= top:
             raise SleuthError(f"a roll is a number from {low} to {top}: 'I rolled {top // 2}'")
-        self.roll = int(rest[0])
+        self.roll, self.turn_of = roll, seat
         self.entered, self.summoner = False, None
         self._record([Event("rolled", {"seat": seat, "roll": self.roll})])
         return f"I rolled {self.roll}"
@@ -538,7 +545,7 @@ class Notepad:
         s, w, r = self._triple(rest)
         n = self.players
         waiting = tuple((seat + step) % n for step in range(1, n))
-        self.asking = Asking(seat, (s, w, r), waiting)
+        self.asking, self.turn_of = Asking(seat, (s, w, r), waiting), seat
         public = {"seat": seat, "suspect": s, "weapon": w, "room": r}
         self._record([Event("suggested", public)])
         assert self.me is not None
@@ -682,6 +689,7 @@ class Notepad:
             raise SleuthError(f"the envelope you saw, {self.cards_text(list(seen))}, does not "
                               f"match the verdict")  # fmt: skip
         public = {"seat": seat, "suspect": s, "weapon": w, "room": r, "correct": correct}
+        self.turn_of = seat
         events = [
             Event("accused", public)
             if seen is None
@@ -721,7 +729,7 @@ class Notepad:
                 raise SleuthError("name one room: 'I am in Hall'")
             position = InRoom(room[0])
             where = f"in {self.card_name(room[0])}"
-        self.position, self.roll = position, None
+        self.position, self.roll, self.turn_of = position, None, seat
         self.entered, self.summoner = isinstance(position, InRoom), None
         public = {"seat": seat, "roll": None, "position": str(position)}
         self._record([Event("moved", public)])

@@ -135,8 +135,11 @@ class CluedoGame(Game[Action]):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise OptionError(f"players={players}: Cluedo is for 3 to 6 players")
         suspects = suspects or tuple(SUSPECTS[:players])
-        if len(set(suspects)) != len(suspects):
-            raise OptionError(f"suspects: name {players} different suspects, one per seat")
+        twice = next((s for s in suspects if suspects.count(s) > 1), None)
+        if twice is not None:
+            raise OptionError(
+                f"suspects: {NAMES[twice]} is named twice (one suspect per seat, each once)"
+            )
         if len(suspects) != players:
             raise OptionError(
                 f"suspects: {len(suspects)} named for {players} players: name one per seat, or "

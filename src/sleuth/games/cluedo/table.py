@@ -2,13 +2,16 @@
 from a :class:`~.notepad.Notepad`.
 
 * before the setup is complete: the seats and cards entered so far, and the next question;
-* then: the seats and hand sizes, the number of deals that fit and the envelope's entropy;
+* then: the seats and hand sizes, the number of deals that fit and how many equally likely
+  envelopes they leave (the envelope's entropy, read as a count: :func:`envelopes_left`);
   what the table waits for (a suggestion's next answer) and, when I hold one of its cards,
   which to show and why (:func:`~.advice.card_to_show`); the notepad matrix (a card by owner:
   ✓ has, ✗ lacks, else the exact probability); a bar chart of the envelope per category; the
-  most likely envelopes; the entropy after each entry; the best suggestion for each room
-  (:func:`room_table`: gain per expected turn from my token's place when it is entered, else
-  every room ranked by gain alone); what to do this turn (:func:`turn_line`: the ``sleuth``
+  most likely envelopes; the envelopes left after each entry; the best suggestion for each
+  room (:func:`room_table`: gain per expected turn from my token's place when it is entered,
+  else every room ranked by gain alone; a gain is shown as the factor it divides the
+  envelopes left by, :func:`divides`); what to do this turn (or on my next turn, during
+  another's) (:func:`turn_line`: the ``sleuth``
   player's own decision, :func:`~.advice.plan_turn`); and whether to accuse
   (:func:`~.advice.accusation_advice`, with the rivals' progress read off the entries).
 * brief (``--brief``): only the lines a player acts on: the status, what the table waits for
@@ -160,9 +163,27 @@ def _status(pad: Notepad) -> str:
         )
     deals = "1 deal fits" if post.deals == 1 else f"{post.deals:,} deals fit"
     return (
-        f"Seats and hand sizes: {seats}. {deals} what you know; the "
-        f"envelope's entropy is {post.entropy():.2f} nats (of {MAX_ENTROPY:.2f}).{end}"
+        f"Seats and hand sizes: {seats}. {deals} what you know: "
+        f"{envelopes_left(post.entropy())} (of {SOLUTIONS}).{end}"
     )
+
+
+def envelopes_left(entropy: float) -> str:
+    """The envelope's uncertainty as a player reads it: ``entropy`` (nats) is that of
+    ``e ** entropy`` equally likely envelopes ("about 90 equally likely envelopes left")."""
+    if entropy < 1e-9:
+        return "the envelope is known"
+    count = max(1, round(math.exp(entropy)))
+    return f"about {count:,} equally likely envelope{'s' if count > 1 else ''} left"
+
+
+def divides(gain: float) -> str:
+    """What an expected drop of ``gain`` nats does to the envelopes left: it divides their
+    number (read as :func:`envelopes_left`) by ``e ** gain``, "halves" it near 2."""
+    factor = math.exp(gain)
+    if 1.9 <= factor < 2.1:
+        return "should halve the envelopes left"
+    return f"should divide the envelopes left by {factor:.1f}"
 
 
 def _waiting(pad: Notepad) -> str:
@@ -244,15 +265,20 @@ def top(pad: Notepad) -> Table:
 
 
 def entropy_line(pad: Notepad) -> str:
-    """The envelope's entropy after each entry since the setup, as a spark line."""
+    """The envelope's entropy after each entry since the setup, as a spark line, with the
+    first and last as the number of equally likely envelopes they are worth."""
     values = [h for _, h in pad.entropy[-HISTORY:]]
     sparks = "".join(SPARKS[min(len(SPARKS) - 1, int(h / MAX_ENTROPY * len(SPARKS)))]
                      for h in values)  # fmt: skip
     first, last = pad.entropy[max(0, len(pad.entropy) - HISTORY)], pad.entropy[-1]
     return (
-        f"Entropy by entry (nats): {sparks}  {first[1]:.2f} at entry {first[0]} -> "
-        f"{last[1]:.2f} at entry {last[0]}"
+        f"Envelopes left by entry (as if equally likely): {sparks}  {_count(first[1])} at entry "
+        f"{first[0]} -> {_count(last[1])} at entry {last[0]}"
     )
+
+
+def _count(entropy: float) -> str:
+    return f"{max(1, round(math.exp(entropy))):,}"
 
 
 def room_table(pad: Notepad) -> list[SuggestionAdvice]:
@@ -297,16 +323,16 @@ def answers(pad: Notepad, advice: SuggestionAdvice) -> str:
 def suggestions(pad: Notepad) -> Group:
     advice = room_table(pad)
     moving = pad.position is not None
-    heads = ["room", "suggest", "gain (nats)", *(["turns", "per turn"] if moving else [])]
+    heads = ["room", "suggest", "divides them by", *(["turns", "a turn"] if moving else [])]
     where = f" from {pad.position}" if moving else " (enter 'I am in ROOM' for travel times)"
     if pad.roll is not None:
         where += f" with a roll of {pad.roll} (0 turns: you can enter it now)"
     grid = Table(*heads, title=f"Best suggestion by room{where}", box=None)
     for a in advice:
         row = [pad.card_name(a.room), f"{pad.card_name(a.suspect)}, {pad.card_name(a.weapon)}",
-               f"{a.gain:.2f}"]  # fmt: skip
+               f"{math.exp(a.gain):.2f}"]  # fmt: skip
         if moving:
-            row += [f"{a.turns:.1f}", f"{a.rate:.2f}"]
+            row += [f"{a.turns:.1f}", f"{math.exp(a.rate):.2f}"]
         grid.add_row(*row)
     return Group(grid, Text(answers(pad, advice[0])))
 
@@ -334,49 +360,58 @@ def turn_plan(pad: Notepad) -> TurnPlan | None:
 
 def turn_line(pad: Notepad) -> str:
     """The plan of :func:`turn_plan` in a sentence: what to do this turn, the suggestion to
-    make (the room's row of :func:`room_table`) and what each choice weighed is worth."""
+    make (the room's row of :func:`room_table`) and what each choice weighed is worth.  It
+    begins "This turn:" while the turn entered last is mine (or none is entered yet), else
+    "Your next turn" and whose turn was entered last: advice shown during another player's
+    turn is for mine."""
+    advice = _advice(pad)
+    turn = pad.turn_of
+    if turn is None or turn == pad.me:
+        return f"This turn: {advice}"
+    return f"Your next turn (the last turn entered is {pad.names[turn]}'s): {advice}"
+
+
+def _advice(pad: Notepad) -> str:
+    """:func:`turn_line` without its first words."""
     plan = turn_plan(pad)
     if plan is None:
-        return (
-            "This turn: say where your token is ('I am in Hall' or 'I am at start') to be told "
-            "where to go."
-        )
+        return "say where your token is ('I am in Hall' or 'I am at start') to be told where to go."
     if plan.action == "accuse":
-        return f"This turn: accuse {_accusation_why(pad)}."
+        return f"accuse {_accusation_why(pad)}."
     if plan.action == "end":
         assert plan.accuse_in is not None  # in a room just entered, the plan suggests
         return (
-            f"This turn: make no suggestion and head for the {pad.card_name(plan.accuse_in)} "
+            f"make no suggestion and head for the {pad.card_name(plan.accuse_in)} "
             "next turn: the accusation is made there."
         )
     if plan.action == "roll":
         aim = ""
         if plan.accuse_in is not None:
             aim = f" and head for the {pad.card_name(plan.accuse_in)} to accuse there"
-        return f"This turn: roll{aim}, then enter 'I rolled N' for where to go.{_weighed(plan)}"
+        return f"roll{aim}, then enter 'I rolled N' for where to go.{_weighed(plan)}"
     room = plan.room
     assert room is not None
     name = pad.card_name(room)
     if plan.action == "suggest":
-        return f"This turn: {_then(pad, plan, room, f'here in the {name}')}."
+        return f"{_then(pad, plan, room, f'here in the {name}')}."
     if plan.action == "passage":
         then = _then(pad, plan, room)
-        return f"This turn: take the secret passage to the {name} and {then}.{_weighed(plan)}"
+        return f"take the secret passage to the {name} and {then}.{_weighed(plan)}"
     if plan.action == "stay":
         assert pad.summoner is not None and pad.me is not None
         summons = f"{pad.names[pad.summoner]} summoned your token, " \
                   f"{pad.card_name(pad.game.suspects[pad.me])}"  # fmt: skip
-        return f"This turn: stay in the {name} ({summons}) and {_then(pad, plan, room)}." \
+        return f"stay in the {name} ({summons}) and {_then(pad, plan, room)}." \
                f"{_weighed(plan)}"  # fmt: skip
     assert plan.action == "go" and pad.roll is not None
     if plan.then_accuse:  # accuse_at=anywhere: the move first, then the accusation
         place = f"the {name}" if plan.reached == InRoom(room) else f"towards the {name}"
         return (
-            f"This turn: move anywhere with your {pad.roll} ({place}, say), then accuse "
+            f"move anywhere with your {pad.roll} ({place}, say), then accuse "
             f"{_accusation_why(pad)}; an accusation may be made from any place."
         )
     if plan.reached == InRoom(room):
-        return f"This turn: go to the {name} (your {pad.roll} reaches it) and " \
+        return f"go to the {name} (your {pad.roll} reaches it) and " \
                f"{_then(pad, plan, room)}."  # fmt: skip
     reached = plan.reached
     assert isinstance(reached, Transit)
@@ -384,18 +419,18 @@ def turn_line(pad: Notepad) -> str:
     if plan.accuse_in is None:
         more = travel_time(reached, room, pad.game.dice)
         return (
-            f"This turn: head for the {name} to suggest there: your {pad.roll} leaves you "
+            f"head for the {name} to suggest there: your {pad.roll} leaves you "
             f"{squares} ({more:.1f} more turns expected)."
         )
     goal = pad.card_name(plan.accuse_in)
     more = travel_time(reached, plan.accuse_in, pad.game.dice)
     if plan.accuse_in == room:
         return (
-            f"This turn: head for the {name} to accuse there: your {pad.roll} leaves you "
+            f"head for the {name} to accuse there: your {pad.roll} leaves you "
             f"{squares} ({more:.1f} more turns expected)."
         )
     return (
-        f"This turn: head for the {name}, then on to the {goal}, to accuse there: your "
+        f"head for the {name}, then on to the {goal}, to accuse there: your "
         f"{pad.roll} leaves you {squares} of the {name} ({more:.1f} more turns expected to the "
         f"{goal})."
     )
@@ -419,13 +454,14 @@ def _then(pad: Notepad, plan: TurnPlan, room: int, where: str = "there") -> str:
         return f"accuse {where}"
     best = next(a for a in room_table(pad) if a.room == room)
     cards = f"{pad.card_name(best.suspect)}, {pad.card_name(best.weapon)}"
-    return f"suggest {cards} {where} ({best.gain:.2f} nats expected)"
+    return f"suggest {cards} {where} (it {divides(best.gain)})"
 
 
 def _weighed(plan: TurnPlan) -> str:
     """What a turn is worth by each start of turn weighed, the chosen one first."""
     order = sorted(plan.worth, key=lambda name: name != plan.action)
     worths = ", ".join(
-        f"{name} {plan.worth[name]:.2f}{' on average' if name == 'roll' else ''}" for name in order
+        f"{name} {math.exp(plan.worth[name]):.2f}{' on average' if name == 'roll' else ''}"
+        for name in order
     )
-    return f" Worth in nats a turn: {worths}."
+    return f" What a turn divides the envelopes left by: {worths}."

@@ -27,8 +27,8 @@ from sleuth.games.fox.rules import HIDE, FoxGame, FoxMove, Inspect
 from sleuth.games.fox.solver import Solution, solve
 
 SOLVER_BOT_MAX_STATES = 200_000
-SOLVER_BOT_MAX_SECONDS = 20.0
-"""The solver hunter gives up on exact play beyond these limits and plays the filter."""
+"""The solver hunter gives up on exact play beyond this many beliefs and plays the filter: a
+limit in work, not time, so that its games are the same on any machine at any load."""
 
 
 def _fox_game(game: Game[Any]) -> FoxGame:
@@ -50,9 +50,7 @@ class RandomHunter(Bot):
 @lru_cache(maxsize=64)
 def _cached_solution(graph: FoxGraph, k: int, lazy: bool) -> Solution | None:
     try:
-        return solve(
-            graph, k, lazy, max_states=SOLVER_BOT_MAX_STATES, max_seconds=SOLVER_BOT_MAX_SECONDS
-        )
+        return solve(graph, k, lazy, max_states=SOLVER_BOT_MAX_STATES, max_seconds=None)
     except SolverLimitError:
         return None
 

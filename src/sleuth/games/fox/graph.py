@@ -29,7 +29,8 @@ from functools import cached_property
 from pathlib import Path
 
 from sleuth.core import bitsets
-from sleuth.core.errors import SleuthError
+from sleuth.core.errors import NumberTextError, SleuthError
+from sleuth.core.numbers import shorten, whole_number
 
 holes_of = bitsets.members
 """The holes of a bitset, in increasing order."""
@@ -134,7 +135,10 @@ def from_edges(n: int, edges: Iterable[tuple[int, int]], spec: str | None = None
 def _count(text: str, what: str, minimum: int) -> int:
     if not re.fullmatch(r"\d+", text.strip()):
         raise GraphSpecError(f"{what}: expected a whole number, got {text!r}")
-    value = int(text)
+    try:
+        value = whole_number(text.strip())
+    except NumberTextError as exc:
+        raise GraphSpecError(f"{what}: {exc}") from None
     if value < minimum:
         raise GraphSpecError(f"{what}: must be at least {minimum}, got {value}")
     return value
@@ -196,9 +200,12 @@ def _edge_pairs(items: Iterable[str], where: str) -> list[tuple[int, int]]:
     pairs = []
     for item in items:
         parts = [p for p in re.split(r"[\s,\-]+", item.strip()) if p]
-        if len(parts) != 2 or not all(re.fullmatch(r"\d+", p) for p in parts):
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
             raise GraphSpecError(f"{where}: {item.strip()!r} is not an edge like 0-1")
-        pairs.append((int(parts[0]), int(parts[1])))
+        try:
+            pairs.append((whole_number(parts[0]), whole_number(parts[1])))
+        except NumberTextError as exc:
+            raise GraphSpecError(f"{where}: {exc}") from None
     return pairs
 
 
@@ -221,13 +228,19 @@ def parse_graph(spec: str, allow_files: bool = True) -> FoxGraph:
 
     With ``allow_files=False`` only the named families and ``edges:`` are accepted."""
     text = spec.strip()
-    kind, sep, arg = text.partition(":")
-    if sep and kind in _FAMILIES:
+    if not names_file(text):
+        kind, _, arg = text.partition(":")
         return _FAMILIES[kind](arg)
     if not allow_files:
         raise GraphSpecError(f"{spec!r} is not a canonical graph spec (files are not read here)")
     candidate = Path(text)
-    if candidate.is_file():
+    try:
+        found = candidate.is_file()
+    except OSError as exc:  # a name too long for the file system
+        raise GraphSpecError(
+            f"cannot read edge-list file {shorten(text, 60)}: {exc.strerror}"
+        ) from None
+    if found:
         try:
             lines = candidate.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
@@ -246,6 +259,14 @@ def parse_graph(spec: str, allow_files: bool = True) -> FoxGraph:
     raise GraphSpecError(
         f"unknown graph spec {spec!r}: use one of {families}, or an edge-list file"
     )
+
+
+def names_file(spec: str) -> bool:
+    """Whether :func:`parse_graph` reads ``spec`` as an edge-list file's path: whenever it is
+    not ``FAMILY:ARGUMENT`` with a family of the module's table (``path:5``, ``edges:0-1``), so
+    ``no-such-board`` names a file (of the current folder) too.  Decided from the text alone."""
+    kind, sep, _ = spec.strip().partition(":")
+    return not (sep and kind in _FAMILIES)
 
 
 EDGE_LIST_SUFFIXES = frozenset((".txt", ".csv", ".tsv", ".edges", ".edgelist", ".el", ".dat"))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
+from sleuth.core.numbers import shorten, whole_number
 from sleuth.core.table import Command
 from sleuth.core.viewlog import (
     EventFieldError,
@@ -222,13 +223,16 @@ class FoxSession:
         words = text.strip().lower()
         words = re.sub(r"^inspect\b", "", words)
         parts = words.replace(",", " ").split()
-        if not parts or not all(p.isascii() and p.isdigit() for p in parts):
+        n, k = self.game.graph.n, self.game.k
+        bad = next((p for p in parts if not (p.isascii() and p.isdigit())), None)
+        if bad is not None and any(c.isdigit() for c in bad):  # -1, 2.5, 3rd
+            raise SleuthError(f"{shorten(bad)!r} is not a hole (holes 0..{n - 1})")
+        if not parts or bad is not None:
             raise SleuthError(
                 f"cannot read {text.strip()!r}: type the holes to inspect, such as 2 or 1,3 "
                 "('help' lists the commands)"
             )
-        holes = [int(p) for p in parts]
-        n, k = self.game.graph.n, self.game.k
+        holes = [whole_number(p) for p in parts]
         outside = [h for h in holes if h >= n]
         if outside:
             raise SleuthError(f"hole {outside[0]} is not on the board (holes 0..{n - 1})")

@@ -27,6 +27,7 @@ from typing import ClassVar
 from sleuth.core.errors import ActionParseError, OptionError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import TERMINAL, Game, State
+from sleuth.core.numbers import whole_number
 from sleuth.games.fox.belief import reconstruct_path
 from sleuth.games.fox.graph import FoxGraph, holes_of
 
@@ -134,7 +135,7 @@ class FoxGame(Game[FoxAction]):
         if len(words) == 2 and words[0] in ("hole", "inspect"):
             parts = [p for p in words[1].replace(",", " ").split() if p]
             if parts and all(p.isascii() and p.isdigit() for p in parts):
-                numbers = tuple(int(p) for p in parts)
+                numbers = tuple(whole_number(p) for p in parts)
                 if words[0] == "inspect":
                     return Inspect(numbers)
                 if len(numbers) == 1:

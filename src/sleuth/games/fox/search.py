@@ -27,6 +27,7 @@ from typing import Any
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
+from sleuth.games.fox.catalogue import SEARCH_ITERATION_COST
 from sleuth.games.fox.graph import FoxGraph, holes_of, mask_of
 from sleuth.games.fox.rules import FOX, HIDE, FoxAction, FoxGame, FoxMove, FoxState, Inspect
 from sleuth.search.model import SearchModel, WorldSampler, replay_history
@@ -160,6 +161,8 @@ class FoxSampler:
 
 class FoxSearchModel(SearchModel[FoxAction]):
     """The fox game's hooks for :mod:`sleuth.search` (see the module docstring)."""
+
+    iteration_cost = SEARCH_ITERATION_COST
 
     def sampler(self, game: Game[FoxAction], view: View) -> WorldSampler[FoxAction]:
         fox = _fox_game(game)

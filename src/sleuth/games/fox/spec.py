@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from sleuth.core.errors import OptionError
 from sleuth.core.events import JSON
 from sleuth.games.fox.bots import BOTS
 from sleuth.games.fox.catalogue import GAME
+from sleuth.games.fox.graph import FoxGraph
 from sleuth.games.fox.plugins import INFER
 from sleuth.games.fox.rules import FoxGame
 from sleuth.games.fox.search import FoxSearchModel
@@ -13,7 +15,13 @@ from sleuth.search.players import search_bots
 
 
 def _build(values: dict[str, JSON]) -> FoxGame:
-    return FoxGame(values["graph"], values["k"], values["lazy"], values["days"] or None)
+    """The game of the options; ``k`` over the board's holes is refused (the rules would
+    read it as every hole, silently: a typo)."""
+    graph, k = values["graph"], values["k"]
+    assert isinstance(graph, FoxGraph) and isinstance(k, int)
+    if k > graph.n:
+        raise OptionError(f"k={k}: at most {graph.n}, the holes of the board {graph.spec}")
+    return FoxGame(graph, k, values["lazy"], values["days"] or None)
 
 
 SEARCH = FoxSearchModel()

@@ -61,6 +61,16 @@ Marshal's worlds and asking the belief Marshal for her root move (up to 1.4 s me
 idle machine, more under load; see :func:`belief_budget`)."""
 
 
+SEARCH_DEFAULTS = {"iterations": 300}
+"""Fugitive's defaults of the common search options: 300 simulations a move, about half a
+second of CPU time on one core (1,000 took 1-2 s, each simulation samples a world from the
+exact belief), what a move cost with the half-second time stop the search bots used to have."""
+SEARCH_ITERATION_COST = 5e-3
+"""CPU seconds a search bot's simulation may take (up to 4.4 ms measured on a loaded machine,
+a world sampled from a wide-open belief); its move budget is its iterations times this, plus
+:data:`BELIEF_OVERHEAD`."""
+
+
 def _elusive_budget(**_: Any) -> float:
     return belief_budget()
 
@@ -247,7 +257,9 @@ GAME = GameInfo(
                 ),
             ),
         ),
-        *search_bot_infos(ROLES, SEARCH_OPTIONS, BELIEF_OVERHEAD),
+        *search_bot_infos(
+            ROLES, SEARCH_OPTIONS, BELIEF_OVERHEAD, SEARCH_DEFAULTS, SEARCH_ITERATION_COST
+        ),
     ),
 )
 """Fugitive as ``sleuth games`` lists it (the spec is made from it)."""

@@ -40,7 +40,7 @@ from sleuth.core.game import Game, State
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief, warm_up
 from sleuth.games.fugitive.bots import random_move
 from sleuth.games.fugitive.catalogue import BELIEF_OVERHEAD as BELIEF_OVERHEAD
-from sleuth.games.fugitive.catalogue import SEARCH_OPTIONS
+from sleuth.games.fugitive.catalogue import SEARCH_ITERATION_COST, SEARCH_OPTIONS
 from sleuth.games.fugitive.deduction.worlds import fugitive_history, history
 from sleuth.games.fugitive.engine.actions import (
     PASS,
@@ -125,6 +125,7 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
 
     options = SEARCH_OPTIONS
     overhead = BELIEF_OVERHEAD
+    iteration_cost = SEARCH_ITERATION_COST
 
     def __init__(self, world_model: str = DEFAULT_MODEL) -> None:
         self.world_model = world_model

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sleuth.core.events import JSON
 from sleuth.games.fugitive.bots import BOTS
-from sleuth.games.fugitive.catalogue import GAME
+from sleuth.games.fugitive.catalogue import GAME, SEARCH_DEFAULTS
 from sleuth.games.fugitive.plugins import ASSIST, INFER
 from sleuth.games.fugitive.rules import FugitiveGame
 from sleuth.games.fugitive.search import FugitiveSearchModel
@@ -20,7 +20,7 @@ SEARCH = FugitiveSearchModel()
 
 SPEC = GAME.spec(
     build=_build,
-    bots=(*BOTS, *search_bots(SEARCH, GAME.roles)),
+    bots=(*BOTS, *search_bots(SEARCH, GAME.roles, SEARCH_DEFAULTS)),
     search=SEARCH,
     infer=INFER,
     assist=ASSIST,

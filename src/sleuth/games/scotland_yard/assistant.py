@@ -171,9 +171,9 @@ class DetectivesSession:
         p = self.game.profile
         reveals = ", ".join(map(str, sorted(p.reveals)))
         shows = (
-            f"Mr. X shows himself after entries {reveals} of {p.log_length}"
+            f"Mr. X shows himself after his moves {reveals} of {p.log_length}"
             if reveals
-            else f"Mr. X never shows himself in his log of {count_entries(p.log_length)}"
+            else f"Mr. X never shows himself in his travel log of {p.log_length} moves"
         )
         detectives = f"{p.detectives} detective{'' if p.detectives == 1 else 's'}"
         return (
@@ -189,7 +189,7 @@ class DetectivesSession:
         table = self.table
         if table.awaiting is not None:
             raise SleuthError(
-                f"entry {table.awaiting.entry} waits for its reveal: enter it ('reveal "
+                f"Mr. X's move {table.awaiting.entry} waits for its reveal: enter it ('reveal "
                 "STATION') or 'undo' before saving"
             )
         write_view_log(ViewLog(self.game, 1, table.events), path)
@@ -209,7 +209,7 @@ class DetectivesSession:
                               f"start {example_starts(self.game)}"))  # fmt: skip
         p = self.game.profile
         lines: list[Text | Table] = [
-            Text(f"Round {table.round}, log entry {table.entries} of {p.log_length}. "
+            Text(f"Round {table.round}, Mr. X's move {table.entries} of {p.log_length}. "
                  f"Mr. X's tickets: {_mrx_tickets(table)}"),
         ]  # fmt: skip
         suggestions = suggest_moves(table)
@@ -273,7 +273,7 @@ def _next(table: PublicTable) -> str:
     reveals = table.game.profile.reveals
     if table.awaiting is not None:
         return (
-            f"Entry {table.awaiting.entry} is a reveal entry: where did Mr. X show himself? "
+            f"Mr. X's move {table.awaiting.entry} is a reveal move: where did he show himself? "
             "('reveal STATION')"
         )
     if table.to_move:
@@ -283,8 +283,8 @@ def _next(table: PublicTable) -> str:
             return f"To move: {names}{any_order}, the last moves: Mr. X escapes unless caught."
         return f"To move: {names}{any_order}, then Mr. X."
     after = table.entries + 1
-    reveal = " (a reveal entry)" if after in reveals else ""
-    return f"Mr. X to move: his ticket for entry {after}{reveal} ('x taxi', 'x double bus black')."
+    reveal = " (a reveal move)" if after in reveals else ""
+    return f"Mr. X to move: his ticket for move {after}{reveal} ('x taxi', 'x double bus black')."
 
 
 def _mrx_tickets(table: PublicTable) -> str:

@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.errors import SleuthError
+from sleuth.core.numbers import shorten
 
 STATIONS_FILE = "stations.csv"
 EDGES_FILE = "edges.csv"
@@ -202,8 +203,13 @@ def _check_edge(n: int, edge: Edge, seen: set[Edge]) -> None:
 def load_board(path: str | Path) -> Board:
     """The board in the folder ``path`` (``stations.csv``, ``edges.csv``, optional
     ``starts.csv``).  Errors are :class:`BoardError` naming the file, the line and the culprit."""
-    folder = Path(path).expanduser()
-    if not folder.is_dir():
+    try:
+        folder = Path(path).expanduser()
+        found = folder.is_dir()
+    except (OSError, RuntimeError) as exc:  # a name too long, an unknown user's ~
+        why = getattr(exc, "strerror", None) or exc
+        raise BoardError(f"cannot read board folder {shorten(str(path), 60)}: {why}") from None
+    if not found:
         raise BoardError(f"no such board folder: {folder}")
     coords = _read_stations(folder / STATIONS_FILE)
     n = len(coords)
@@ -278,7 +284,10 @@ def _rows(path: Path, columns: tuple[str, ...]) -> Iterable[tuple[int, dict[str,
     header = reader.fieldnames or []
     absent = [c for c in columns if c not in header]
     if absent:
-        raise BoardError(f"{path}:1: missing column(s) {', '.join(absent)} in header {header}")
+        raise BoardError(
+            f"{path}:1: missing column(s) {', '.join(absent)}: the first line must name the "
+            f"columns {','.join(columns)}"
+        )  # the line itself is not quoted: it may be any file's, and no board's header
     for row in reader:
         if any(row.get(c) is None for c in columns):
             raise BoardError(f"{path}:{reader.line_num}: too few fields")

@@ -60,6 +60,10 @@ moves (three rounds of five detectives) and scored by
 that know where Mr. X is in their world nearly always catch him in a playout to the end, so
 full playouts tell moves apart poorly); with a seat per detective, a capture by a teammate is
 worth 0.75 (coalition reduction, as inejc/scotland-yard)."""
+SEARCH_ITERATION_COST = 2e-3
+"""CPU seconds a search bot's simulation may take with the defaults above (0.3-0.5 ms on
+average on the classic map, up to 1 ms measured on a loaded machine): its move budget is its
+iterations times this (3 s at the default 1,000, with the margin)."""
 SEARCH_OPTIONS = (
     OptionSpec(
         "model",
@@ -82,6 +86,12 @@ def _map(raw: Any) -> str:
     from sleuth.games.scotland_yard.rules import resolve_map
 
     return resolve_map(str(raw))
+
+
+def _map_folder(raw: Any) -> bool:
+    from sleuth.games.scotland_yard.rules import names_folder
+
+    return names_folder(str(raw))
 
 
 def _edition(raw: Any) -> str:
@@ -131,6 +141,7 @@ GAME = GameInfo(
             "board folder (stations.csv, edges.csv); default: $SLEUTH_SCOTLAND_YARD_MAP, "
             "else Sleuth's own board",
             _map,
+            file_values=_map_folder,
         ),
         OptionSpec("edition", "classic", "classic, 2014 or bristol", _edition),
         OptionSpec("detectives", 5, "number of detectives (1-5)", parse_int(1)),
@@ -226,7 +237,7 @@ GAME = GameInfo(
             ),
             move_budget,
         ),
-        *search_bot_infos(ALL_ROLES, SEARCH_OPTIONS, 0.0, SEARCH_DEFAULTS),
+        *search_bot_infos(ALL_ROLES, SEARCH_OPTIONS, 0.0, SEARCH_DEFAULTS, SEARCH_ITERATION_COST),
     ),
     seats_option="seats",
 )

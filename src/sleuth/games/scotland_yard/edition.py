@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sleuth.core.errors import OptionError
+from sleuth.core.numbers import whole_number
 
 CLASSIC_CARDS = (13, 26, 29, 34, 50, 53, 91, 94, 103, 112, 117, 132, 138, 141, 155, 174, 197, 198)
 """The 18 start cards of the classic edition (S8), stations of the London board."""
@@ -123,6 +124,7 @@ def parse_counts(size: int, unlimited_ok: int = 0) -> Callable[[Any], str]:
                 continue
             if not (part.isascii() and part.isdigit()):
                 raise ValueError(f"{part!r} is not a ticket count")
+            whole_number(part)  # not too long a number
         return "/".join(parts)
 
     return parse
@@ -135,7 +137,7 @@ def parse_stations(raw: Any) -> str:
         return ""
     parts = [p.strip() for p in text.split(",")]
     for part in parts:
-        if not (part.isascii() and part.isdigit() and int(part) > 0):
+        if not (part.isascii() and part.isdigit() and whole_number(part) > 0):
             raise ValueError(f"{part!r} is not a station number")
     return ",".join(parts)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sleuth.core.errors import ActionParseError
+from sleuth.core.numbers import whole_number
 from sleuth.games.scotland_yard.board import Board, Transport
 
 
@@ -131,7 +132,7 @@ def _move(ticket: str, station: str) -> Move:
 def _station(word: str) -> int:
     if not (word.isascii() and word.isdigit()):
         raise ValueError(f"{word!r} is not a station number")
-    return int(word)
+    return whole_number(word)
 
 
 def _key(move: Move) -> tuple[int, int]:

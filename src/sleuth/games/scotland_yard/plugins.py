@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sleuth.core.bitsets import members
+from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
@@ -35,7 +36,7 @@ from sleuth.games.scotland_yard.assistant import (
 )
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
-from sleuth.games.scotland_yard.table import parse_starts
+from sleuth.games.scotland_yard.table import check_starts, parse_starts
 from sleuth.games.scotland_yard.tracker import MODELS, Model
 
 MODEL = Param(
@@ -113,7 +114,7 @@ class TrackerNotes:
             return Group(Text(f"After {_events(self.events)}: the game has not started."))
         lines: list[Table | Text] = []
         if self.log:
-            table = Table("entry", "ticket", "revealed at", "possible", box=None)
+            table = Table("move", "ticket", "revealed at", "possible", box=None)
             if self.smoothed is not None:
                 table.add_column("after smoothing")
             for e in self.log:
@@ -124,7 +125,7 @@ class TrackerNotes:
                     row.append(str(len(self.smoothed[e.entry])))
                 table.add_row(*row)
             lines.append(table)
-        where = f"After {_events(self.events)} (log entry {self.entry}): "
+        where = f"After {_events(self.events)} (Mr. X's move {self.entry}): "
         lines.append(Text(f"Detectives at {', '.join(map(str, self.detectives))}."))
         if self.caught is not None:
             lines.append(Text(where + f"Mr. X was caught at {self.caught}."))
@@ -220,6 +221,17 @@ def _first_leg(event: Event) -> bool:
     return event.kind == "mrx_moved" and event.public.get("leg") == 1
 
 
+def _check(game: Game[Any], params: Mapping[str, Any]) -> None:
+    """``--starts``, checked against the board before the kernels are prepared."""
+    assert isinstance(game, ScotlandYardGame)
+    given = params.get("starts")
+    if given:
+        try:
+            check_starts(game, parse_starts(given))
+        except SleuthError as exc:
+            raise SleuthError(f"starts {given}: {exc}") from None
+
+
 def _session(game: Game[Any], params: Mapping[str, Any]) -> DetectivesSession:
     assert isinstance(game, ScotlandYardGame)
     given = params.get("starts")
@@ -253,6 +265,7 @@ ASSIST = AssistPlugin(
     "to move.  'help' lists the forms; undo, edit, delete, save FILE and load FILE work at "
     "any time.",
     session=_session,
+    check=_check,
     prepare=prepare,
     params=(
         Param(

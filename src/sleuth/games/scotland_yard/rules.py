@@ -61,13 +61,18 @@ TO_MRX = -1
 """``to_move`` when it is Mr. X's turn (else the index of the detective to move)."""
 
 
+def names_folder(text: str) -> bool:
+    """Whether the map option ``text`` names a board folder: any text but ``builtin`` and the
+    empty one (which stands for the folder in :data:`MAP_ENV`, chosen by whoever runs Sleuth,
+    else the built-in board).  Decided from the text alone."""
+    return text.strip() not in ("", BUILTIN)
+
+
 def resolve_map(text: str) -> str:
     """The canonical map option: ``builtin`` or an absolute folder path.  An empty text means
     the folder in :data:`MAP_ENV` if that is set, else the built-in board."""
-    text = text.strip() or os.environ.get(MAP_ENV, "").strip() or BUILTIN
-    if text == BUILTIN:
-        return BUILTIN
-    return str(Path(text).expanduser().resolve())
+    text = text.strip() or os.environ.get(MAP_ENV, "").strip()
+    return str(Path(text).expanduser().resolve()) if names_folder(text) else BUILTIN
 
 
 @cache

@@ -51,7 +51,7 @@ from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.catalogue import DEFAULT_SEARCH_MODEL as DEFAULT_MODEL
 from sleuth.games.scotland_yard.catalogue import IMPLEMENTATIONS as IMPLEMENTATIONS
 from sleuth.games.scotland_yard.catalogue import SEARCH_DEFAULTS as SEARCH_DEFAULTS
-from sleuth.games.scotland_yard.catalogue import SEARCH_OPTIONS
+from sleuth.games.scotland_yard.catalogue import SEARCH_ITERATION_COST, SEARCH_OPTIONS
 from sleuth.games.scotland_yard.moves import (
     PASS,
     Action,
@@ -349,6 +349,7 @@ class ScotlandYardSearchModel(SearchModel[Action]):
     ``world_model`` (option ``model``) weighs Mr. X's stations in the detectives' worlds."""
 
     options = SEARCH_OPTIONS
+    iteration_cost = SEARCH_ITERATION_COST
 
     def __init__(self, world_model: str = DEFAULT_MODEL, impl: str = "fast") -> None:
         self.world_model = world_model

@@ -24,11 +24,13 @@ entry except a leg still waiting for its reveal (:attr:`PublicTable.awaiting`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sleuth.core.bitsets import mask_of
 from sleuth.core.errors import ContradictionError, SleuthError
 from sleuth.core.events import Event
+from sleuth.core.numbers import whole_number
 from sleuth.games.scotland_yard.moves import (
     LEG_TICKETS,
     TRANSPORT_TICKETS,
@@ -44,7 +46,7 @@ ENTRY_FORMS = """\
 start 9,10,15,17,19    the detectives' start stations, detective 1 first (the first entry)
 x taxi                 Mr. X's ticket for his turn: taxi, bus, underground or black
 x double bus black     a double move: its two tickets, in order
-reveal 45              where Mr. X showed himself, after each entry that is a reveal entry
+reveal 45              where Mr. X showed himself, after each of his reveal moves
 d1 taxi 8              detective 1 moved by taxi to 8 (the detectives in any order)
 d1 taxi 8 caught       ... and caught Mr. X there: the game is over
 d3 pass                detective 3 could not move"""
@@ -151,8 +153,8 @@ class PublicTable:
             return self._reveal(words)
         if self.awaiting is not None:
             raise SleuthError(
-                f"{text.strip()!r}: entry {self.awaiting.entry} is a reveal entry: first enter "
-                "where Mr. X showed himself ('reveal STATION')"
+                f"{text.strip()!r}: Mr. X's move {self.awaiting.entry} is a reveal move: first "
+                "enter where he showed himself ('reveal STATION')"
             )
         if head in MRX_WORDS:
             return self._mrx(words)
@@ -161,32 +163,15 @@ class PublicTable:
         raise SleuthError(f"{text.strip()!r}: not an entry; the forms are:\n{ENTRY_FORMS}")
 
     def _start(self, words: list[str]) -> str:
-        game, p = self.game, self.game.profile
+        game = self.game
         if self.tracker is not None:
             raise SleuthError("the start stations were entered already (entry 1)")
         starts = parse_starts(" ".join(words[1:]))
         text = "start " + ",".join(map(str, starts))
-        if len(starts) != p.detectives:
-            raise SleuthError(
-                f"{text!r}: {_count(len(starts), 'station')} for "
-                f"{_count(p.detectives, 'detective')} (-o detectives=N sets their number)"
-            )
-        if len(set(starts)) != len(starts):
-            raise SleuthError(f"{text!r}: two detectives cannot start on the same station")
-        for station in starts:
-            if not 1 <= station <= game.board.n:
-                raise SleuthError(f"{text!r}: {station} is not a station (1..{game.board.n})")
-        if p.detective_starts and starts != p.detective_starts:
-            fixed = ",".join(map(str, p.detective_starts))
-            raise SleuthError(f"{text!r}: this game fixes the detectives' starts at {fixed}")
-        if not p.detective_starts:
-            cards = set(p.detective_cards)
-            other = next((s for s in starts if s not in cards), None)
-            if other is not None:
-                raise SleuthError(
-                    f"{text!r}: {other} is not on a detective start card "
-                    f"({', '.join(map(str, sorted(cards)))})"
-                )
+        try:
+            check_starts(game, starts)
+        except SleuthError as exc:
+            raise SleuthError(f"{text!r}: {exc}") from None
         try:
             self.tracker = Tracker(game.board, game.mrx_start_set(starts), starts, self.model)
         except ContradictionError as exc:
@@ -218,7 +203,9 @@ class PublicTable:
             if counts[Ticket.DOUBLE.slot] < 1:
                 raise SleuthError(f"{text!r}: Mr. X has no double ticket left")
             if self.entries + 2 > p.log_length:
-                raise SleuthError(f"{text!r}: a double move needs two free log entries (C3)")
+                raise SleuthError(
+                    f"{text!r}: a double move needs two free lines in Mr. X's travel log (C3)"
+                )
             counts[Ticket.DOUBLE.slot] -= 1
         for ticket in tickets:
             if counts[ticket.slot] < 1:
@@ -248,9 +235,7 @@ class PublicTable:
             try:
                 tracker.mrx_leg(leg.ticket)
             except ContradictionError as exc:
-                which = (
-                    f"the second leg ({leg.ticket}, entry {leg.entry}): " if leg.leg == 2 else ""
-                )
+                which = f"the second leg ({leg.ticket}, move {leg.entry}): " if leg.leg == 2 else ""
                 raise SleuthError(f"{text!r}: {which}{exc}") from None
             self.entries = leg.entry
             if leg.entry in self.game.profile.reveals:
@@ -262,15 +247,17 @@ class PublicTable:
     def _reveal(self, words: list[str]) -> str:
         if len(words) != 2 or not (words[1].isascii() and words[1].isdigit()):
             raise SleuthError(f"{' '.join(words)!r}: write 'reveal STATION', e.g. 'reveal 45'")
-        station = int(words[1])
+        station = whole_number(words[1])
         text = f"reveal {station}"
         leg = self.awaiting
         if leg is None:
             reveals = ", ".join(map(str, sorted(self.game.profile.reveals)))
-            last = f"entry {self.entries} was not" if self.entries else "no entry is"
-            raise SleuthError(
-                f"{text!r}: no reveal is due: {last} a reveal entry (entries {reveals})"
+            last = (
+                f"Mr. X's move {self.entries} is not a reveal move"
+                if self.entries
+                else "Mr. X has not moved yet"
             )
+            raise SleuthError(f"{text!r}: no reveal is due: {last} (reveal moves: {reveals})")
         board = self.game.board
         if not 1 <= station <= board.n:
             raise SleuthError(f"{text!r}: {station} is not a station (1..{board.n})")
@@ -287,7 +274,7 @@ class PublicTable:
 
     def _detective(self, words: list[str]) -> str:
         p = self.game.profile
-        number = int(words[0][1:])
+        number = whole_number(words[0][1:])
         if not 1 <= number <= p.detectives:
             raise SleuthError(f"{' '.join(words)!r}: there is no detective {number} "
                               f"(d1 to d{p.detectives})")  # fmt: skip
@@ -301,7 +288,7 @@ class PublicTable:
                 f"capture) or 'd{number} pass'"
             )
         ticket = _leg_ticket(words[1], " ".join(words))
-        station = int(words[2])
+        station = whole_number(words[2])
         text = f"d{number} {ticket} {station}" + (" caught" if caught else "")
         self._turn(text, i)
         if ticket is Ticket.BLACK:
@@ -402,6 +389,35 @@ class PublicTable:
         self._begin_mrx_turn()
 
 
+def check_starts(game: ScotlandYardGame, starts: Sequence[int]) -> None:
+    """Raise a SleuthError naming the first culprit if ``starts`` cannot be the detectives'
+    start stations of ``game``: a number that is no station of the board first, then a
+    station twice, their count, and the edition's start cards.  Cheap: the assistant checks
+    its ``--starts`` with it before any preparation."""
+    p, n = game.profile, game.board.n
+    outside = next((s for s in starts if not 1 <= s <= n), None)
+    if outside is not None:
+        raise SleuthError(f"{outside} is not a station of the board (1..{n})")
+    twice = next((s for s in starts if starts.count(s) > 1), None)
+    if twice is not None:
+        raise SleuthError(f"two detectives cannot start on the same station ({twice})")
+    if len(starts) != p.detectives:
+        raise SleuthError(
+            f"{_count(len(starts), 'station')} for {_count(p.detectives, 'detective')} "
+            "(-o detectives=N sets their number)"
+        )
+    if p.detective_starts and tuple(starts) != p.detective_starts:
+        fixed = ",".join(map(str, p.detective_starts))
+        raise SleuthError(f"this game fixes the detectives' starts at {fixed}")
+    if not p.detective_starts:
+        cards = set(p.detective_cards)
+        other = next((s for s in starts if s not in cards), None)
+        if other is not None:
+            raise SleuthError(
+                f"{other} is not on a detective start card ({', '.join(map(str, sorted(cards)))})"
+            )
+
+
 def parse_starts(text: str) -> tuple[int, ...]:
     """Station numbers separated by commas or spaces (``13,26,29``)."""
     parts = text.replace(",", " ").split()
@@ -410,7 +426,7 @@ def parse_starts(text: str) -> tuple[int, ...]:
     bad = next((p for p in parts if not (p.isascii() and p.isdigit())), None)
     if bad is not None:
         raise SleuthError(f"{bad!r} is not a station number (write e.g. 9,10,15,17,19)")
-    return tuple(int(p) for p in parts)
+    return tuple(whole_number(p) for p in parts)
 
 
 def example_starts(game: ScotlandYardGame) -> str:

@@ -274,16 +274,16 @@ class Tracker:
         for k, (ticket, station) in enumerate(log, start=1):
             if ticket != self.tickets[k - 1]:
                 raise ContradictionError(
-                    f"log entry {k} shows {ticket}, but {self.tickets[k - 1]} was played"
+                    f"Mr. X's move {k} shows {ticket}, but {self.tickets[k - 1]} was played"
                 )
             if station < 1 or not self.history[k] >> station & 1:
                 raise ContradictionError(
-                    f"log entry {k} says {station}, but Mr. X could only be at "
+                    f"Mr. X's move {k} says {station}, but Mr. X could only be at "
                     f"{show(self.history[k])}"
                 )
             if previous and not self.tables.single[ticket][previous] >> station & 1:
                 raise ContradictionError(
-                    f"log entry {k}: no {ticket} move goes from {previous} to {station}"
+                    f"Mr. X's move {k}: no {ticket} move goes from {previous} to {station}"
                 )
             previous = station
         for k, (_, station) in enumerate(log, start=1):

@@ -3,13 +3,13 @@
 The notepad is the seat's exact deduction (:class:`~sleuth.games.cluedo.deduction.belief.
 CluedoBelief` over its own view): for each card, the probability that each seat, the envelope
 or the face-up table holds it (✓ certain, ✗ impossible, else a percentage, shaded), then the
-envelope's most likely card of each kind as bars and the entropy left.  The room map is a
+envelope's most likely card of each kind as bars and how many equally likely envelopes are
+left (the envelope's entropy as players read it).  The room map is a
 simple grid of the nine rooms with the tokens where the public ``moved`` events put them.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +18,7 @@ from sleuth.core.game import Game
 from sleuth.games.cluedo.cards import NAMES, ROOMS
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.table import envelopes_left
 from sleuth.web.render.svg import document, tag, text
 
 ROW, NAME_W, COL = 20, 118, 46
@@ -74,9 +75,8 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
                 body.append(text(x + 2, y, f"{names[card]} {p:.0%}", font_size=11))
                 x += 180
         y += 24
-        body.append(
-            text(4, y, f"Entropy left: {posterior.entropy() / math.log(2):.2f} bits", font_size=12)
-        )
+        left = envelopes_left(posterior.entropy())  # the envelope's entropy as players read it
+        body.append(text(4, y, left[0].upper() + left[1:], font_size=12))
     y += 16
     map_svg, map_height = _room_map(game, view, legal, y, width)
     body.append(map_svg)

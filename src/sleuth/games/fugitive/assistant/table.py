@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event
+from sleuth.core.numbers import whole_number
 from sleuth.core.viewlog import event_fields
 from sleuth.games.fugitive.belief import MAX_STATES
 from sleuth.games.fugitive.deduction.advice import Deduction
@@ -465,11 +466,11 @@ def _listed(numbers: Sequence[int]) -> str:
 def _reveal_clause(shown: str, words: list[str]) -> tuple[int, int | None, tuple[int, ...] | None]:
     """``12 at 3 sprint 4 6`` → (12, 3, (4, 6)); position and sprint cards are optional."""
     form = "'; NUMBER at POSITION sprint CARDS' (position and sprint cards optional)"
-    if not words or not words[0].isdigit():
+    if not words or not (words[0].isascii() and words[0].isdigit()):
         raise SleuthError(f"{shown!r}: after the guess, write {form}")
     clause = " ".join(words)
     culprit = f"{shown!r}: {clause!r}"
-    number, rest = int(words[0]), words[1:]
+    number, rest = whole_number(words[0]), words[1:]
     position: int | None = None
     stack: tuple[int, ...] | None = None
     if rest[:1] == ["at"]:
@@ -493,7 +494,7 @@ def _numbers(words: Sequence[str], form: str, count: int | None, culprit: str) -
     if count is not None and len(words) != count:
         expected = "1 number" if count == 1 else f"{count} numbers"
         raise SleuthError(f"{culprit}: expected {expected}: {form}")
-    return tuple(int(w) for w in words)
+    return tuple(whole_number(w) for w in words)
 
 
 def _sprint_cards(count: int) -> str:

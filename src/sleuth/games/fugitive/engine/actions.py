@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sleuth.core.errors import ActionParseError
+from sleuth.core.numbers import whole_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ _HELP = "draw 2 / hideout 9 sprint 4 6 / pass / bonus / no bonus / guess 12 15 /
 def _numbers(words: list[str], text: str) -> tuple[int, ...]:
     if not words or not all(w.isascii() and w.isdigit() for w in words):
         raise ActionParseError(f"{text!r}: expected numbers after {text.split()[0]!r}")
-    return tuple(int(w) for w in words)
+    return tuple(whole_number(w) for w in words)
 
 
 def parse_action(text: str) -> FugitiveAction:

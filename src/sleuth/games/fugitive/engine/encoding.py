@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from sleuth.core.errors import ActionParseError, IllegalActionError
 from sleuth.core.game import CHANCE, TERMINAL
+from sleuth.core.numbers import whole_number
 from sleuth.games.fugitive.engine.actions import (
     NO_BONUS,
     PASS,
@@ -109,7 +110,7 @@ def parse_id(text: str) -> int:
         return DONE
     for word, first, low, high in _RANGES:
         if len(words) == 2 and words[0] == word and words[1].isascii() and words[1].isdigit():
-            value = int(words[1])
+            value = whole_number(words[1])
             if low <= value <= high:
                 return first + value - low
             raise ActionParseError(f"{text!r}: {word} takes {low}-{high}")
