@@ -14,6 +14,7 @@ from sleuth.core.log import write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.games.fugitive.belief import ExactBelief
 from sleuth.games.fugitive.deduction.advice import Deduction
 from sleuth.games.fugitive.rules import MARSHAL
 from tests.cli_helpers import check_error, entry, flat, one_json_object
@@ -84,6 +85,12 @@ def _first(events: list[Event], kind: str) -> int:
     return next(i for i, e in enumerate(events) if e.kind == kind)
 
 
+def _next_hideout(events: list[Event]) -> Event:
+    """The Fugitive's next hideout after ``events``, with no sprint card."""
+    placed = sum(e.kind == "placed" for e in events)
+    return Event("placed", {"position": placed + 1, "sprints": 0})
+
+
 def test_infer_refuses_views_the_rules_could_not_show(
     view_log: Path, tmp_path: Path, cwd: Path
 ) -> None:
@@ -97,7 +104,19 @@ def test_infer_refuses_views_the_rules_could_not_show(
         i for i, e in enumerate(events) if e.kind == "drew" and e.public["seat"] == MARSHAL
     )
     his_draw = Event("drew", {**events[marshal_draw].public, "seat": 0})
-    placed = sum(e.kind == "placed" for e in events[:guess])
+    # A hideout before one of his guesses that some world allows (so only its turn is wrong,
+    # not its cards): the first such guess of the game, which must exist.
+    out_of_turn = next(
+        (
+            [*events[:i], hideout]
+            for i, e in enumerate(events)
+            if e.kind == "guessed"
+            for hideout in [_next_hideout(events[:i])]
+            if ExactBelief.from_events([*events[:i], hideout]).total()
+        ),
+        None,
+    )
+    assert out_of_turn is not None, "no guess before which a hideout is possible: change the seed"
     cases = {
         "unknown kind": (
             [*events[:12], Event("teleported", {})],
@@ -126,8 +145,8 @@ def test_infer_refuses_views_the_rules_could_not_show(
             "the rules would show drew {'seat': 1",
         ),
         "a hideout out of turn": (
-            [*events[:guess], Event("placed", {"position": placed + 1, "sprints": 0})],
-            f"event {guess + 1} (placed",
+            out_of_turn,
+            f"event {len(out_of_turn)} (placed",
             "a hideout: not legal now",
         ),
     }
@@ -190,16 +209,17 @@ def test_infer_reads_a_hit_with_its_reveals(tmp_path: Path, cwd: Path) -> None:
     assert set(named) <= face_up
 
 
-def test_infer_under_a_known_fugitive_strategy(tmp_path: Path, cwd: Path) -> None:
-    spec = game_spec("fugitive")
-    game = spec.make({"max_rounds": 50})
-    record = run_match(
-        game, [spec.bot("heuristic"), spec.bot("belief:lookahead=false")], 2848813261847820896
-    )
-    log = tmp_path / "game.jsonl"
-    write_log(record, log)
+MANHUNT_GAME = Path(__file__).parents[3] / "examples" / "fugitive-manhunt.jsonl"
+"""The heuristic Fugitive's game, with a Manhunt, that docs/fugitive.md reads (a stored log:
+its game does not change with the bots' random streams)."""
+
+
+def test_infer_under_a_known_fugitive_strategy(cwd: Path) -> None:
+    log = MANHUNT_GAME
     events = read_view_log(log, "marshal").events
-    manhunt = str(next(i for i, e in enumerate(events) if e.kind == "manhunt") + 1)
+    begins = next((i for i, e in enumerate(events) if e.kind == "manhunt"), None)
+    assert begins is not None, f"{log} has no Manhunt"
+    manhunt = str(begins + 1)
     args = ["infer", "fugitive", "--log", log, "--events", manhunt, "--opponent", "heuristic"]
     done = entry(*args, "--json", cwd=cwd)
     assert done.returncode == 0, done.stderr

@@ -81,8 +81,8 @@ def decisions(game: ScotlandYardGame, seed: int) -> Iterator[tuple[ScotlandYardS
 @pytest.mark.parametrize("options", OPTIONS)
 def test_the_kits_sampler_check_passes_for_both_sides(options: dict[str, Any]) -> None:
     case = Case.of("scotland-yard", options)
-    reports = [check_sampler(case, SEARCH, seed, decisions=12) for seed in range(3)]
-    assert sum(r.decisions for r in reports) == 36
+    reports = [check_sampler(case, SEARCH, seed, decisions=12) for seed in range(4)]
+    assert sum(r.decisions for r in reports) >= 36  # a short game checks fewer than 12
     assert sum(r.covered for r in reports) > 0  # some decisions have few worlds (Mr. X: one)
 
 

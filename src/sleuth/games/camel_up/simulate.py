@@ -5,6 +5,13 @@ views or validation, and with the same random numbers as :class:`~sleuth.games.c
 RandomBot` and the match runner: for a given seed it plays exactly the game that
 ``run_match`` plays with ``random`` in every seat (a test checks this), only several times
 faster.
+
+Each decision of a random bot draws from ``derive_seed(bot_seed, "decision", n)``, ``n`` the
+number of events in the seat's view (:meth:`~sleuth.core.bots.Bot.ask`).  Every Camel Up event
+is seen by every seat, so ``n`` is the number of events the engine has emitted; the loop counts
+them as :meth:`~sleuth.games.camel_up.rules.CamelState._apply` and ``_die_events`` would emit
+them (one per player's action; per die: a ``capped`` on the first forced roll, a ``roll`` on a
+forced one, the ``die``, a ``leg_scored`` when a leg ends), without building them.
 """
 
 from __future__ import annotations
@@ -48,7 +55,8 @@ class RandomGame(NamedTuple):
 
 def play_random_game(game: CamelUpGame, seed: int) -> RandomGame:
     """The game played by random bots in every seat with ``seed``."""
-    bots = [random.Random(derive_seed(seed, "bot", seat)) for seat in range(game.players)]
+    seeds = [derive_seed(seed, "bot", seat) for seat in range(game.players)]
+    bots = [random.Random() for _ in seeds]
     chance = random.Random(derive_seed(seed, "chance"))
     state = game.new_initial_state()
     start = start_order(game, sample_start(game, chance))
@@ -59,12 +67,17 @@ def play_random_game(game: CamelUpGame, seed: int) -> RandomGame:
     cards = state.cards
     randoms = [bot.random for bot in bots]
     roll, resolve, draw = state.roll, state.resolve_die, state.draw_die
+    events = 1  # the start
     while not state.over:
         if state.turns >= cap:  # forced rolls (T4)
-            hits += resolve(*draw(chance)).tile >= 0
+            result = resolve(*draw(chance))
+            hits += result.tile >= 0
+            events += 2 + result.first_forced + (result.leg is not None)
             continue
         seat = state.seat
+        bots[seat].seed(derive_seed(seeds[seat], "decision", events))
         uniform = randoms[seat]
+        events += 1  # the action's own event
         legs = BITS[state.open_legs]
         unused = BITS[ALL_RACERS & ~cards[seat]]
         # Free of every tile's block, so certainly legal; otherwise ask the engine.
@@ -75,7 +88,9 @@ def play_random_game(game: CamelUpGame, seed: int) -> RandomGame:
         pick = uniform()
         if kind == 0:
             roll()
-            hits += resolve(*draw(chance)).tile >= 0
+            result = resolve(*draw(chance))
+            hits += result.tile >= 0
+            events += 1 + (result.leg is not None)
         elif kind == 1:
             state.take_leg_ticket(legs[int(pick * len(legs))])
         elif kind == 3:
