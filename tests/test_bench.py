@@ -101,4 +101,5 @@ def test_every_benchmark_is_tested() -> None:
         "cluedo_notepad.py",
         "web_load.py",
         "cli_startup.py",
+        "first_run.py",
     }

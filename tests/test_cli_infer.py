@@ -157,8 +157,13 @@ def test_camel_up_json_for_a_seat(camel_log: Path, cwd: Path) -> None:
 
 
 def test_camel_up_text_and_ends(camel_log: Path, cwd: Path) -> None:
+    # The first 8 events; a cut between a roll and its die takes the die (one event more).
+    shown = one_json_object(
+        entry("infer", "camel-up", "--log", camel_log, "--events", "8", "--json", cwd=cwd).stdout
+    )["events"]
+    assert shown in (8, 9)
     text = flat(entry("infer", "camel-up", "--log", camel_log, "--events", "8", cwd=cwd).stdout)
-    assert "Seat 0 of 3, after 8 events" in text and "Odds" in text and "to move" in text
+    assert f"Seat 0 of 3, after {shown} events" in text and "Odds" in text and "to move" in text
     start = flat(entry("infer", "camel-up", "--log", camel_log, "--events", "0", cwd=cwd).stdout)
     assert start == "Seat 0 of 3, after 0 events: the race has not started."
     end = one_json_object(entry("infer", "camel-up", "--log", camel_log, "--json", cwd=cwd).stdout)

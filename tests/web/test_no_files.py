@@ -256,9 +256,14 @@ def _answers_alike(
     assert spy == [], (game, option, spy)
     assert SECRET not in answer.text and SECRET not in other.text
     assert answer.status_code == other.status_code
-    if answer.status_code >= 400:
-        assert _error(answer).replace(secret_name, ABSENT) == _error(other)
+    if answer.status_code >= 400:  # alike but for the value quoted (perhaps shortened)
+        assert _unquoted(_error(answer)) == _unquoted(_error(other))
     return answer
+
+
+def _unquoted(error: str) -> str:
+    """``error`` with every quoted text (a value echoed back) replaced by ``'…'``."""
+    return re.sub(r"'[^']*'", "'…'", error)
 
 
 @pytest.mark.parametrize(("game", "option"), file_options())
