@@ -32,6 +32,7 @@ from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, parse_options
 
 if TYPE_CHECKING:
+    from sleuth.core.encoding import Encoding
     from sleuth.core.plugins import AssistPlugin, InferPlugin
     from sleuth.search.model import SearchModel
 
@@ -93,6 +94,18 @@ class GameSpec:
     """The game's search model (its world sampler), if it has one: the conformance kit
     checks the sampler (:func:`sleuth.testing.check_sampler`); register its search bots
     with :func:`sleuth.search.players.search_bots` from the same model."""
+
+    encoding: str | None = None
+    """``"module:attribute"`` of the game's :class:`~sleuth.core.encoding.Encoding` class
+    (built from a game: observations and action ids for learning agents), imported only by
+    :mod:`sleuth.envs`; None for a game with none."""
+
+    def encoding_for(self, game: Game[Any]) -> Encoding[Any]:
+        """The encoding of ``game`` (a game of this spec); a game without one is an error."""
+        if self.encoding is None:
+            raise UnknownNameError(f"{self.name} has no encoding for learning agents")
+        module, _, attribute = self.encoding.partition(":")
+        return getattr(importlib.import_module(module), attribute)(game)  # type: ignore[no-any-return]
 
     def options_for(self, texts: Mapping[str, Any], bots: int) -> dict[str, Any]:
         """``texts`` with the seat-count option filled in from the number of ``bots``."""
@@ -171,6 +184,7 @@ class GameInfo:
         assist: AssistPlugin | None = None,
         commands: str | None = None,
         search: SearchModel[Any] | None = None,
+        encoding: str | None = None,
     ) -> GameSpec:
         """The game's spec: this declaration with the engine's parts.  ``bots`` must be the
         declared bots in their order, implemented (:meth:`BotInfo.implemented`), else
@@ -194,6 +208,7 @@ class GameInfo:
             infer=infer,
             assist=assist,
             commands=commands,
+            encoding=encoding,
             search=search,
         )
 

@@ -32,4 +32,5 @@ SPEC = GAME.spec(
     search=SEARCH,
     infer=INFER,
     commands="sleuth.games.fox.commands:app",
+    encoding="sleuth.games.fox.encoding:FoxEncoding",
 )

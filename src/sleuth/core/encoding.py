@@ -1,0 +1,169 @@
+"""A game as fixed-size tensors, for learning agents (the ``sleuth.envs`` adapters).
+
+Reinforcement-learning libraries want an observation of one fixed shape and a discrete action
+space of one fixed size, with a mask of the legal actions.  An :class:`Encoding` gives both for
+one game (with its options):
+
+* **observations** are float32 vectors made from a seat's :class:`~sleuth.core.events.View`
+  alone (and the ids already chosen towards the action being built), so they hold only what
+  the seat may see; the vector is the concatenation of named :class:`Segment` slices, each with
+  its documented meaning (:meth:`Encoding.layout`).  With ``belief=True`` the game's exact
+  deduction is appended (:attr:`Encoding.belief_segments`), as the source documents propose;
+  it too is computed from the view alone.
+* **actions** are ids in ``range(action_count)``.  A game whose actions are few has one id per
+  action; a game whose actions are combinatorial (a Fugitive hideout with any set of sprint
+  cards) builds one action from a short sequence of ids, and its :class:`ActionBuilder` says at
+  every step which ids may come next.  Every id the mask allows extends to at least one legal
+  action (no dead ends), and the legal actions reachable are exactly the state's.
+
+Invariant the adapters and the tests rely on: two views with equal events (whatever the hidden
+history behind them) give byte-identical observations, and the mask depends only on the legal
+actions of the seat to move, which are public to that seat.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from sleuth.core.errors import IllegalActionError
+from sleuth.core.events import View
+from sleuth.core.game import CHANCE, TERMINAL, Game, State
+
+ActionT = TypeVar("ActionT", bound=Hashable)
+
+Observation = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A named slice of an observation vector: ``size`` floats meaning ``meaning``."""
+
+    name: str
+    size: int
+    meaning: str
+
+
+class ActionBuilder(ABC, Generic[ActionT]):
+    """The ids chosen so far towards the next action of one state, and what may follow.
+
+    Invariants: every id of :meth:`legal_ids` extends :attr:`prefix` to at least one legal
+    action of the state; :meth:`push` of an id outside :meth:`legal_ids` raises
+    :class:`~sleuth.core.errors.IllegalActionError` and changes nothing.  The state is read,
+    never changed: make a new builder after an action is applied.
+    """
+
+    prefix: list[int]
+
+    @abstractmethod
+    def legal_ids(self) -> list[int]:
+        """The ids that may come next, in increasing order."""
+
+    @abstractmethod
+    def push(self, action_id: int) -> ActionT | None:
+        """Add one id; return the action once it is complete (the prefix then starts over)."""
+
+
+class ListedActions(ActionBuilder[ActionT]):
+    """The builder of a game with one id per action: ``id_of`` maps each legal action to its
+    id (one step always completes an action, so :attr:`prefix` stays empty)."""
+
+    def __init__(self, state: State[ActionT], id_of: Callable[[ActionT], int]) -> None:
+        self.prefix = []
+        legal = () if state.current_player() in (CHANCE, TERMINAL) else state.legal_actions()
+        self._by_id = {id_of(a): a for a in legal}
+        if len(self._by_id) != len(legal):
+            raise ValueError(f"{state.game.name}: two legal actions share an id")
+
+    def legal_ids(self) -> list[int]:
+        return sorted(self._by_id)
+
+    def push(self, action_id: int) -> ActionT:
+        action = self._by_id.get(int(action_id))
+        if action is None:
+            raise IllegalActionError(f"action id {action_id} is not legal here")
+        return action
+
+
+class Encoding(ABC, Generic[ActionT]):
+    """One game's observations and action ids (see the module docstring).
+
+    Subclasses set :attr:`segments`, :attr:`action_count` and, where the game has an exact
+    belief, :attr:`belief_segments`; they implement :meth:`observe_into`, :meth:`builder` and
+    :meth:`id_text`.
+    """
+
+    segments: tuple[Segment, ...]
+    belief_segments: tuple[Segment, ...] = ()
+    action_count: int
+    max_prefix: int = 0
+    """The most ids an action may need before its last (0: one id per action)."""
+
+    def __init__(self, game: Game[ActionT]) -> None:
+        self.game = game
+
+    def size(self, belief: bool = False) -> int:
+        """The length of an observation vector."""
+        return sum(s.size for s in self.layout(belief))
+
+    def layout(self, belief: bool = False) -> tuple[Segment, ...]:
+        """The segments of an observation, in order."""
+        return self.segments + (self.belief_segments if belief else ())
+
+    def observe(self, view: View, prefix: Sequence[int] = (), belief: bool = False) -> Observation:
+        """The observation of ``view`` while ``prefix`` (ids towards the seat's next action) is
+        chosen: a fresh float32 vector of :meth:`size` that depends on nothing else."""
+        if belief and not self.belief_segments:
+            raise ValueError(f"{self.game.name} has no belief to add to its observations")
+        out = np.zeros(self.size(belief), dtype=np.float32)
+        self.observe_into(out[: sum(s.size for s in self.segments)], view, prefix)
+        if belief:
+            self.belief_into(out[sum(s.size for s in self.segments) :], view)
+        return out
+
+    @abstractmethod
+    def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
+        """Write the :attr:`segments` of the observation into ``out`` (zeros on entry)."""
+
+    def belief_into(self, out: Observation, view: View) -> None:
+        """Write the :attr:`belief_segments` into ``out`` (zeros on entry)."""
+        raise NotImplementedError(f"{self.game.name} has no belief segments")
+
+    @abstractmethod
+    def builder(self, state: State[ActionT]) -> ActionBuilder[ActionT]:
+        """A builder for the next action of the seat to move in ``state``."""
+
+    def mask(self, builder: ActionBuilder[ActionT]) -> Mask:
+        """:meth:`ActionBuilder.legal_ids` as a 0/1 vector of length :attr:`action_count`."""
+        return self.mask_of(builder.legal_ids())
+
+    def mask_of(self, ids: Iterable[int]) -> Mask:
+        """A 0/1 vector of length :attr:`action_count` with 1 at ``ids``."""
+        out = np.zeros(self.action_count, dtype=np.int8)
+        out[list(ids)] = 1
+        return out
+
+    @abstractmethod
+    def id_text(self, action_id: int) -> str:
+        """A short text for one id (``roll``, ``hideout 9``, ``move 13 taxi``)."""
+
+    def describe(self) -> dict[str, Any]:
+        """The layout as data: each segment's name, first index, size and meaning."""
+        rows, start = [], 0
+        for segment in self.layout(belief=bool(self.belief_segments)):
+            rows.append(
+                {
+                    "name": segment.name,
+                    "start": start,
+                    "size": segment.size,
+                    "meaning": segment.meaning,
+                }
+            )
+            start += segment.size
+        return {"game": self.game.name, "actions": self.action_count, "segments": rows}

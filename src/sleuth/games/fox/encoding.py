@@ -1,0 +1,89 @@
+"""Fox in a Hole as tensors for learning agents (:class:`~sleuth.core.encoding.Encoding`).
+
+Actions: one id per action.  Ids ``0 .. I-1`` are the hunter's inspections in the engine's
+order (sizes 1..k, lexicographic: :attr:`~sleuth.games.fox.rules.FoxGame.inspections`); id
+``I`` is the fox's ``hide`` and ``I + 1 + h`` is ``hole h``.
+
+Observations (``n`` holes, ``D`` days; see :meth:`FoxEncoding.describe` for the indices):
+
+==============  =======  ===================================================================
+segment         size     meaning
+==============  =======  ===================================================================
+role            2        one-hot: hunter, fox
+day             1        the day of the next inspection divided by ``D``
+inspections     D × n    row ``d``: 1 for each hole inspected on day ``d + 1``
+fox holes       D × n    the fox's own possible holes after night ``d`` (row ``d``): zeros for
+                         the hunter, who never sees them
+==============  =======  ===================================================================
+
+With ``belief=True`` one more segment of ``n``: 1 for each hole the hunter's exact belief
+(:class:`~sleuth.games.fox.belief.FoxBelief`, rule A2) says the fox may be in now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment
+from sleuth.core.events import View
+from sleuth.core.game import State
+from sleuth.games.fox.belief import FoxBelief
+from sleuth.games.fox.rules import HIDE, FoxAction, FoxGame, FoxMove, Inspect
+
+
+class FoxEncoding(Encoding[FoxAction]):
+    """The encoding of one fox game (its board, ``k`` and day limit fix the sizes)."""
+
+    def __init__(self, game: FoxGame) -> None:
+        super().__init__(game)
+        self.fox_game = game
+        n, days = game.graph.n, game.days
+        self._inspection_ids = {a: i for i, a in enumerate(game.inspections)}
+        self.action_count = len(game.inspections) + 1 + n
+        self.segments = (
+            Segment("role", 2, "one-hot: hunter, fox"),
+            Segment("day", 1, "the day of the next inspection divided by the day limit"),
+            Segment("inspections", days * n, "row d: 1 for each hole inspected on day d+1"),
+            Segment("fox holes", days * n, "row d: the fox's own possible holes after night d"),
+        )
+        self.belief_segments = (Segment("possible", n, "1 where the hunter's belief holds"),)
+
+    def action_id(self, action: FoxAction) -> int:
+        """The id of one action."""
+        if isinstance(action, Inspect):
+            return self._inspection_ids[action]
+        assert isinstance(action, FoxMove)
+        first = len(self._inspection_ids) + 1
+        return first - 1 if action.hole is None else first + action.hole
+
+    def builder(self, state: State[FoxAction]) -> ListedActions[FoxAction]:
+        return ListedActions(state, self.action_id)
+
+    def id_text(self, action_id: int) -> str:
+        inspections = self.fox_game.inspections
+        if 0 <= action_id < len(inspections):
+            return str(inspections[action_id])
+        hole = action_id - len(inspections) - 1
+        if hole == -1:
+            return str(HIDE)
+        if 0 <= hole < self.fox_game.graph.n:
+            return str(FoxMove(hole))
+        raise ValueError(f"{action_id} is not a fox action id (0-{self.action_count - 1})")
+
+    def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
+        n, days = self.fox_game.graph.n, self.fox_game.days
+        out[view.seat] = 1.0
+        inspections = out[3 : 3 + days * n].reshape(days, n)
+        fox_holes = out[3 + days * n :].reshape(days, n)
+        day = 1
+        for event in view.events:
+            if event.kind == "inspected":
+                day = int(event.public["day"])
+                inspections[day - 1, list(event.public["holes"])] = 1.0
+                day += 1
+            elif event.kind == "fox_moved" and event.private is not None:
+                fox_holes[int(event.public["night"]), list(event.private["holes"])] = 1.0
+        out[2] = min(day, days) / days
+
+    def belief_into(self, out: Observation, view: View) -> None:
+        out[FoxBelief.from_view(self.game, view).possible_holes()] = 1.0
