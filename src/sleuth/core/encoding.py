@@ -69,6 +69,11 @@ class ActionBuilder(ABC, Generic[ActionT]):
     def push(self, action_id: int) -> ActionT | None:
         """Add one id; return the action once it is complete (the prefix then starts over)."""
 
+    @abstractmethod
+    def ids_of(self, action: ActionT) -> tuple[int, ...]:
+        """The ids that build the legal ``action`` from an empty prefix (replays of a history,
+        such as a world drawn by a search sampler, go through them)."""
+
 
 class ListedActions(ActionBuilder[ActionT]):
     """The builder of a game with one id per action: ``id_of`` maps each legal action to its
@@ -89,6 +94,12 @@ class ListedActions(ActionBuilder[ActionT]):
         if action is None:
             raise IllegalActionError(f"action id {action_id} is not legal here")
         return action
+
+    def ids_of(self, action: ActionT) -> tuple[int, ...]:
+        for action_id, legal in self._by_id.items():
+            if legal == action:
+                return (action_id,)
+        raise IllegalActionError(f"{action}: not a legal action here")
 
 
 class Encoding(ABC, Generic[ActionT]):

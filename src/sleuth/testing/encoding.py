@@ -6,7 +6,8 @@
 * every observation has the encoding's size, is float32 and finite, and so is its mask, whose
   ones are exactly the seat to move's legal ids (and none for the other seats);
 * every id the mask allows extends to a legal action (the engine validates each completed
-  action), and where a state lists few legal actions, the actions the builder can reach are
+  action), :meth:`~sleuth.core.encoding.ActionBuilder.ids_of` gives back the ids that built
+  it, and where a state lists few legal actions, the actions the builder can reach are
   exactly those (:data:`ENUMERATE_AT_MOST`);
 * **observations hold only what the seat may see**: at a few decisions, another world the
   game's search sampler draws from the seat's view (a different hidden history giving the same
@@ -65,7 +66,12 @@ def check_encoding(case: Case, seed: int, belief: bool = False, worlds_at: int =
             if decisions < worlds_at and rng.random() < 0.25:
                 decisions += 1
                 _check_hidden(case, seed, step, episode, mover, rng)
-        episode.step(legal_ids[rng.randrange(len(legal_ids))])
+            before, chosen = episode.state.clone(), []
+        chosen.append(legal_ids[rng.randrange(len(legal_ids))])
+        action = episode.step(chosen[-1])
+        if action is not None and encoding.builder(before).ids_of(action) != tuple(chosen):
+            problem = f"ids_of({action}) is not the ids {chosen} that built it"
+            raise case.fail(seed, problem, step)
     raise case.fail(seed, f"no end after {MAX_STEPS} ids")
 
 

@@ -1,0 +1,139 @@
+"""Sleuth's games in OpenSpiel (sleuth.envs.openspiel): OpenSpiel's own checks and algorithms."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (the rl extra)")
+
+import numpy as np  # noqa: E402
+from open_spiel.python.algorithms import (  # noqa: E402
+    cfr,
+    expected_game_score,
+    exploitability,
+    ismcts,
+    mcts,
+)
+
+from sleuth.core.errors import OptionError  # noqa: E402
+from sleuth.envs import openspiel as sleuth_spiel  # noqa: E402
+
+SMALL = {
+    "python_sleuth_fox": "python_sleuth_fox(graph=path:4,days=4)",
+    "python_sleuth_fugitive": "python_sleuth_fugitive",
+    "python_sleuth_camel_up": "python_sleuth_camel_up",
+    "python_sleuth_scotland_yard": "python_sleuth_scotland_yard",
+    "python_sleuth_cluedo": "python_sleuth_cluedo(players=3)",
+}
+"""Each registered game with small options (a game added later plays with its defaults)."""
+
+
+def loaded(name: str) -> pyspiel.Game:
+    return pyspiel.load_game(SMALL.get(name, name))
+
+
+@pytest.mark.parametrize("name", sleuth_spiel.REGISTERED)
+def test_random_simulations(name: str) -> None:
+    """OpenSpiel's own random-simulation test: legal actions, chance, returns, clones,
+    observation and information-state tensors and strings at every node."""
+    pyspiel.random_sim_test(loaded(name), num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", sleuth_spiel.REGISTERED)
+def test_resampled_worlds_look_the_same(name: str) -> None:
+    """A world drawn from a seat's information state gives that seat the same information
+    state, observation and legal actions (the exact belief's sampler behind OpenSpiel)."""
+    game = loaded(name)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 6:
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+            continue
+        player = state.current_player()
+        if rng.random() < 0.3:
+            world = state.resample_from_infostate(player, rng.random)
+            assert world.information_state_string(player) == state.information_state_string(player)
+            assert world.observation_tensor(player) == state.observation_tensor(player)
+            assert world.legal_actions() == state.legal_actions()
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_parameters_are_the_options() -> None:
+    """Each option OpenSpiel can carry is a parameter; a bad value is the CLI's error."""
+    game = pyspiel.load_game("python_sleuth_fox(graph=cycle:5,k=2,days=3)")
+    assert game.sleuth.options() == {"graph": "cycle:5", "k": 2, "lazy": False, "days": 3}
+    assert game.num_distinct_actions() == len(game.sleuth.inspections) + 1 + 5
+    with pytest.raises(OptionError, match="k=9: at most 5"):
+        pyspiel.load_game("python_sleuth_fox(graph=path:5,k=9)")
+
+
+def test_information_state_has_perfect_recall() -> None:
+    """The hunter's information-state string lists every inspection it made."""
+    game = loaded("python_sleuth_fox")
+    state = game.new_initial_state()
+    state.apply_action(len(game.sleuth.inspections) + 1)  # the fox commits to hole 0
+    state.apply_action(2)  # inspect 2
+    text = state.information_state_string(0)
+    assert '"holes": [2]' in text and '"holes": [0]' not in text
+    assert '"holes": [0]' in state.information_state_string(1)
+
+
+def cfr_hunter_value(options: str, iterations: int) -> tuple[float, float]:
+    game = pyspiel.load_game(f"python_sleuth_fox({options})")
+    solver = cfr.CFRSolver(game)
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    value = expected_game_score.policy_value(game.new_initial_state(), [average] * 2)[0]
+    return value, exploitability.nash_conv(game, average)
+
+
+@pytest.mark.parametrize(
+    ("options", "value"),
+    [
+        # Path 0-1-2: inspecting hole 1 twice catches any fox, even the uncommitted one.
+        ("graph=path:3,days=2", 1.0),
+        # One day on a path of 3 holes: the uncommitted fox ("hide") is never caught by one
+        # inspection, so the hunter's value is 0.
+        ("graph=path:3,days=1", 0.0),
+    ],
+)
+def test_cfr_solves_small_fox_games(options: str, value: float) -> None:
+    """OpenSpiel's CFR on Fox in a Hole converges to the value Sleuth's rules give."""
+    got, nash_conv = cfr_hunter_value(options, 200)
+    assert got == pytest.approx(value, abs=0.02)
+    assert nash_conv < 0.05
+
+
+def test_ismcts_searches_the_worlds_of_sleuths_belief() -> None:
+    """OpenSpiel's ISMCTS hunter with a resampler from Sleuth's exact sampler finds the sure
+    catch on path:3 in 2 days (inspect hole 1 twice) against a random fox; a random hunter
+    does not."""
+    game = pyspiel.load_game("python_sleuth_fox(graph=path:3,days=2)")
+    rng = random.Random(3)
+    wins = {"ismcts": 0.0, "random": 0.0}
+    for hunter in wins:
+        for seed in range(6):
+            bot = ismcts.ISMCTSBot(
+                game,
+                mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+                uct_c=2.0,
+                max_simulations=200,
+                random_state=np.random.RandomState(seed),
+            )
+            bot.set_resampler(lambda s, p: s.resample_from_infostate(p, rng.random))
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.current_player() == 0 and hunter == "ismcts":
+                    state.apply_action(bot.step(state))
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            wins[hunter] += state.returns()[0]
+    assert wins["ismcts"] == 6.0
+    assert wins["random"] < 6.0
