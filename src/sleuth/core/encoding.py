@@ -43,11 +43,14 @@ Mask = npt.NDArray[np.int8]
 
 @dataclass(frozen=True)
 class Segment:
-    """A named slice of an observation vector: ``size`` floats meaning ``meaning``."""
+    """A named slice of an observation vector: ``size`` floats meaning ``meaning``, each
+    between ``low`` and ``high`` (the bounds of the adapters' observation spaces)."""
 
     name: str
     size: int
     meaning: str
+    low: float = 0.0
+    high: float = 1.0
 
 
 class ActionBuilder(ABC, Generic[ActionT]):
@@ -69,6 +72,11 @@ class ActionBuilder(ABC, Generic[ActionT]):
     def push(self, action_id: int) -> ActionT | None:
         """Add one id; return the action once it is complete (the prefix then starts over)."""
 
+    @abstractmethod
+    def ids_of(self, action: ActionT) -> tuple[int, ...]:
+        """The ids that build the legal ``action`` from an empty prefix (replays of a history,
+        such as a world drawn by a search sampler, go through them)."""
+
 
 class ListedActions(ActionBuilder[ActionT]):
     """The builder of a game with one id per action: ``id_of`` maps each legal action to its
@@ -89,6 +97,12 @@ class ListedActions(ActionBuilder[ActionT]):
         if action is None:
             raise IllegalActionError(f"action id {action_id} is not legal here")
         return action
+
+    def ids_of(self, action: ActionT) -> tuple[int, ...]:
+        for action_id, legal in self._by_id.items():
+            if legal == action:
+                return (action_id,)
+        raise IllegalActionError(f"{action}: not a legal action here")
 
 
 class Encoding(ABC, Generic[ActionT]):
@@ -115,6 +129,17 @@ class Encoding(ABC, Generic[ActionT]):
     def layout(self, belief: bool = False) -> tuple[Segment, ...]:
         """The segments of an observation, in order."""
         return self.segments + (self.belief_segments if belief else ())
+
+    def bounds(self, belief: bool = False) -> tuple[Observation, Observation]:
+        """The least and greatest value of each entry of an observation (its segments')."""
+        layout = self.layout(belief)
+        low = np.repeat(
+            np.array([s.low for s in layout], dtype=np.float32), [s.size for s in layout]
+        )
+        high = np.repeat(
+            np.array([s.high for s in layout], dtype=np.float32), [s.size for s in layout]
+        )
+        return low, high
 
     def observe(self, view: View, prefix: Sequence[int] = (), belief: bool = False) -> Observation:
         """The observation of ``view`` while ``prefix`` (ids towards the seat's next action) is
