@@ -24,4 +24,5 @@ SPEC = GAME.spec(
     assist=ASSIST,
     commands="sleuth.games.camel_up.commands:app",
     search=SEARCH,
+    encoding="sleuth.games.camel_up.encoding:CamelUpEncoding",
 )
