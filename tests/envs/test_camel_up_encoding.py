@@ -16,7 +16,7 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.envs.episode import Episode
 from sleuth.games.camel_up.actions import ROLL, Die, LegBet, OverallBet, PlaceTile, Start
-from sleuth.games.camel_up.encoding import ACTIONS, CamelUpEncoding
+from sleuth.games.camel_up.encoding import ACTIONS, LEG, LOSER, TILE, WINNER, CamelUpEncoding
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import CamelUpGame
 from sleuth.games.camel_up.search import CamelUpSampler
@@ -146,8 +146,9 @@ def test_every_id_has_a_text_that_parses_back_to_its_action() -> None:
         encoding = CamelUpEncoding(game)
         actions = [game.parse_action(encoding.id_text(i)) for i in range(ACTIONS)]
         assert [encoding.action_id(a) for a in actions] == list(range(ACTIONS))
-    assert encoding.id_text(0) == "roll" and encoding.id_text(45) == "loser purple"
-    assert encoding.id_text(6) == "tile 2 oasis" and encoding.id_text(35) == "tile 16 mirage"
+    assert encoding.id_text(0) == "roll" and encoding.id_text(LOSER + 4) == "loser purple"
+    assert encoding.id_text(LEG + 2) == "leg red" and encoding.id_text(WINNER) == "winner blue"
+    assert encoding.id_text(TILE + 2) == "tile 2 oasis" and encoding.id_text(35) == "tile 16 mirage"
     with pytest.raises(ValueError, match="46 is not a Camel Up action id"):
         encoding.id_text(ACTIONS)
 
@@ -183,9 +184,11 @@ def test_a_refused_id_changes_nothing() -> None:
     assert builder.legal_ids() == legal and builder.prefix == []
 
 
-def _random_views(seed: int, steps: int) -> tuple[CamelUpGame, Episode]:
-    game = CamelUpGame(players=4)
-    episode = Episode(CamelUpEncoding(game), seed)
+def _random_views(
+    seed: int, steps: int, belief: bool = False, **options: Any
+) -> tuple[CamelUpGame, Episode]:
+    game = CamelUpGame(**{"players": 4, **options})
+    episode = Episode(CamelUpEncoding(game), seed, belief)
     rng = random.Random(seed)
     for _ in range(steps):
         episode.step(rng.choice(episode.builder.legal_ids()))
@@ -229,8 +232,15 @@ def test_an_impossible_view_is_refused_naming_the_event() -> None:
         CamelUpEncoding(game).observe(view)
 
 
-def test_the_sampler_varies_the_hidden_cards_and_keeps_the_view() -> None:
-    game, episode = _random_views(11, 150)
+@pytest.mark.parametrize(
+    ("belief", "options"), [(False, {}), (True, {}), (True, {"edition": 2, "players": 5})]
+)
+def test_the_sampler_varies_the_hidden_cards_and_keeps_the_view(
+    belief: bool, options: dict[str, Any]
+) -> None:
+    """The check kit's worlds come early in a game, before many cards are down: here many
+    worlds differ in several hidden cards, and the seat's observation is the same in each."""
+    game, episode = _random_views(11, 150, belief, **options)
     seat = episode.seat
     assert seat is not None
     view = episode.views[seat]
@@ -245,7 +255,8 @@ def test_the_sampler_varies_the_hidden_cards_and_keeps_the_view() -> None:
         assert view_matches(events, view)
         drawn.add(tuple(a for a in history if isinstance(a, OverallBet)))
         world = View(seat, "player", view.game_info, tuple(e.seen_by(seat) for e in events))
-        assert episode.encoding.observe(world).tobytes() == episode.observe(seat).tobytes()
+        observation = episode.encoding.observe(world, belief=belief)
+        assert observation.tobytes() == episode.observe(seat).tobytes()
     assert len(drawn) > 5
     seats = [int(e.public["seat"]) for e in view.events if e.kind == "overall_bet"]
     for bets in drawn:  # a player has one card per camel
