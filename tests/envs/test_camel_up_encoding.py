@@ -3,6 +3,7 @@ the other players' overall cards (sleuth.games.camel_up.search)."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -221,6 +222,14 @@ def test_a_view_whose_events_are_replaced_is_read_afresh() -> None:
     del events[10:]
     short = View(1, "player", game.public_info(), tuple(events))
     assert encoding.observe(view).tobytes() == CamelUpEncoding(game).observe(short).tobytes()
+
+
+def test_an_encoding_in_use_pickles_and_observes_alike() -> None:
+    _, episode = _random_views(12, 40)
+    encoding = episode.encoding
+    before = encoding.observe(episode.views[2])
+    again = pickle.loads(pickle.dumps(encoding))
+    assert again.observe(episode.views[2]).tobytes() == before.tobytes()
 
 
 def test_an_impossible_view_is_refused_naming_the_event() -> None:

@@ -61,6 +61,7 @@ import functools
 import weakref
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment
 from sleuth.core.events import Event, View
@@ -180,6 +181,11 @@ class CamelUpEncoding(Encoding[CamelAction]):
             self._start[segment.name] = start
             start += segment.size
         self._readers: dict[int, tuple[weakref.ref[View], _Reader]] = {}
+        """Each live view's reader, by the view's id (see :meth:`_reader`)."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the readers (weak references do not pickle; they are a cache)."""
+        return {**self.__dict__, "_readers": {}}
 
     def action_id(self, action: CamelAction) -> int:
         """The id of one player action; a KeyError for chance's."""
