@@ -64,6 +64,8 @@ ACTION_COUNT = NAME + CARD_COUNT
 _SINGLE: dict[int, Action] = {ROLL_ID: ROLL, PASSAGE_ID: PASSAGE, STAY_ID: STAY, END_ID: END}
 _SINGLE_ID = {action: action_id for action_id, action in _SINGLE.items()}
 _VERBS = {SUGGEST_ID: "suggest", ACCUSE_ID: "accuse"}
+_TRIPLE_TYPES: dict[int, type[Suggest | Accuse]] = {SUGGEST_ID: Suggest, ACCUSE_ID: Accuse}
+_TRIPLE_KINDS = frozenset(_TRIPLE_TYPES.values())
 
 
 def id_text(action_id: int) -> str:
@@ -123,22 +125,19 @@ class CluedoActions(ActionBuilder[Action]):
         self.prefix = []
         seat = state.current_player()
         legal = () if seat in (CHANCE, TERMINAL) else state.legal_actions()
-        self._single: dict[int, Action] = {}
-        self._triples: dict[int, list[tuple[int, ...]]] = {SUGGEST_ID: [], ACCUSE_ID: []}
-        for action in legal:
-            if isinstance(action, Suggest | Accuse):
-                verb = SUGGEST_ID if isinstance(action, Suggest) else ACCUSE_ID
-                self._triples[verb].append(action.cards)
-            else:
-                self._single[encode(action)[0]] = action
+        self._legal = legal
+        self._single = {encode(a)[0]: a for a in legal if type(a) not in _TRIPLE_KINDS}
+        kinds = {type(a) for a in legal}
+        self._verbs = [verb for verb, kind in _TRIPLE_TYPES.items() if kind in kinds]
+        self._triples: list[tuple[int, ...]] = []
+        """The card triples of the legal actions of the verb chosen (once one is)."""
 
     def legal_ids(self) -> list[int]:
         if not self.prefix:
-            verbs = [verb for verb, triples in self._triples.items() if triples]
-            return sorted([*self._single, *verbs])
+            return sorted([*self._single, *self._verbs])
         chosen = tuple(i - NAME for i in self.prefix[1:])
         depth = len(chosen)
-        follow = {t[depth] for t in self._triples[self.prefix[0]] if t[:depth] == chosen}
+        follow = {t[depth] for t in self._triples if t[:depth] == chosen}
         return [NAME + card for card in sorted(follow)]
 
     def push(self, action_id: int) -> Action | None:
@@ -154,6 +153,9 @@ class CluedoActions(ActionBuilder[Action]):
             )
         if not self.prefix and action_id in self._single:
             return self._single[action_id]
+        if not self.prefix:
+            kind = _TRIPLE_TYPES[action_id]
+            self._triples = [a.cards for a in self._legal if isinstance(a, kind)]
         self.prefix.append(action_id)
         if len(self.prefix) < 4:
             return None

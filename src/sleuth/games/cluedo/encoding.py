@@ -154,9 +154,19 @@ def parts(values: Floats, segments: Sequence[Segment]) -> dict[str, Floats]:
 
 
 @lru_cache(maxsize=4096)
-def _travel(position: Position, dice: int, retarget: bool) -> tuple[float, ...]:
-    """1 / (1 + expected turns) from ``position`` to each room (M9)."""
-    return tuple(1.0 / (1.0 + travel_time(position, room, dice, retarget)) for room in ROOMS)
+def _travel(position: Position, dice: int, retarget: bool) -> Floats:
+    """1 / (1 + expected turns) from ``position`` to each room (M9), read-only."""
+    times = [travel_time(position, room, dice, retarget) for room in ROOMS]
+    out = np.array([1.0 / (1.0 + t) for t in times], dtype=np.float32)
+    out.flags.writeable = False
+    return out
+
+
+def _mark(part: Floats, cards: Sequence[JSON]) -> None:
+    """Set ``part`` to 1 at each of ``cards`` (a few: one at a time is faster than NumPy's
+    indexing by a list)."""
+    for card in cards:
+        part[card] = 1.0
 
 
 class _Notes:
@@ -175,11 +185,11 @@ class _Notes:
         self.positions: list[Position] = [AtStart(s) for s in SUSPECTS]
         self.holder: int | None = None
         """The seat whose turn the events show last."""
+        self.turns = 0
+        """The turns the events show begun."""
         self.asking: tuple[int, tuple[int, ...], int] | None = None
         """The open suggestion: suggester, its cards, the next seat to answer."""
-        self.counts = {
-            name: np.zeros((SEATS, CARDS), dtype=np.int64) for name in ("refuted", "asked")
-        }
+        self.counts = {name: [[0] * CARDS for _ in range(SEATS)] for name in ("refuted", "asked")}
         self.belief: CluedoBelief | None = None
         self._posterior: Posterior | None = None
         self._belief_values: Floats = np.zeros(sum(s.size for s in BELIEF_SEGMENTS), np.float32)
@@ -207,9 +217,9 @@ class _Notes:
         if kind == "setup":
             for s, size in enumerate(public["hand_sizes"]):
                 p["hand sizes"][self.row(s)] = int(size) / SEATS
-            p["face up"][list(public["face_up"])] = 1.0
+            _mark(p["face up"], public["face_up"])
         elif kind == "hand" and event.private is not None:
-            p["hand"][list(event.private["cards"])] = 1.0
+            _mark(p["hand"], event.private["cards"])
         elif kind == "rolled":
             assert seat is not None
             self._begin(seat)
@@ -218,7 +228,7 @@ class _Notes:
             assert seat is not None
             if public["roll"] is None:  # a passage or a stay: the first move of a turn
                 self._begin(seat)
-            p["progress"][[ROLLED, MOVED]] = (0.0, 1.0)
+            p["progress"][ROLLED], p["progress"][MOVED] = 0.0, 1.0
         elif kind == "suggested":
             assert seat is not None
             self._suggested(
@@ -230,8 +240,8 @@ class _Notes:
             assert seat is not None
             if self.holder != seat or not p["progress"][MOVED]:
                 self._begin(seat)
-            p["accused"][self.row(seat), [public["suspect"], public["weapon"], public["room"]]] = (
-                1.0
+            _mark(
+                p["accused"][self.row(seat)], (public["suspect"], public["weapon"], public["room"])
             )
             if not public["correct"]:
                 p["eliminated"][self.row(seat)] = 1.0
@@ -245,12 +255,12 @@ class _Notes:
         """A turn of ``seat`` begins."""
         p = self.parts
         self.holder = seat
+        self.turns += 1
         p["turn"][:] = 0.0
         p["turn"][self.row(seat)] = 1.0
-        p["progress"][[ROLLED, MOVED, SUGGESTED]] = 0.0
+        p["progress"][:OVER] = 0.0
         p["suggestion"][:] = 0.0
-        turns = round(float(p["turns"][0]) * self.game.max_turns) + 1
-        p["turns"][0] = turns / self.game.max_turns
+        p["turns"][0] = self.turns / self.game.max_turns
 
     def _place(self, seat: int) -> None:
         """Write the rows of ``seat``'s token."""
@@ -265,7 +275,7 @@ class _Notes:
     def _suggested(self, seat: int, cards: tuple[int, int, int]) -> None:
         p, row = self.parts, self.row(seat)
         p["progress"][SUGGESTED] = 1.0
-        p["suggestion"][list(cards)] = 1.0
+        _mark(p["suggestion"], cards)
         self._count("asked", row, cards)
         self.asking = (seat, cards, (seat + 1) % self.game.players)
         self._refuter()
@@ -276,7 +286,7 @@ class _Notes:
         p = self.parts
         if kind == "passed":
             assert seat is not None
-            p["passed"][self.row(seat), list(cards)] = 1.0
+            _mark(p["passed"][self.row(seat)], cards)
             self.asking = (suggester, cards, (seat + 1) % self.game.players)
         elif kind == "refuted":
             assert seat is not None
@@ -289,7 +299,7 @@ class _Notes:
                     p["shown"][self.row(suggester) - 1, card] = 1.0
             self.asking = None
         else:
-            p["unrefuted"][list(cards)] = 1.0
+            _mark(p["unrefuted"], cards)
             self.asking = None
         self._refuter()
 
@@ -300,9 +310,10 @@ class _Notes:
             refuter[self.row(self.asking[2])] = 1.0
 
     def _count(self, name: str, row: int, cards: Sequence[int]) -> None:
-        counts = self.counts[name][row]
-        counts[list(cards)] += 1
-        self.parts[name][row] = np.minimum(counts, COUNTED) / COUNTED
+        counts, part = self.counts[name][row], self.parts[name][row]
+        for card in cards:
+            counts[card] += 1
+            part[card] = min(counts[card], COUNTED) / COUNTED
 
     # --- the belief --------------------------------------------------------------------------
 
