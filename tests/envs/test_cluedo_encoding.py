@@ -4,8 +4,11 @@ deals behind the same view, and every action of long games reached by its ids.""
 
 from __future__ import annotations
 
+import math
 import random
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -377,3 +380,34 @@ def test_other_deals_behind_a_view_give_the_same_observation_and_mask(
             differ += state.hands != truth.hands or state.envelope != truth.envelope
             checked += 1
     assert checked >= 10 and differ >= checked // 2
+
+
+# --- the docs ----------------------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "cluedo.md"
+
+
+def learning_rows() -> list[list[str]]:
+    """The table rows of docs/cluedo.md's section "For learning agents", split into cells."""
+    section = DOCS.read_text(encoding="utf-8").split("## For learning agents", 1)[1]
+    rows = [line.strip("|").split("|") for line in section.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in row] for row in rows if not set(row[0]) <= set("- ")]
+
+
+def size(text: str) -> int:
+    """A size as the docs write it: ``21``, ``6 × 9``, ``2 + 21``."""
+    return sum(math.prod(int(f) for f in term.split("×")) for term in text.split("+"))
+
+
+def test_the_docs_tables_are_the_layout_and_the_ids() -> None:
+    rows = learning_rows()
+    encoding = CluedoEncoding(CluedoGame())
+    segments = [(row[0], size(row[1])) for row in rows if row[1][0].isdigit()]
+    layout = [(s.name, s.size) for s in encoding.layout(belief=True)]
+    assert segments == layout
+    for ids, texts, _ in (row for row in rows if row[0][0].isdigit()):
+        first, _, last = ids.replace("–", ",").replace(", ", ",").partition(",")
+        listed = re.findall(r"`([^`]+)`", texts)
+        assert listed[0] == id_text(int(first)) and listed[-1] == id_text(int(last or first))
+        if "…" not in texts:
+            assert listed == [id_text(i) for i in range(int(first), int(last or first) + 1)]
