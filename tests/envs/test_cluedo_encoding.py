@@ -5,6 +5,7 @@ deals behind the same view, and every action of long games reached by its ids.""
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import re
 from collections.abc import Iterator
@@ -411,3 +412,11 @@ def test_the_docs_tables_are_the_layout_and_the_ids() -> None:
         assert listed[0] == id_text(int(first)) and listed[-1] == id_text(int(last or first))
         if "…" not in texts:
             assert listed == [id_text(i) for i in range(int(first), int(last or first) + 1)]
+
+
+def test_an_encoding_that_read_views_pickles_and_reads_them_again() -> None:
+    state, views = traced(TRACE)
+    encoding = CluedoEncoding(state.game)
+    before = encoding.observe(views[0], belief=True)
+    copy = pickle.loads(pickle.dumps(encoding))
+    assert copy.observe(views[0], belief=True).tobytes() == before.tobytes()

@@ -361,6 +361,11 @@ class CluedoEncoding(Encoding[Action]):
         self._base = sum(s.size for s in SEGMENTS[:-1])
         self._cache: dict[int, tuple[weakref.ref[View], _Notes]] = {}
 
+    def __getstate__(self) -> dict[str, object]:
+        """The encoding without the views it read (weak references do not pickle): a copy
+        sent to another process reads its views afresh."""
+        return {**self.__dict__, "_cache": {}}
+
     def builder(self, state: State[Action]) -> CluedoActions:
         return CluedoActions(state)
 
