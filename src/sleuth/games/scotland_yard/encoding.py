@@ -50,12 +50,12 @@ With ``belief=True`` two more segments of ``n``, the detectives' exact deduction
 how exposed he is): ``possible`` (1 at each station Mr. X may be at) and ``random walk`` (each
 station's probability under the tracker's ``random-walk`` model).
 
-Everything is read from the view's events: the public state by the detectives' assistant's
-:class:`~sleuth.games.scotland_yard.table.PublicTable`, fed the entries
-:func:`~sleuth.games.scotland_yard.assistant.entry_sources` makes of the events (ticket counts,
-the round and whose turn it is follow the rules there), Mr. X's station from his private
-fields.  Views only grow, so each view object's reading is kept and extended by the events
-added since (a view whose earlier events changed is read again from the start).
+Everything is read from the view's events (:mod:`~sleuth.games.scotland_yard.reading`): the
+public state by the detectives' assistant's :class:`~sleuth.games.scotland_yard.table
+.PublicTable` (ticket counts, the round and whose turn it is follow the rules there), the belief
+by :class:`~sleuth.games.scotland_yard.belief.MrXBelief`, Mr. X's station from his private
+fields.  Each view's reading is kept and extended by the events added since, and every seat of
+a game shares the reading of its public events.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ from sleuth.core.game import CHANCE, TERMINAL, State
 from sleuth.games.scotland_yard.moves import (
     LEG_TICKETS,
     PASS,
+    TRANSPORT_TICKETS,
     Action,
     DoubleMove,
     Move,
@@ -77,7 +78,7 @@ from sleuth.games.scotland_yard.moves import (
 from sleuth.games.scotland_yard.reading import SharedReadings
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 
-TRANSPORTS = 3
+TRANSPORTS = len(TRANSPORT_TICKETS)
 """Ticket kinds a detective holds: taxi, bus, underground."""
 
 
@@ -114,10 +115,9 @@ class ScotlandYardEncoding(Encoding[Action]):
             Segment("possible", n, "1 at each station the detectives' tracker holds possible"),
             Segment("random walk", n, "each station's probability under the random-walk model"),
         )
-        starts = {
+        self.start = {
             s.name: sum(x.size for x in self.segments[:i]) for i, s in enumerate(self.segments)
         }
-        self.start = starts
         """Each segment's first index."""
         self.ticket_scale = [1.0 / max(count, 1) for count in p.detective_tickets]
         to_mrx = [d * count if p.tickets_to_mrx else 0 for count in p.detective_tickets]
