@@ -112,7 +112,7 @@ def test_a_hand_traced_game_read_by_index() -> None:
     episode.play(parse_action("taxi 61"))  # d2
     mrx = episode.observe(0)
     assert ones(mrx, at["to move"], 3) == [0]
-    assert mrx[at["clock"] : at["clock"] + 4].tolist() == [2 / 4, 1 / 4, 1 / 4, 0.0]
+    assert mrx[at["clock"] : at["clock"] + 4].tolist() == [2 / 4, 1 / 4, 1 / 4, 1 / 4]
     # Mr. X starts the double move: its prefix shows in his observation.
     episode.step(encoding.double_id)
     assert ones(episode.observe(0), at["prefix"], 1 + n + 4) == [0]
@@ -279,3 +279,66 @@ def test_observations_are_the_readings_of_fresh_views(options: dict[str, Any]) -
         view = episode.views[seat]
         snapshot = View(seat, view.role, view.game_info, tuple(view.events[:count]))
         assert encoding.observe(snapshot, (), belief=True).tobytes() == obs_then
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},  # its games end caught and escaped
+        {"edition": "2014", "seats": "6"},  # blocked
+        {
+            "map": "small",
+            "detectives": "3",
+            "seats": "4",
+            "max_rounds": "4",
+            "mrx_tickets": "2/1/1/1/1",
+        },
+    ],  # the last: cornered
+    ids=str,
+)
+def test_public_segments_are_the_engines_state(options: dict[str, Any], small_board: Path) -> None:
+    """Every seat's public segments, read from its view, are the true state's: whose turn, the
+    round, the entries, every pawn's station but Mr. X's and every ticket count (the engine is
+    the oracle of the rules the reading follows).  Mr. X's station is in his own observation
+    only."""
+    case = case_of(options, small_board)
+    game = case.make()
+    encoding = case.spec.encoding_for(game)
+    at = {row["name"]: row["start"] for row in encoding.describe()["segments"]}
+    p, n = game.profile, game.board.n
+    d, length = p.detectives, p.log_length
+    for seed in range(3):
+        episode = Episode(encoding, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            state = episode.state
+            for seat in range(game.num_players):
+                obs = episode.observe(seat)
+                mover = (
+                    [] if state.is_terminal() else [0 if state.to_move < 0 else 1 + state.to_move]
+                )
+                assert ones(obs, at["to move"], 1 + d) == mover
+                clock = obs[at["clock"] : at["clock"] + 2]
+                assert clock == pytest.approx([state.round / length, state.entries / length])
+                stations = [ones(obs, at["detectives"] + i * n, n) for i in range(d)]
+                assert stations == [[s - 1] for s in state.detectives]
+                tickets = obs[at["detective tickets"] : at["mrx tickets"]].reshape(d, 3)
+                scale = np.array(p.detective_tickets, np.float32)
+                assert tickets * scale == pytest.approx(np.array(state.detective_tickets))
+                mrx = obs[at["mrx tickets"] : at["mrx tickets"] + 5]
+                held = [c for c, u in zip(state.mrx_tickets, mrx, strict=True) if u != 1.0]
+                assert held == [
+                    round(u * m) for u, m in zip(mrx, most(game), strict=True) if u != 1.0
+                ]
+                assert ones(obs, at["mrx station"], n) == ([state.mrx - 1] if seat == 0 else [])
+            if episode.over:
+                break
+            ids = episode.builder.legal_ids()
+            episode.step(ids[rng.randrange(len(ids))])
+
+
+def most(game: Any) -> list[int]:
+    """The most tickets of each kind Mr. X can hold (the ``mrx tickets`` scale)."""
+    p = game.profile
+    gifts = [p.detectives * c if p.tickets_to_mrx else 0 for c in p.detective_tickets]
+    return [p.mrx_tickets[k] + gifts[k] for k in range(3)] + list(p.mrx_tickets[3:])

@@ -30,7 +30,7 @@ to move            1 + D        one-hot: Mr. X, detective 1 .. D; zeros before t
                                 the game is over
 clock              4            the round / ``L``; entries filled / ``L``; entries to the next
                                 reveal entry / ``L`` (0 if none is left); entries since the last
-                                reveal / ``L`` (0 before the first)
+                                reveal (or the start) / ``L``
 detective tickets  D × 3        row ``i``: detective ``i + 1``'s taxi, bus, underground tickets /
                                 his start counts
 mrx tickets        5            Mr. X's taxi, bus, underground, black, double tickets / the most
@@ -51,11 +51,11 @@ how exposed he is): ``possible`` (1 at each station Mr. X may be at) and ``rando
 station's probability under the tracker's ``random-walk`` model).
 
 Everything is read from the view's events (:mod:`~sleuth.games.scotland_yard.reading`): the
-public state by the detectives' assistant's :class:`~sleuth.games.scotland_yard.table
-.PublicTable` (ticket counts, the round and whose turn it is follow the rules there), the belief
-by :class:`~sleuth.games.scotland_yard.belief.MrXBelief`, Mr. X's station from his private
-fields.  Each view's reading is kept and extended by the events added since, and every seat of
-a game shares the reading of its public events.
+public state by the Monte Carlo detective's :class:`~sleuth.games.scotland_yard.mc.PublicRecord`
+(ticket counts, the round and whose turn it is follow the rules there), the belief by
+:class:`~sleuth.games.scotland_yard.belief.MrXBelief`, Mr. X's station from his private fields.
+Each view's reading is kept and extended by the events added since, and every seat of a game
+shares the reading of its public events.
 """
 
 from __future__ import annotations

@@ -8,14 +8,13 @@ same objects: :meth:`~sleuth.core.events.Event.seen_by` keeps them), so the publ
 once per game and shared by the views that show it (:class:`PublicReading`): a game with a
 seat per detective costs no more than one with two seats.
 
-The public state is the detectives' assistant's :class:`~sleuth.games.scotland_yard.table
-.PublicTable`, fed the entries :func:`~sleuth.games.scotland_yard.assistant.entry_sources`
-makes of the events (ticket counts, the round and whose turn it is follow the rules there);
-the belief is :class:`~sleuth.games.scotland_yard.belief.MrXBelief`, fed the events themselves.
+The public state (stations, tickets, entries, round, the detective to move) is the Monte Carlo
+detective's :class:`~sleuth.games.scotland_yard.mc.PublicRecord`, which reads the public events
+one at a time by the rules (S5, S6, C1); the belief is
+:class:`~sleuth.games.scotland_yard.belief.MrXBelief`, fed the same events.
 
-Invariants: a reading is a pure function of the events it has read (a view whose read events
-changed, or that falls behind the shared reading, is read again from its start); the first
-leg of a double move is read with its second (the engine shows them together).
+Invariant: a reading is a pure function of the events it has read (a view whose read events
+changed, or that falls behind the shared reading, is read again from its start).
 """
 
 from __future__ import annotations
@@ -28,12 +27,11 @@ import numpy as np
 
 from sleuth.core.encoding import Observation
 from sleuth.core.events import JSON, Event, View
-from sleuth.games.scotland_yard.assistant import entry_sources
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.edition import UNLIMITED
+from sleuth.games.scotland_yard.mc import PublicRecord
 from sleuth.games.scotland_yard.moves import Ticket
 from sleuth.games.scotland_yard.rules import MRX
-from sleuth.games.scotland_yard.table import PublicTable
 
 if TYPE_CHECKING:
     from sleuth.games.scotland_yard.encoding import ScotlandYardEncoding
@@ -44,17 +42,17 @@ class PublicReading:
     every segment but ``seat``, ``mrx station`` and ``prefix`` (left zero).
 
     The segments that only grow (the log, the last reveal) are written as their events are
-    read, the others (whose turn, the clock, the detectives, the tickets) again after every
+    read, the others (whose turn, the clock, the tickets, the detectives) again after every
     read.  The belief is read when first asked for, then kept up to date."""
 
     def __init__(self, encoding: ScotlandYardEncoding) -> None:
         self.encoding = encoding
         self.publics: list[Mapping[str, JSON]] = []
         """The public fields of each event read (the events' own objects)."""
-        self.table = PublicTable(encoding.sy_game)
-        self.revealed: int | None = None
-        """The entry of the last reveal."""
+        self.record = PublicRecord(encoding.sy_game)
         self.over = False
+        self.cornered = False
+        """The game ended at Mr. X's turn, where he had no move (S26)."""
         self.out = np.zeros(sum(s.size for s in encoding.segments), np.float32)
         self._events: list[Event] = []
         self._stations: list[int] = []
@@ -75,10 +73,9 @@ class PublicReading:
         )
 
     def extend(self, events: Sequence[Event]) -> None:
-        """Read ``events``, which follow those read (never ending between two legs)."""
-        for _, text in entry_sources(events):
-            self.table.play(text)
+        """Read ``events``, which follow those read."""
         for event in events:
+            self.record.read(event)
             self._note(event)
             self.publics.append(event.public)
         self._events.extend(events)
@@ -97,36 +94,40 @@ class PublicReading:
                 shown = at["last reveal"]
                 out[shown : shown + n] = 0.0
                 out[shown + int(public["reveal"]) - 1] = 1.0
-                self.revealed = int(public["entry"])
         elif event.kind == "game_over":
             self.over = True
+            self.cornered = public["termination"] == "cornered"
 
     def _refresh(self) -> None:
         """Write the segments any event may change: ``to move`` to ``mrx tickets`` (they
         follow each other: whose turn, the clock, everyone's tickets) at once, then the
         detectives' stations."""
-        enc, table, out = self.encoding, self.table, self.out
-        if table.tracker is None:
+        enc, record, out = self.encoding, self.record, self.out
+        if not record.detectives:
             return
         at, p, n = enc.start, enc.sy_game.profile, enc.sy_game.board.n
+        # The record counts Mr. X's turns and names the next detective (D once all have
+        # moved): Mr. X's turn comes at the start and after the last detective, and its round
+        # begins then, unless the game is over (if not by that turn: S26).
+        mrx_next = not record.round or record.to_move == p.detectives
         values = [0.0] * (1 + p.detectives)
         if not self.over:
-            values[table.to_move[0] + 1 if table.mrx_done else 0] = 1.0
-        entries, length = table.entries, p.log_length
+            values[0 if mrx_next else 1 + record.to_move] = 1.0
+        entries, length = record.entries, p.log_length
         upcoming = next((r for r in enc.reveals if r > entries), entries)
-        since = 0 if self.revealed is None else entries - self.revealed
-        values += [table.round / length, entries / length]
-        values += [(upcoming - entries) / length, since / length]
+        begun = mrx_next and (not self.over or self.cornered)
+        values += [(record.round + begun) / length, entries / length]
+        values += [(upcoming - entries) / length, (entries - record.anchor_entry) / length]
         taxi, bus, underground = enc.ticket_scale
-        for a, b, c in table.detective_tickets:
+        for a, b, c in record.detective_tickets:
             values += (a * taxi, b * bus, c * underground)
-        for count, scale in zip(table.mrx_tickets, enc.mrx_scale, strict=True):
+        for count, scale in zip(record.mrx_tickets, enc.mrx_scale, strict=True):
             values.append(1.0 if count >= UNLIMITED else count * scale)
         out[at["to move"] : at["detectives"]] = values
         for index in self._stations:
             out[index] = 0.0
         first = at["detectives"] - 1
-        self._stations = [first + i * n + station for i, station in enumerate(table.detectives)]
+        self._stations = [first + i * n + station for i, station in enumerate(record.detectives)]
         for index in self._stations:
             out[index] = 1.0
 
@@ -217,12 +218,9 @@ class ViewReading:
         )
 
     def sync(self) -> None:
-        """Read the events added to the view since the last call (the first leg of a double
-        move waits for its second)."""
+        """Read the events added to the view since the last call."""
         events = self.events
         end = len(events)
-        if end > self.read and _first_leg(events[end - 1]):
-            end -= 1
         if end == self.read:
             return
         public = self.public
@@ -253,7 +251,3 @@ class ViewReading:
         out[enc.start["seat"] + self.view.seat] = 1.0
         if self.mrx is not None:
             out[enc.start["mrx station"] + self.mrx - 1] = 1.0
-
-
-def _first_leg(event: Event) -> bool:
-    return event.kind == "mrx_moved" and event.public["leg"] == 1
