@@ -145,7 +145,8 @@ class PublicReading:
         out = np.zeros(2 * n, np.float32)
         tracker = belief.tracker
         if tracker is not None:
-            weights = tracker.probabilities()
+            weights = tracker.weights  # the random-walk model's, on the possible stations
+            assert weights is not None
             stations = np.fromiter(weights, np.intp, len(weights)) - 1
             out[stations] = 1.0
             out[n + stations] = np.fromiter(weights.values(), np.float32, len(weights))
