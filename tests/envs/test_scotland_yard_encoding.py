@@ -194,6 +194,9 @@ def test_id_texts_are_the_moves_they_stand_for() -> None:
             encoding.id_text(bad)
     with pytest.raises(ValueError, match="chance"):
         encoding.ids_of(parse_action("start 9 10,15"))
+    for leg in (Move(201, Ticket.TAXI), Move(0, Ticket.BUS), Move(5, Ticket.DOUBLE)):
+        with pytest.raises(ValueError, match=f"{leg}: not a leg on this board"):
+            encoding.ids_of(leg)
 
 
 @pytest.mark.parametrize(

@@ -120,11 +120,11 @@ class ScotlandYardEncoding(Encoding[Action]):
         }
         """Each segment's first index."""
         self.ticket_scale = [1.0 / max(count, 1) for count in p.detective_tickets]
-        to_mrx = [d * count if p.tickets_to_mrx else 0 for count in p.detective_tickets]
-        most = [p.mrx_tickets[k] + to_mrx[k] for k in range(TRANSPORTS)] + list(p.mrx_tickets[3:])
-        self.mrx_scale = [
-            0.0 if p.mrx_unlimited and k < TRANSPORTS else 1.0 / max(most[k], 1) for k in range(5)
-        ]
+        """What a detective's taxi, bus and underground counts are multiplied by."""
+        gifts = [d * count if p.tickets_to_mrx else 0 for count in p.detective_tickets]
+        most = [p.mrx_tickets[k] + gifts[k] for k in range(TRANSPORTS)] + list(p.mrx_tickets[3:])
+        self.mrx_scale = [1.0 / max(count, 1) for count in most]
+        """What Mr. X's five counts are multiplied by (an unlimited supply is written 1)."""
         self.reveals = sorted(p.reveals)
         self._readings = SharedReadings(self)
 
@@ -132,7 +132,10 @@ class ScotlandYardEncoding(Encoding[Action]):
 
     def move_id(self, move: Move) -> int:
         """The id of one leg (a single move, a detective's move, or either leg of a double)."""
-        return self.slots[move.ticket] * self.sy_game.board.n + move.station - 1
+        slot, n = self.slots.get(move.ticket), self.sy_game.board.n
+        if slot is None or not 1 <= move.station <= n:
+            raise ValueError(f"{move}: not a leg on this board (a leg ticket, a station 1-{n})")
+        return slot * n + move.station - 1
 
     def ids_of(self, action: Action) -> tuple[int, ...]:
         """The ids that build ``action``, in order (the inverse of the builder)."""
