@@ -28,7 +28,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sleuth.arena.play import check_games, game_of
+from sleuth.arena.play import GameRow, check_games, game_of
+from sleuth.arena.sequential import ConfidenceSequence
 from sleuth.arena.stats import Z95, wilson_interval
 from sleuth.arena.stopping import stop_signals
 from sleuth.arena.tournament import (
@@ -78,6 +79,28 @@ class PairedMean:
 
 
 @dataclass(frozen=True)
+class Sequential:
+    """Where a comparison with ``stop_early`` ended: the confidence sequence's level ``1 -
+    alpha``, its interval for the win-rate gain when it stopped, and the games it could have
+    played per bot."""
+
+    alpha: float
+    interval: tuple[float, float]
+    planned: int
+
+    @property
+    def decided(self) -> bool:
+        """Whether the interval excludes 0 (the comparison stopped because the data decided)."""
+        return self.interval[0] > 0.0 or self.interval[1] < 0.0
+
+    def as_json(self, played: int) -> dict[str, JSON]:
+        return {
+            "alpha": self.alpha, "interval": list(self.interval), "decided": self.decided,
+            "planned": self.planned, "saved": self.planned - played,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Comparison:
     """Two paired tournaments; ``seats[i]`` is the seat of the bot under test in game ``i``
     (with a ``side``, the side's first seat: the bot plays all of the side's seats)."""
@@ -87,6 +110,8 @@ class Comparison:
     seats: tuple[int, ...]
     side: str | None = None
     """The side the bot under test plays whole, or None: it plays one seat."""
+    sequential: Sequential | None = None
+    """The confidence sequence of a comparison run with ``stop_early``, else None."""
 
     @property
     def tested_seats(self) -> tuple[int, ...]:
@@ -122,12 +147,14 @@ class Comparison:
         one win)."""
         return self._scores(self.baseline if baseline else self.candidate, returns=False)
 
+    def win_differences(self) -> list[float]:
+        """The candidate's result minus the baseline's in each game, in game order."""
+        return [a - b for a, b in zip(self.wins(), self.wins(baseline=True), strict=True)]
+
     @property
     def win_gain(self) -> PairedMean:
         """Candidate's win rate minus the baseline's, game by game."""
-        return PairedMean.of(
-            [a - b for a, b in zip(self.wins(), self.wins(baseline=True), strict=True)]
-        )
+        return PairedMean.of(self.win_differences())
 
     @property
     def return_gain(self) -> PairedMean:
@@ -178,6 +205,7 @@ class Comparison:
             "worse": worse,
             "same": same,
             "seconds": self.candidate.seconds + self.baseline.seconds,
+            "sequential": None if self.sequential is None else self.sequential.as_json(games),
         }
 
 
@@ -210,6 +238,8 @@ def compare(
     *,
     db: Path | None = None,
     resume: bool = False,
+    stop_early: bool = False,
+    alpha: float = 0.05,
 ) -> Comparison:
     """Play ``candidate`` and ``baseline`` against ``field`` on the same ``games`` seeds and seats.
 
@@ -223,7 +253,12 @@ def compare(
     ``sleuth play`` stores its run; ``resume`` continues the latest two runs of this very
     comparison there (their finished games are kept, and count for ``on_progress`` as they
     are taken up).  Ctrl-C or SIGTERM stop the comparison: it raises
-    :class:`ComparisonStopped`, as a comparison of part of the games would not be paired."""
+    :class:`ComparisonStopped`, as a comparison of part of the games would not be paired.
+
+    With ``stop_early`` both bots play 20 games, then 40, 80, ... up to ``games``, and the
+    comparison ends at the first of these counts where the anytime-valid confidence sequence
+    of the win-rate gain (:mod:`sleuth.arena.sequential`, level ``1 - alpha``) excludes 0; its
+    :attr:`Comparison.sequential` says where it stopped and the interval."""
     spec = game_spec(name)
     if side is None:
         seating_a, seating_b = [candidate, *field], [baseline, *field]
@@ -250,30 +285,87 @@ def compare(
                 db, name, options or {}, seatings, games, seed, workers, time_limit,
                 side is None, resume,
             )  # fmt: skip
-        for seating, run in zip(seatings, runs, strict=True):
-            on_rows = None
+        store_rows: list[Callable[[list[GameRow]], None] | None] = [None, None]
+        for i, run in enumerate(runs):
             if db is not None and run is not None:
-                board, _ = canonical_setup(name, seating, options or {})
-                on_rows = partial(store.add_games, db, run.run_id, name, board.options())
+                board, _ = canonical_setup(name, seatings[i], options or {})
+                store_rows[i] = partial(store.add_games, db, run.run_id, name, board.options())
                 if on_progress is not None and run.rows:
                     on_progress(len(run.rows))
-            tournament = run_tournament(
-                name, seating, games, seed, options, workers, None, time_limit, on_progress,
-                on_rows=on_rows, previous=() if run is None else run.rows,
-                run_id=None if run is None else run.run_id, rotate=side is None,
-            )  # fmt: skip
-            if db is not None and run is not None:
-                store.end(db, tournament, run.seconds)
-            played.append(tournament)
-            if tournament.stopped_by is not None:
-                raise ComparisonStopped(tournament.stopped_by, tournament.exit_code, played)
-            if tournament.lost:
-                again = "; --resume plays them" if db is not None else ""
-                raise SleuthError(
-                    "; ".join(tournament.lost) + f": the comparison is incomplete{again}"
-                )
-    seats = tuple(shifts[i % len(shifts)] for i in range(games))
-    return Comparison(played[0], played[1], seats, side)
+        known: list[dict[int, GameRow]] = [
+            {} if run is None else {row.index: row for row in run.rows} for run in runs
+        ]
+        before = [0.0 if run is None else run.seconds for run in runs]
+        seconds = [0.0, 0.0]
+        sequence = ConfidenceSequence(alpha) if stop_early else None
+
+        def end(decided: bool) -> None:
+            """Store how the runs ended: finished when every planned game, or every game up to
+            the decision, is stored; else stopped (``--resume`` goes on)."""
+            for i, tournament in enumerate(played):
+                tournament.seconds = seconds[i]
+                if not decided:
+                    tournament.requested = games
+                if db is not None:
+                    store.end(db, tournament, before[i])
+
+        for upto in _checkpoints(games, stop_early):
+            played = []
+            for i, seating in enumerate(seatings):
+                run = runs[i]
+                previous = [row for index, row in sorted(known[i].items()) if index < upto]
+                tournament = run_tournament(
+                    name, seating, upto, seed, options, workers, None, time_limit, on_progress,
+                    on_rows=store_rows[i], previous=previous,
+                    run_id=None if run is None else run.run_id, rotate=side is None,
+                )  # fmt: skip
+                seconds[i] += tournament.seconds
+                known[i].update((row.index, row) for row in tournament.rows)
+                played.append(tournament)
+                if tournament.stopped_by is not None:
+                    end(decided=False)
+                    raise ComparisonStopped(tournament.stopped_by, tournament.exit_code, played)
+                if tournament.lost:
+                    end(decided=False)
+                    again = "; --resume plays them" if db is not None else ""
+                    raise SleuthError(
+                        "; ".join(tournament.lost) + f": the comparison is incomplete{again}"
+                    )
+            if sequence is not None:
+                done = Comparison(played[0], played[1], _seats(shifts, upto), side)
+                sequence = ConfidenceSequence(alpha)
+                sequence.update(done.win_differences())
+                if sequence.excludes_zero():
+                    break
+        end(decided=True)
+    played_games = len(played[0].rows)
+    return Comparison(
+        played[0], played[1], _seats(shifts, played_games), side,
+        None if sequence is None else Sequential(alpha, sequence.interval(), games),
+    )  # fmt: skip
+
+
+def _seats(shifts: Sequence[int], games: int) -> tuple[int, ...]:
+    """The seat of the bot under test in each of ``games`` games."""
+    return tuple(shifts[i % len(shifts)] for i in range(games))
+
+
+FIRST_CHECK = 20
+"""Games per bot before a comparison with ``stop_early`` first looks at its results."""
+
+
+def _checkpoints(games: int, stop_early: bool) -> list[int]:
+    """The game counts after which a comparison looks at its results: ``games`` alone, or with
+    ``stop_early`` 20, 40, 80, ... then ``games`` (each look starts the worker processes
+    again, so they double)."""
+    if not stop_early:
+        return [games]
+    out = []
+    upto = FIRST_CHECK
+    while upto < games:
+        out.append(upto)
+        upto *= 2
+    return [*out, games]
 
 
 def _stored_runs(

@@ -609,6 +609,14 @@ def compare_command(
             "file: its finished games are kept, the others are played.",
         ),
     ] = False,
+    stop_early: Annotated[
+        bool,
+        typer.Option(
+            "--stop-early",
+            help="Look at the results after 20, 40, 80, ... games and stop as soon as an "
+            "anytime-valid 95% confidence sequence of the win-rate gain excludes 0.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Paired-seed A/B test: candidate and baseline play the same games.
@@ -645,6 +653,7 @@ def compare_command(
                 comparison = compare(
                     game, candidate, baseline, names, games, seed, options, workers,
                     time_limit, advance, side, db=None if no_db else db, resume=resume,
+                    stop_early=stop_early,
                 )  # fmt: skip
             except ComparisonStopped as stopped:
                 _explain_stopped_comparison(stopped, games, None if no_db else db)
@@ -722,6 +731,28 @@ def _print_comparison(comparison: Comparison, db: Path | None) -> None:
         f"{summary['seconds']:.2f} s{where}",
         highlight=False,
     )
+    sequential = comparison.sequential
+    if sequential is not None:
+        low, high = (100 * x for x in sequential.interval)
+        level = f"{1 - sequential.alpha:.0%}"
+        played = len(comparison.seats)
+        if sequential.decided:
+            verdict = "better" if low > 0 else "worse"
+            saved = sequential.planned - played
+            console.print(
+                f"stopped early: the candidate is {verdict} (anytime-valid {level} interval of "
+                f"the win-rate gain {low:+.2f} to {high:+.2f} pp after {played} paired games; "
+                f"{saved} of {sequential.planned} saved per bot)",
+                highlight=False,
+            )
+        else:
+            console.print(
+                f"no decision in {played} paired games: the anytime-valid {level} interval "
+                f"{low:+.2f} to {high:+.2f} pp rules out a win-rate gain above {high:+.2f} pp "
+                f"or below {low:+.2f} pp",
+                highlight=False,
+            )
+        return
     if len(comparison.seats) < SMALL_SAMPLE:
         console.print(
             f"note: with fewer than {SMALL_SAMPLE} paired games the intervals and p-values "
