@@ -24,9 +24,10 @@ Assumptions: dice are uniform (a die drawn uniformly from the pyramid, values un
 at every leg end, K23, and the odds do not guess where players will put new ones); only the
 race is modelled, not the players' bets.
 
-The enumeration runs in Numba-compiled kernels when Numba is installed (``sleuth[fast]``), and
-as plain Python otherwise, with the same results.  Every public function validates its
-position first (:func:`check_position`).
+The enumeration runs in Numba-compiled kernels when Numba is installed, and as plain Python
+otherwise, with the same results; also while an assistant compiles the kernels in the
+background (:func:`sleuth.core.compiled.plain_until_ready`), so that its first odds do not wait
+for the compiler.  Every public function validates its position first (:func:`check_position`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.core.compiled import plain_until_ready
 from sleuth.core.errors import OptionError, PositionError
 from sleuth.games.camel_up.race_table import RaceTable, race_table
 from sleuth.games.camel_up.track import (
@@ -252,7 +254,7 @@ def _enumerate(
 ) -> tuple[LegCounts, npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Run the leg kernel on a checked position; return the leg's counts, the kernel's joint
     (completed leaves through ``table``), and the last layer's keys and weights."""
-    from sleuth.games.camel_up import _kernels  # imports Numba (about 0.4 s): only when needed
+    from sleuth.games.camel_up import _kernels  # the kernels import Numba on a compiled call
 
     mask = full_pyramid(edition) if dice_mask is None else dice_mask
     live = dict(tiles or {})
@@ -262,9 +264,10 @@ def _enumerate(
     for index, side in live.items():
         board[index] = side
     draws = mask.bit_count() - leg_end_dice(edition)
-    denominator, first, second, endings, hits, joint, leaves, sizes, keys, weights = (
-        _kernels.enumerate_leg(pos, cam, mask, draws, board, table)
-    )
+    with plain_until_ready():
+        denominator, first, second, endings, hits, joint, leaves, sizes, keys, weights = (
+            _kernels.enumerate_leg(pos, cam, mask, draws, board, table)
+        )
     counts = LegCounts(
         denominator=int(denominator),
         first=tuple(int(c) for c in first),
