@@ -15,9 +15,12 @@ import pytest
 
 from sleuth.core import compiled
 from sleuth.core.registry import game_spec
+from sleuth.games.camel_up import odds
 from sleuth.games.camel_up.advice import Advice
 from sleuth.games.camel_up.assistant import CamelSession
+from sleuth.games.camel_up.odds import leg_counts, leg_end_dice
 from sleuth.games.camel_up.rules import CamelUpGame
+from sleuth.games.camel_up.track import arrangement
 from tests.cli_helpers import COMMAND
 from tests.signalled import marked
 
@@ -56,6 +59,21 @@ def test_the_first_odds_come_while_the_kernels_compile_and_are_the_compiled_odds
     compiling.set()
     assert compiled._idle.wait(300) and compiled.ready()
     assert _advice(edition) == answers[0]  # the compiled kernels' odds and values, to the bit
+
+
+@pytest.mark.parametrize(
+    ("edition", "mask"), [(1, 0b11111), (1, 0b10110), (1, 0b1), (2, 0b111111), (2, 0b101101)]
+)
+def test_the_plain_python_bound_counts_the_enumeration_s_die_orders_and_values(
+    edition: int, mask: int
+) -> None:
+    """Whether a leg runs in plain Python during the compilation is read from its size: the
+    number of die orders and values, the enumeration's own denominator."""
+    start = {0: [0, 1], 1: [2], 2: [3, 4], **({14: [5, 6]} if edition == 2 else {})}
+    draws = mask.bit_count() - leg_end_dice(edition)
+    counts = leg_counts(arrangement(start), mask, {}, edition)
+    assert odds._paths(mask, draws) == counts.denominator
+    assert (counts.denominator <= odds.PLAIN_PATHS) == (edition == 1 or mask != 0b111111)
 
 
 @pytest.mark.skipif(not compiled.COMPILED, reason="Numba is not installed (or is turned off)")

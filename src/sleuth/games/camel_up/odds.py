@@ -27,11 +27,13 @@ race is modelled, not the players' bets.
 The enumeration runs in Numba-compiled kernels when Numba is installed, and as plain Python
 otherwise, with the same results; also while an assistant compiles the kernels in the
 background (:func:`sleuth.core.compiled.plain_until_ready`), so that its first odds do not wait
-for the compiler.  Every public function validates its position first (:func:`check_position`).
+for the compiler (unless plain Python would take longer: :data:`PLAIN_PATHS`).  Every public
+function validates its position first (:func:`check_position`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import Mapping, Sequence
@@ -245,6 +247,24 @@ def check_position(
         )
 
 
+PLAIN_PATHS = 50_000
+"""The most die orders and values a leg enumeration may have to run in plain Python while its
+kernels compile in the background (:func:`~sleuth.core.compiled.plain_until_ready`): every 1st
+edition leg (a fresh one has 29,160, about 0.15 s) and a 2nd-edition leg after its first die.
+A fresh 2nd-edition leg has 349,920 (0.5 s), and an assistant's advice asks for two dozen of
+them, one per tile: waiting for the compiler is sooner."""
+
+
+def _paths(mask: int, draws: int) -> int:
+    """The number of die orders and values of ``draws`` draws from the pyramid ``mask`` (the
+    leg enumeration's denominator)."""
+    dice = mask.bit_count()
+    paths = 2 if mask >> GREY_DIE & 1 else 1  # a grey face picks a crazy camel too
+    for drawn in range(draws):
+        paths *= (dice - drawn) * 3
+    return paths
+
+
 def _enumerate(
     order: Sequence[int],
     dice_mask: int | None,
@@ -264,7 +284,8 @@ def _enumerate(
     for index, side in live.items():
         board[index] = side
     draws = mask.bit_count() - leg_end_dice(edition)
-    with plain_until_ready():
+    small = _paths(mask, draws) <= PLAIN_PATHS
+    with plain_until_ready() if small else contextlib.nullcontext():
         denominator, first, second, endings, hits, joint, leaves, sizes, keys, weights = (
             _kernels.enumerate_leg(pos, cam, mask, draws, board, table)
         )
