@@ -139,7 +139,7 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}; {backend}; "
           f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
 
-    # (c) first: the build also warms up the kernels.
+    # (c) first, then a first leg_odds loads the kernels (the table is built with NumPy alone).
     start = time.perf_counter()
     table = build_table()
     first_build = time.perf_counter() - start

@@ -7,15 +7,16 @@ new process, with Numba's and Sleuth's cache folders (``NUMBA_CACHE_DIR``, ``SLE
 empty before its first run and of its own, so that every command's first run is a first run
 after an install whatever ran before it.  An assistant reads its input from a pipe: ``quit``
 (how long until it takes entries), or its first entry then ``quit`` (how long until the first
-answer when the entry is typed at once).  Between the two runs the benchmark waits for the
-compilation a first run may leave to a detached process (:mod:`sleuth.core.compiled`) to end,
-as a user's second run comes later.  Seconds are wall clock, from starting the process to its
-end.
+answer when the entry is typed at once).  The second run comes right after the first, with
+the caches the first left: an assistant compiles in a background thread that ends with its
+process (:mod:`sleuth.core.compiled`), so what a first run did not finish, the second compiles
+again.  Seconds are wall clock, from starting the process to its end.  ``--only camel-up``
+measures the commands of one game (a word of the command).
 
 ``--quick`` skips the fresh environment (this interpreter, with fresh cache folders: the same
 first run for Numba and Sleuth) and runs two light commands, for the test suite.
 
-    .venv/bin/python bench/first_run.py [--quick] [--keep-venv DIR]
+    .venv/bin/python bench/first_run.py [--quick] [--only GAME] [--keep-venv DIR]
 """
 
 from __future__ import annotations
@@ -63,8 +64,6 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
 }
 """Each measured command: its arguments and what it reads on stdin."""
 QUICK = ("assist cluedo", "play fox")
-FINISHER = "for name in sys.argv[1:]"
-"""A line of the detached compilation's program (:data:`sleuth.core.compiled.FINISH`)."""
 
 
 def fresh_environment(folder: Path) -> Path:
@@ -77,21 +76,6 @@ def fresh_environment(folder: Path) -> Path:
         check=True, timeout=1800, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     return python
-
-
-def finishers_running() -> bool:
-    """Whether a detached compilation of Sleuth is still running (Linux: read from /proc;
-    elsewhere, assumed not)."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return False
-    for entry in proc.iterdir():
-        try:
-            if entry.name.isdigit() and FINISHER in (entry / "cmdline").read_text(errors="ignore"):
-                return True
-        except OSError:
-            continue
-    return False
 
 
 def run(python: Path, args: list[str], stdin: str, env: dict[str, str], cwd: Path) -> float:
@@ -120,8 +104,6 @@ def measure(python: Path, names: tuple[str, ...], work: Path) -> list[list[str]]
             "COLUMNS": "100",
         }
         first = run(python, args, stdin, env, work)
-        while finishers_running():
-            time.sleep(0.5)
         second = run(python, args, stdin, env, work)
         rows.append([f"sleuth {name}", f"{first:.1f}", f"{second:.1f}", f"{first / second:.1f}"])
     return rows
@@ -133,6 +115,7 @@ def main() -> None:
     parser.add_argument(
         "--keep-venv", type=Path, help="make the fresh environment here and keep it"
     )
+    parser.add_argument("--only", help="only the commands with this word (a game: camel-up)")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     with tempfile.TemporaryDirectory() as folder:
@@ -141,7 +124,12 @@ def main() -> None:
             python, names, where = Path(sys.executable), QUICK, "this environment"
         else:
             target = args.keep_venv or work / "venv"
-            python, names = fresh_environment(target), tuple(COMMANDS)
+            names = tuple(
+                n for n in COMMANDS if args.only is None or args.only in n.replace(",", "").split()
+            )
+            if not names:
+                sys.exit(f"--only {args.only}: no command has that word")
+            python = fresh_environment(target)
             where = f"a fresh virtual environment ({target})"
         rows = measure(python, names, work)
     after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

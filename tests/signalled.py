@@ -5,7 +5,7 @@ The command runs in its own session (as in a terminal), with stdout and stderr r
 come, so that a test can wait for a line before it sends the signal.  Ctrl-C is SIGINT to the
 whole process group (what a terminal does); SIGTERM goes to the command alone (what a process
 manager does).  :func:`check_nothing_left` reads /proc: no process of the session may outlive
-the command.
+the command (:func:`marked` finds those of a command that starts sessions of its own).
 """
 
 from __future__ import annotations
@@ -103,6 +103,22 @@ def processes() -> list[tuple[int, int, int]]:
                 continue
             fields = stat[stat.rindex(")") + 2 :].split()
             found.append((int(entry.name), int(fields[1]), int(fields[3])))
+    return found
+
+
+def marked(token: str) -> list[int]:
+    """The processes whose environment holds ``token`` (give a command a variable of its own:
+    every process it starts inherits it, in whatever session)."""
+    needle = token.encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environ = (entry / "environ").read_bytes()
+            except OSError:
+                continue
+            if needle in environ.split(b"\0"):
+                found.append(int(entry.name))
     return found
 
 

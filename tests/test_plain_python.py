@@ -2,8 +2,8 @@
 
 The bots that think declare move budgets that cover the plain-Python kernels (Camel Up's
 ``ev`` 30 s a move instead of 2 s); these runs check them on the README's examples, in small
-game counts.  The Camel Up race table is built with Numba first (seconds, where plain Python
-takes a minute or two) and handed over through ``SLEUTH_CACHE_DIR``.
+game counts.  The first builds the Camel Up race table in the module's cache folder (with
+NumPy: seconds, with or without Numba).
 """
 
 from __future__ import annotations
@@ -16,14 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from sleuth.games.camel_up import race_table
 from tests.cli_helpers import COMMAND, one_json_object
 
 
 @pytest.fixture(scope="module")
 def plain_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     cache = tmp_path_factory.mktemp("cache")
-    race_table.save_table(race_table.race_table(), cache / race_table.FILE_NAME)
     return {**os.environ, "SLEUTH_NO_NUMBA": "1", "SLEUTH_CACHE_DIR": str(cache)}
 
 

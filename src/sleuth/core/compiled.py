@@ -18,21 +18,20 @@ deduction's programme, half a minute), loading from it about a second.
 An interactive command need not wait for that: :func:`compile_in_background` runs a warm-up
 (a small computation that calls the kernels) in a thread while the user types.  Meanwhile
 :func:`ready` is False in every other thread, and a caller with a plain-Python path of its own
-takes it then (the answers are the same); a kernel called anyway waits for the warm-up to end.
+takes it then (the answers are the same): a programme of its own, or the kernels' Python
+originals (:func:`plain_until_ready`); a kernel called otherwise waits for the warm-up to end.
+The warm-up's thread ends with its process (a quit, Ctrl-C or a kill leaves nothing running):
+what it compiled is in Numba's cache, and the next run's warm-up compiles the rest.
 Compiling on first use in the foreground is announced by the callers
 (:mod:`sleuth.core.prepare`).
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import functools
-import os
-import subprocess
-import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
 from sleuth.core.compiling import DISABLE_VARIABLE as DISABLE_VARIABLE
@@ -47,13 +46,13 @@ COMPILED = kernels_compiled()
 _lock = threading.Lock()
 _pending: list[Callable[[], None]] = []
 """Warm-ups queued for the background thread, first to run first."""
-_running: Callable[[], None] | None = None
-"""The warm-up the background thread runs now."""
 _worker: threading.Thread | None = None
 """The thread running the warm-ups of :func:`compile_in_background`, while it runs."""
 _idle = threading.Event()
 """Set when no warm-up runs in the background."""
 _idle.set()
+_local = threading.local()
+"""``plain``: whether the kernels this thread calls run as their Python originals."""
 
 
 class Kernel:
@@ -70,6 +69,8 @@ class Kernel:
         functools.update_wrapper(self, function)
 
     def __call__(self, *args: Any) -> Any:
+        if getattr(_local, "plain", False):  # within plain_until_ready, before the warm-up ends
+            return self.py_func(*args)
         settle()  # a background warm-up may be compiling: this call would compile too
         return self.dispatcher()(*args)
 
@@ -140,6 +141,22 @@ def ready() -> bool:
     return COMPILED and (_idle.is_set() or threading.current_thread() is _worker)
 
 
+@contextlib.contextmanager
+def plain_until_ready() -> Iterator[None]:
+    """Run the block with the kernels compiled if they are :func:`ready`, and otherwise with
+    every kernel this thread calls run as its Python original, at once: the same results,
+    slower, instead of a wait for the background warm-up.  The choice holds for the whole
+    block."""
+    if ready() or getattr(_local, "plain", False):
+        yield
+        return
+    _local.plain = True
+    try:
+        yield
+    finally:
+        _local.plain = False
+
+
 def settle() -> None:
     """Wait for the background warm-ups to end, unless this is their thread.  A caller must
     not hold a lock that a warm-up takes (it would wait for ever)."""
@@ -151,10 +168,7 @@ def compile_in_background(warm_up: Callable[[], None]) -> None:
     """Run ``warm_up`` (which calls kernels, so that they compile or load from the cache) in a
     background thread, after any queued before it, and return at once.  Without Numba,
     nothing is run.  A warm-up that fails only leaves its kernels to compile on first use.
-
-    ``warm_up`` must be a module-level function: when the process ends before the warm-ups
-    are done, a detached process (:func:`_finish_elsewhere`) imports and runs those left, so
-    that Numba's cache is complete for the next run however soon the user leaves."""
+    The thread does not keep the process alive: at its end the warm-ups left are dropped."""
     global _worker
     if not COMPILED:
         return
@@ -165,46 +179,17 @@ def compile_in_background(warm_up: Callable[[], None]) -> None:
         _idle.clear()
         _worker = threading.Thread(target=_warm_all, name="sleuth-compile", daemon=True)
         _worker.start()
-        atexit.register(_finish_elsewhere)
 
 
 def _warm_all() -> None:
     """The background thread: run the queued warm-ups until none is left."""
-    global _worker, _running
+    global _worker
     while True:
         with _lock:
-            _running = None
             if not _pending:
                 _worker = None
                 _idle.set()
                 return
-            _running = _pending.pop(0)
-            warm_up = _running
+            warm_up = _pending.pop(0)
         with contextlib.suppress(Exception):  # its kernels compile on first use instead
             warm_up()
-
-
-FINISH = """\
-import importlib, sys
-for name in sys.argv[1:]:
-    module, _, function = name.rpartition(":")
-    getattr(importlib.import_module(module), function)()
-"""
-"""The detached process of :func:`_finish_elsewhere`: runs the warm-ups named ``module:name``."""
-
-
-def _finish_elsewhere() -> None:
-    """At exit: the warm-ups not done yet, run in a detached process of their own (its own
-    session, no terminal), so that the process ends now and the cache is still completed."""
-    with _lock:
-        left = [] if _worker is None else [w for w in (_running, *_pending) if w is not None]
-        _pending.clear()
-    if not left:
-        return
-    names = [f"{warm_up.__module__}:{warm_up.__qualname__}" for warm_up in left]
-    with contextlib.suppress(OSError):
-        subprocess.Popen(
-            [sys.executable, "-c", FINISH, *names],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, env=os.environ.copy(),
-        )  # fmt: skip

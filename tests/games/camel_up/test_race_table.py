@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sleuth.core.compiled import COMPILED
 from sleuth.core.errors import PositionError
 from sleuth.games.camel_up import race_table as module
 from sleuth.games.camel_up.race_table import (
@@ -130,51 +128,32 @@ def test_load_or_build_rebuilds_a_bad_file_and_saves_it(
     assert len(builds) == 2
 
 
-@pytest.mark.slow
-def test_the_pure_python_build_gives_the_same_table(table: RaceTable, tmp_path: Path) -> None:
-    """Without Numba the same kernels run as plain Python (about two minutes)."""
-    script = (
-        "import sys; from pathlib import Path; sys.modules['numba'] = None\n"
-        "from sleuth.games.camel_up import _kernels, race_table as r\n"
-        "assert not _kernels.COMPILED\n"
-        "r.save_table(r.build_table(), Path(sys.argv[1]))\n"
-    )
-    path = tmp_path / FILE_NAME
-    root = Path(__file__).resolve().parents[3]
-    env = {**os.environ, "PYTHONPATH": str(root / "src")}
-    subprocess.run([sys.executable, "-c", script, str(path)], env=env, timeout=1800, check=True)
-    built = load_table(path)
-    assert built is not None
-    assert np.max(np.abs(built.joint - table.joint)) <= 1e-12
+def test_threads_asking_for_the_table_at_once_build_it_once(
+    table: RaceTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The assistant's background warm-up and its first odds may ask for the table together:
+    one builds it, the other waits and loads the file (building calls no kernel, so waiting
+    for it cannot wait for a compilation)."""
+    builds: list[int] = []
 
+    def build() -> RaceTable:
+        builds.append(1)
+        time.sleep(0.3)
+        return table
 
-ASK_WHILE_WARMING = """\
-import threading
-from sleuth.core import compiled
-from sleuth.games.camel_up.bots import warm_up_first
-from sleuth.games.camel_up.race_table import race_table, table_path
-release = threading.Event()
-compiled.compile_in_background(release.wait)
-compiled.compile_in_background(warm_up_first)  # builds the table, after the held one
-asking = threading.Thread(target=race_table, daemon=True)
-asking.start()
-asking.join(0.5)
-print(asking.is_alive())
-release.set()
-asking.join(600)
-print(asking.is_alive(), table_path().exists())
-"""
-
-
-@pytest.mark.skipif(not COMPILED, reason="Numba is not installed (or is turned off)")
-def test_asking_for_the_table_while_a_warm_up_builds_it_waits_for_it(tmp_path: Path) -> None:
-    """The assistant builds the table in its background warm-up; the first odds, asked for
-    meanwhile, wait for it and load the file it saved (they once took a lock there and then
-    waited for the warm-up, which waited for the lock: the assistant hung)."""
-    env = {**os.environ, "SLEUTH_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", ASK_WHILE_WARMING],
-        env=env, capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "False", "True"]  # waited, then got the table
+    monkeypatch.setattr(module, "build_table", build)
+    monkeypatch.setenv("SLEUTH_CACHE_DIR", str(tmp_path))
+    race_table.cache_clear()
+    try:
+        got: list[RaceTable] = []
+        askers = [threading.Thread(target=lambda: got.append(race_table())) for _ in range(2)]
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join(60)
+        assert len(builds) == 1 and len(got) == 2
+        assert all(np.array_equal(t.joint, table.joint) for t in got)
+    finally:  # the session's table again for the other tests
+        race_table.cache_clear()
+        monkeypatch.setattr(module, "load_or_build", lambda path: table)
+        assert race_table() is table

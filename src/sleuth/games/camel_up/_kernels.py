@@ -42,8 +42,6 @@ GREY = 5
 OASIS = 1
 HASH = 0x5BD1E995
 """The odd multiplier of the layer's hash table (an int64 for Numba, whose products wrap)."""
-FULL = 31
-"""All five racing dice (the table's fresh leg)."""
 
 
 @kernel
@@ -311,72 +309,3 @@ def enumerate_leg(
                 for b in range(RACERS):
                     joint[label[a], label[b]] += weights[s] * row[a, b]
     return denominator, first, second, endings, hits, joint, leaves, sizes, keys, weights
-
-
-@kernel
-def solve_race(shape: Ints) -> Floats:
-    """The whole-game table (O5, O6): P(winner = label a, loser = label b) from the start of a
-    fresh tile-free 1st-edition leg, for every canonical shape (row ``r`` of ``shape`` holds
-    the shape of rank ``r``; so does row ``r`` of the result).
-
-    Mid-leg states are canonical too: a shape and the set of labels whose die is still in the
-    pyramid (a 5-bit mask; mask 0, leg over, is the next leg's mask 31).  A move raises the
-    position sum, so solving states by falling sum finds every successor already solved; each
-    successor's distribution is mapped back through the relabelling of its reading order.  This
-    is 15,504 × 31 states and 3.7 million transitions, against about 160 million moves for a
-    separate merged enumeration of every shape's leg.
-    """
-    size = shape.shape[0]
-    value = np.zeros((size, FULL + 1, RACERS, RACERS), np.float64)
-    sums = np.zeros(size, np.int64)
-    for r in range(size):
-        for j in range(RACERS):
-            sums[r] += shape[r, j]
-    order = np.argsort(-sums, kind="mergesort")
-    perm = np.empty(RACERS, np.int64)
-    new_shape = np.empty(RACERS, np.int64)
-    for idx in range(size):
-        r = order[idx]
-        p = shape[r]
-        for mask in range(1, FULL + 1):
-            scale = 1.0 / (3 * popcount(mask))
-            out = value[r, mask]
-            for i in range(RACERS):
-                if not (mask >> i) & 1:
-                    continue
-                top = i
-                while top + 1 < RACERS and p[top + 1] == p[i]:
-                    top += 1
-                for steps in range(1, 4):
-                    target = p[i] + steps
-                    w = 0
-                    placed = False
-                    for j in range(RACERS):
-                        if i <= j <= top:
-                            continue
-                        if not placed and p[j] > target:
-                            for u in range(i, top + 1):
-                                perm[w] = u
-                                new_shape[w] = target
-                                w += 1
-                            placed = True
-                        perm[w] = j
-                        new_shape[w] = p[j]
-                        w += 1
-                    if not placed:
-                        for u in range(i, top + 1):
-                            perm[w] = u
-                            new_shape[w] = target
-                            w += 1
-                    if target >= TRACK_LENGTH:
-                        out[top, perm[0]] += scale
-                        continue
-                    rest = 0
-                    for a in range(RACERS):
-                        if perm[a] != i and (mask >> perm[a]) & 1:
-                            rest |= 1 << a
-                    then = value[shape_rank(new_shape), rest if rest else FULL]
-                    for a in range(RACERS):
-                        for b in range(RACERS):
-                            out[perm[a], perm[b]] += scale * then[a, b]
-    return value[:, FULL].copy()

@@ -24,7 +24,7 @@ from sleuth.games.camel_up.actions import ROLL, CamelAction, LegBet, OverallBet,
 from sleuth.games.camel_up.advice import advise
 from sleuth.games.camel_up.belief import InferringTracker, TableTracker
 from sleuth.games.camel_up.catalogue import GAME
-from sleuth.games.camel_up.odds import game_odds
+from sleuth.games.camel_up.odds import game_odds, leg_counts
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import Weights, strong_values
 from sleuth.games.camel_up.track import arrangement
@@ -118,11 +118,14 @@ class StrongBot(CamelBot):
 
 
 def warm_up(game: CamelUpGame) -> None:
-    """Compile the odds kernels (or load them from Numba's cache) and, in the 1st edition,
-    load or build the race table now, not during a timed move."""
+    """Compile the odds kernels (or load them from Numba's cache) and then, in the 1st edition,
+    load or build the race table now, not during a timed move.  The kernels come first: in an
+    assistant's background warm-up, the first odds build the table themselves if they come
+    sooner (the two then run side by side)."""
     start = arrangement(
         {0: [0, 1], 1: [2], 2: [3, 4], **({14: [5, 6]} if game.edition == 2 else {})}
     )
+    leg_counts(start, None, {}, game.edition)
     game_odds(start, None, {}, game.edition, rollouts=10)
 
 

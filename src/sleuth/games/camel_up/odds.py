@@ -24,13 +24,16 @@ Assumptions: dice are uniform (a die drawn uniformly from the pyramid, values un
 at every leg end, K23, and the odds do not guess where players will put new ones); only the
 race is modelled, not the players' bets.
 
-The enumeration runs in Numba-compiled kernels when Numba is installed (``sleuth[fast]``), and
-as plain Python otherwise, with the same results.  Every public function validates its
-position first (:func:`check_position`).
+The enumeration runs in Numba-compiled kernels when Numba is installed, and as plain Python
+otherwise, with the same results; also while an assistant compiles the kernels in the
+background (:func:`sleuth.core.compiled.plain_until_ready`), so that its first odds do not wait
+for the compiler (unless plain Python would take longer: :data:`PLAIN_PATHS`).  Every public
+function validates its position first (:func:`check_position`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import Mapping, Sequence
@@ -40,6 +43,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.core.compiled import plain_until_ready
 from sleuth.core.errors import OptionError, PositionError
 from sleuth.games.camel_up.race_table import RaceTable, race_table
 from sleuth.games.camel_up.track import (
@@ -243,6 +247,24 @@ def check_position(
         )
 
 
+PLAIN_PATHS = 50_000
+"""The most die orders and values a leg enumeration may have to run in plain Python while its
+kernels compile in the background (:func:`~sleuth.core.compiled.plain_until_ready`): every 1st
+edition leg (a fresh one has 29,160, about 0.15 s) and a 2nd-edition leg after its first die.
+A fresh 2nd-edition leg has 349,920 (0.5 s), and an assistant's advice asks for two dozen of
+them, one per tile: waiting for the compiler is sooner."""
+
+
+def _paths(mask: int, draws: int) -> int:
+    """The number of die orders and values of ``draws`` draws from the pyramid ``mask`` (the
+    leg enumeration's denominator)."""
+    dice = mask.bit_count()
+    paths = 2 if mask >> GREY_DIE & 1 else 1  # a grey face picks a crazy camel too
+    for drawn in range(draws):
+        paths *= (dice - drawn) * 3
+    return paths
+
+
 def _enumerate(
     order: Sequence[int],
     dice_mask: int | None,
@@ -252,7 +274,7 @@ def _enumerate(
 ) -> tuple[LegCounts, npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Run the leg kernel on a checked position; return the leg's counts, the kernel's joint
     (completed leaves through ``table``), and the last layer's keys and weights."""
-    from sleuth.games.camel_up import _kernels  # imports Numba (about 0.4 s): only when needed
+    from sleuth.games.camel_up import _kernels  # the kernels import Numba on a compiled call
 
     mask = full_pyramid(edition) if dice_mask is None else dice_mask
     live = dict(tiles or {})
@@ -262,9 +284,11 @@ def _enumerate(
     for index, side in live.items():
         board[index] = side
     draws = mask.bit_count() - leg_end_dice(edition)
-    denominator, first, second, endings, hits, joint, leaves, sizes, keys, weights = (
-        _kernels.enumerate_leg(pos, cam, mask, draws, board, table)
-    )
+    small = _paths(mask, draws) <= PLAIN_PATHS
+    with plain_until_ready() if small else contextlib.nullcontext():
+        denominator, first, second, endings, hits, joint, leaves, sizes, keys, weights = (
+            _kernels.enumerate_leg(pos, cam, mask, draws, board, table)
+        )
     counts = LegCounts(
         denominator=int(denominator),
         first=tuple(int(c) for c in first),

@@ -136,7 +136,8 @@ def infer(view: ViewLog, events: int | None, params: Mapping[str, Any]) -> SeatO
 
 def prepare(game: Game[Any]) -> None:
     """Compile (or load) the odds kernels and load (or build) the race table in the background
-    while the user types the first entries (the first odds wait for whatever is left)."""
+    while the user types the first entries: odds asked meanwhile come from the kernels' Python
+    originals (the same figures), and build the table themselves if it is not there yet."""
     assert isinstance(game, CamelUpGame)
     compile_in_background(warm_up_first if game.edition == 1 else warm_up_second)
 
