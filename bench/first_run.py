@@ -1,5 +1,6 @@
 """Benchmark: the first and the second run of each assistant and of ``sleuth play``, as a new
-user meets them right after ``pip install .``.
+user meets them right after ``pip install .``, and of the Fugitive commands that count worlds
+(``play`` with the belief Marshal, ``infer``).
 
 A fresh virtual environment gets a plain install of this repository (no extras; pip reuses its
 cache, and building the wheel is not part of any figure).  Each command then runs twice in a
@@ -15,7 +16,9 @@ end.
 ``--quick`` skips the fresh environment (this interpreter, with fresh cache folders: the same
 first run for Numba and Sleuth) and runs two light commands, for the test suite.
 
-    .venv/bin/python bench/first_run.py [--quick] [--keep-venv DIR]
+``--only`` measures the commands named (as in the table, without ``sleuth``) alone.
+
+    .venv/bin/python bench/first_run.py [--quick] [--keep-venv DIR] [--only COMMAND ...]
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ SEATS = {"cluedo": "random,random,random"} | dict.fromkeys(
     ("fox", "fugitive", "camel-up", "scotland-yard"), "random,random"
 )
 """The random bots of each game's ``sleuth play`` (the fewest seats)."""
+MANHUNT = ROOT / "examples" / "fugitive-manhunt.jsonl"
+"""A Marshal's view log shipped with the repository, for ``sleuth infer fugitive``."""
 COMMANDS: dict[str, tuple[list[str], str]] = {
     "assist fugitive": (["assist", "fugitive"], QUIT),
     "assist fugitive, 1st entry": (["assist", "fugitive"], "hideout 1\n" + QUIT),
@@ -60,6 +65,11 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
         f"play {game}": (["play", game, "--bots", SEATS[game], "-n", "2", "--no-db"], "")
         for game in ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
     },
+    "play fugitive, heuristic v belief": (
+        ["play", "fugitive", "--bots", "heuristic,belief", "-n", "2", "--no-db"],
+        "",
+    ),
+    "infer fugitive": (["infer", "fugitive", "--log", str(MANHUNT), "--events", "40"], ""),
 }
 """Each measured command: its arguments and what it reads on stdin."""
 QUICK = ("assist cluedo", "play fox")
@@ -133,15 +143,20 @@ def main() -> None:
     parser.add_argument(
         "--keep-venv", type=Path, help="make the fresh environment here and keep it"
     )
+    parser.add_argument(
+        "--only", nargs="+", choices=list(COMMANDS), metavar="COMMAND",
+        help="measure these commands alone (names as in the table, without 'sleuth ')",
+    )  # fmt: skip
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
+        names = tuple(args.only or (QUICK if args.quick else COMMANDS))
         if args.quick:
-            python, names, where = Path(sys.executable), QUICK, "this environment"
+            python, where = Path(sys.executable), "this environment"
         else:
             target = args.keep_venv or work / "venv"
-            python, names = fresh_environment(target), tuple(COMMANDS)
+            python = fresh_environment(target)
             where = f"a fresh virtual environment ({target})"
         rows = measure(python, names, work)
     after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

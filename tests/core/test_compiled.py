@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+import multiprocessing
 import os
 import subprocess
 import sys
 import threading
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
@@ -173,6 +176,68 @@ def test_a_warm_up_left_at_exit_finishes_in_a_detached_process(tmp_path: Path) -
         time.sleep(0.1)
     assert marker.exists()
     assert marker.read_text() != done.stdout.strip()  # another process ran it
+
+
+SLOW_WARM_UP = """\
+import os, pathlib, time
+def warm_up():
+    while not pathlib.Path(os.environ["COMPILED_MARKER"]).exists():
+        time.sleep(0.02)
+"""
+
+
+def _ready_in_fork(conn: Connection) -> None:
+    """A forked process: reports :func:`compiled.ready` now, then once it turns True."""
+    conn.send(compiled.ready())
+    deadline = time.monotonic() + 120
+    while not compiled.ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    conn.send(compiled.ready())
+
+
+@needs_numba
+def test_a_warm_up_compiled_elsewhere_leaves_this_process_and_its_forks_not_ready_until_it_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``compile_elsewhere`` returns at once; until its process ends, :func:`compiled.ready` is
+    False here and in a process forked meanwhile, and a kernel called waits; then each process
+    loads the kernels in a background thread and becomes ready."""
+    (tmp_path / "slow_warm_up.py").write_text(SLOW_WARM_UP)
+    marker = tmp_path / "compiled"
+    monkeypatch.setenv("COMPILED_MARKER", str(marker))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(compiled, "_away", [])
+    monkeypatch.setattr(compiled, "_cached", set())
+    slow = importlib.import_module("slow_warm_up")
+    compiled.settle()
+    compiled.compile_elsewhere(slow.warm_up)
+    compiled.compile_elsewhere(slow.warm_up)  # one process for it
+    assert len(compiled._away) == 1 and not compiled.ready()
+    context = multiprocessing.get_context("fork")
+    here, there = context.Pipe()
+    child = context.Process(target=_ready_in_fork, args=(there,))
+    child.start()
+    result: list[int] = []
+    caller = threading.Thread(target=lambda: result.append(_quarter(80)))
+    caller.start()
+    try:
+        assert here.poll(60) and here.recv() is False
+        caller.join(0.3)
+        assert caller.is_alive() and result == []  # a kernel called meanwhile waits
+    finally:
+        marker.touch()
+    caller.join(60)
+    assert result == [20]
+    assert here.poll(120) and here.recv() is True
+    child.join(60)
+    assert child.exitcode == 0
+    deadline = time.monotonic() + 60
+    while not compiled.ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert compiled.ready() and not compiled._away
+    compiled.compile_elsewhere(slow.warm_up)  # done: not again
+    assert not compiled._away
 
 
 def test_a_bot_s_warm_up_notice_does_not_say_each_run_compiles(

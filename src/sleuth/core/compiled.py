@@ -21,6 +21,13 @@ An interactive command need not wait for that: :func:`compile_in_background` run
 takes it then (the answers are the same); a kernel called anyway waits for the warm-up to end.
 Compiling on first use in the foreground is announced by the callers
 (:mod:`sleuth.core.prepare`).
+
+A command that must not wait for it either, and may fork worker processes (``sleuth play``,
+``sleuth infer``), uses :func:`compile_elsewhere`: a process of its own compiles the kernels
+into Numba's cache (a fresh interpreter: forking a process while a thread compiles could leave
+the child holding the compiler's locks), and :func:`ready` is False in this process and every
+process forked from it until that process has ended and each has loaded the kernels from the
+cache in a background thread.
 """
 
 from __future__ import annotations
@@ -29,9 +36,11 @@ import atexit
 import contextlib
 import functools
 import os
+import select
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -54,6 +63,16 @@ _worker: threading.Thread | None = None
 _idle = threading.Event()
 """Set when no warm-up runs in the background."""
 _idle.set()
+_away: list[tuple[Callable[[], None], int, subprocess.Popen[bytes] | None]] = []
+"""The warm-ups run by :func:`compile_elsewhere` in another process not seen to end yet:
+each with the read end of a pipe whose write end only that process holds (so the pipe ends
+when the process does, in this process and in any process forked from it) and the process
+(None in a process forked from the one that started it)."""
+_cached: set[Callable[[], None]] = set()
+"""The warm-ups whose process of :func:`compile_elsewhere` ended, its kernels in the cache:
+run here only to load them, they are not left to a detached process at exit."""
+AWAY_POLL = 0.05
+"""Seconds between looks at the processes of :func:`compile_elsewhere` while waiting for them."""
 
 
 class Kernel:
@@ -134,17 +153,90 @@ def _compile(function: Callable[..., Any], signature: str | None) -> Callable[..
 
 
 def ready() -> bool:
-    """Whether a kernel called now runs compiled without waiting: Numba is used and no
-    background warm-up (:func:`compile_in_background`) runs, or this is its thread.  A caller
-    with a plain-Python path takes it when this is False."""
-    return COMPILED and (_idle.is_set() or threading.current_thread() is _worker)
+    """Whether a kernel called now runs compiled without waiting: Numba is used, no process of
+    :func:`compile_elsewhere` runs, and no background warm-up (:func:`compile_in_background`)
+    runs, or this is its thread.  A caller with a plain-Python path takes it when this is
+    False.  Once a process of :func:`compile_elsewhere` is seen to have ended, its warm-up is
+    queued here to load the kernels from the cache."""
+    if threading.current_thread() is _worker:
+        return COMPILED
+    return COMPILED and not (_away and _still_away(wait=False)) and _idle.is_set()
 
 
 def settle() -> None:
-    """Wait for the background warm-ups to end, unless this is their thread.  A caller must
-    not hold a lock that a warm-up takes (it would wait for ever)."""
+    """Wait for the processes of :func:`compile_elsewhere` to end, then for the background
+    warm-ups, unless this is their thread.  A caller must not hold a lock that a warm-up takes
+    (it would wait for ever)."""
     if threading.current_thread() is not _worker:
+        _still_away(wait=True)
         _idle.wait()
+
+
+def compile_elsewhere(warm_up: Callable[[], None]) -> None:
+    """Run ``warm_up`` (a module-level function, as for :func:`compile_in_background`) in a
+    detached process of its own, which compiles the kernels into the cache (or loads them) and
+    outlives this one if need be, and return at once.  Meanwhile :func:`ready` is False here
+    and in the processes forked from here; then each loads the kernels in a background thread.
+    Nothing is done without Numba, nor twice for one ``warm_up``; where a pipe cannot be
+    watched (not POSIX) or no process starts, it runs in a background thread instead."""
+    if not COMPILED:
+        return
+    with _lock:
+        if warm_up in _cached or any(away is warm_up for away, _, _ in _away):
+            return
+    if os.name != "posix":  # pragma: no cover - Sleuth's platforms are POSIX
+        compile_in_background(warm_up)
+        return
+    end, held = os.pipe()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", FINISH, f"{warm_up.__module__}:{warm_up.__qualname__}"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=os.environ.copy(), pass_fds=(held,),
+        )  # fmt: skip
+    except OSError:
+        os.close(end)
+        compile_in_background(warm_up)
+        return
+    finally:
+        os.close(held)
+    with _lock:
+        _away.append((warm_up, end, process))
+
+
+def _still_away(wait: bool) -> bool:
+    """Whether a process of :func:`compile_elsewhere` still runs; with ``wait``, wait until
+    none does.  Those seen to have ended are forgotten, their warm-ups queued here to load the
+    kernels."""
+    while True:
+        with _lock:
+            for away in list(_away):
+                warm_up, end, process = away
+                poller = select.poll()
+                poller.register(end, select.POLLIN)
+                if not poller.poll(0):
+                    continue
+                _away.remove(away)  # the write end closed: the process ended
+                os.close(end)
+                _cached.add(warm_up)
+                if process is not None:
+                    process.poll()  # reaped
+                _queue(warm_up)
+            if not (wait and _away):
+                return bool(_away)
+        time.sleep(AWAY_POLL)
+
+
+def _forked() -> None:
+    """In a process just forked: a lock of this module held by another thread of the parent
+    would never be released, and the processes of :func:`compile_elsewhere` are the parent's
+    (this one cannot reap them)."""
+    global _lock
+    _lock = threading.Lock()
+    _away[:] = [(warm_up, end, None) for warm_up, end, _ in _away]
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def compile_in_background(warm_up: Callable[[], None]) -> None:
@@ -155,17 +247,22 @@ def compile_in_background(warm_up: Callable[[], None]) -> None:
     ``warm_up`` must be a module-level function: when the process ends before the warm-ups
     are done, a detached process (:func:`_finish_elsewhere`) imports and runs those left, so
     that Numba's cache is complete for the next run however soon the user leaves."""
-    global _worker
     if not COMPILED:
         return
     with _lock:
-        _pending.append(warm_up)
-        if _worker is not None:
-            return
-        _idle.clear()
-        _worker = threading.Thread(target=_warm_all, name="sleuth-compile", daemon=True)
-        _worker.start()
-        atexit.register(_finish_elsewhere)
+        _queue(warm_up)
+
+
+def _queue(warm_up: Callable[[], None]) -> None:
+    """Queue ``warm_up`` for the background thread, started if none runs (``_lock`` held)."""
+    global _worker
+    _pending.append(warm_up)
+    if _worker is not None:
+        return
+    _idle.clear()
+    _worker = threading.Thread(target=_warm_all, name="sleuth-compile", daemon=True)
+    _worker.start()
+    atexit.register(_finish_elsewhere)
 
 
 def _warm_all() -> None:
@@ -198,6 +295,7 @@ def _finish_elsewhere() -> None:
     session, no terminal), so that the process ends now and the cache is still completed."""
     with _lock:
         left = [] if _worker is None else [w for w in (_running, *_pending) if w is not None]
+        left = [w for w in left if w not in _cached]  # only loading: compiled elsewhere
         _pending.clear()
     if not left:
         return
