@@ -1,5 +1,6 @@
 """Benchmark: the first and the second run of each assistant and of ``sleuth play``, as a new
-user meets them right after ``pip install .``.
+user meets them right after ``pip install .``, and of the Fugitive commands that count worlds
+(``play`` with the belief Marshal, ``infer``).
 
 A fresh virtual environment gets a plain install of this repository (no extras; pip reuses its
 cache, and building the wheel is not part of any figure).  Each command then runs twice in a
@@ -39,6 +40,8 @@ SEATS = {"cluedo": "random,random,random"} | dict.fromkeys(
     ("fox", "fugitive", "camel-up", "scotland-yard"), "random,random"
 )
 """The random bots of each game's ``sleuth play`` (the fewest seats)."""
+MANHUNT = ROOT / "examples" / "fugitive-manhunt.jsonl"
+"""A Marshal's view log shipped with the repository, for ``sleuth infer fugitive``."""
 COMMANDS: dict[str, tuple[list[str], str]] = {
     "assist fugitive": (["assist", "fugitive"], QUIT),
     "assist fugitive, 1st entry": (["assist", "fugitive"], "hideout 1\n" + QUIT),
@@ -61,6 +64,11 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
         f"play {game}": (["play", game, "--bots", SEATS[game], "-n", "2", "--no-db"], "")
         for game in ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
     },
+    "play fugitive, heuristic v belief": (
+        ["play", "fugitive", "--bots", "heuristic,belief", "-n", "2", "--no-db"],
+        "",
+    ),
+    "infer fugitive": (["infer", "fugitive", "--log", str(MANHUNT), "--events", "40"], ""),
 }
 """Each measured command: its arguments and what it reads on stdin."""
 QUICK = ("assist cluedo", "play fox")

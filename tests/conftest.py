@@ -14,6 +14,15 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 
 
+@pytest.fixture(autouse=True)
+def _compiled_kernels_settled() -> Iterator[None]:
+    """No compilation a test started elsewhere (a Fugitive bot's warm-up:
+    :func:`sleuth.core.compiled.compile_elsewhere`) runs on into the next test, which may count
+    on the compiled kernels."""
+    yield
+    compiled.settle()
+
+
 @pytest.fixture
 def cwd(tmp_path: Path) -> Path:
     """An empty working folder, so that stray output files would be noticed."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+import multiprocessing
 import os
 import subprocess
 import sys
 import threading
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
@@ -172,6 +175,121 @@ def test_a_warm_up_left_at_exit_ends_with_its_process(tmp_path: Path) -> None:
     assert marked(token) == []
     time.sleep(2.5)
     assert not marker.exists()
+
+
+SLOW_WARM_UP = """\
+import os, pathlib, time
+def warm_up():
+    while not pathlib.Path(os.environ["COMPILED_MARKER"]).exists():
+        time.sleep(0.02)
+"""
+
+
+def _ready_in_fork(conn: Connection) -> None:
+    """A forked process: reports :func:`compiled.ready` now, then once it turns True."""
+    conn.send(compiled.ready())
+    deadline = time.monotonic() + 120
+    while not compiled.ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    conn.send(compiled.ready())
+
+
+@needs_numba
+def test_a_warm_up_compiled_elsewhere_leaves_this_process_and_its_forks_not_ready_until_it_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``compile_elsewhere`` returns at once; until its process ends, :func:`compiled.ready` is
+    False here and in a process forked meanwhile, and a kernel called waits; then each process
+    loads the kernels in a background thread and becomes ready."""
+    (tmp_path / "slow_warm_up.py").write_text(SLOW_WARM_UP)
+    marker = tmp_path / "compiled"
+    monkeypatch.setenv("COMPILED_MARKER", str(marker))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(compiled, "_away", [])
+    monkeypatch.setattr(compiled, "_cached", set())
+    slow = importlib.import_module("slow_warm_up")
+    compiled.settle()
+    compiled.compile_elsewhere(slow.warm_up)
+    compiled.compile_elsewhere(slow.warm_up)  # one process for it
+    assert len(compiled._away) == 1 and not compiled.ready()
+    context = multiprocessing.get_context("fork")
+    here, there = context.Pipe()
+    child = context.Process(target=_ready_in_fork, args=(there,))
+    child.start()
+    result: list[int] = []
+    caller = threading.Thread(target=lambda: result.append(_quarter(80)))
+    caller.start()
+    try:
+        assert here.poll(60) and here.recv() is False
+        caller.join(0.3)
+        assert caller.is_alive() and result == []  # a kernel called meanwhile waits
+    finally:
+        marker.touch()
+    caller.join(60)
+    assert result == [20]
+    assert here.poll(120) and here.recv() is True
+    child.join(60)
+    assert child.exitcode == 0
+    deadline = time.monotonic() + 60
+    while not compiled.ready() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert compiled.ready() and not compiled._away
+    compiled.compile_elsewhere(slow.warm_up)  # done: not again
+    assert not compiled._away
+
+
+ENDLESS_WARM_UP = """\
+import os, pathlib, time
+def warm_up():
+    pathlib.Path(os.environ["PID_FILE"]).write_text(str(os.getpid()))
+    while True:
+        time.sleep(0.02)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@needs_numba
+@pytest.mark.parametrize("end", ["exit", "kill"])
+def test_a_warm_up_compiled_elsewhere_ends_with_the_command(tmp_path: Path, end: str) -> None:
+    """The process of ``compile_elsewhere`` does not outlive the command that started it,
+    whether it exits or is killed (SIGKILL: nothing of it can clean up)."""
+    (tmp_path / "endless_warm_up.py").write_text(ENDLESS_WARM_UP)
+    pid_file = tmp_path / "pid"
+    env = {
+        **os.environ,
+        "PID_FILE": str(pid_file),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+    }
+    script = (
+        "import os, pathlib, time, endless_warm_up\n"
+        "from sleuth.core import compiled\n"
+        "compiled.compile_elsewhere(endless_warm_up.warm_up)\n"
+        "started = pathlib.Path(os.environ['PID_FILE'])\n"
+        "while not started.exists() or not started.read_text():\n"
+        "    time.sleep(0.02)\n"
+        f"time.sleep({0 if end == 'exit' else 600})\n"
+    )
+    command = subprocess.Popen([sys.executable, "-c", script], env=env)
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline, "the warm-up never started"
+        time.sleep(0.02)
+    elsewhere = int(pid_file.read_text())
+    if end == "kill":
+        command.kill()
+    command.wait(60)
+    deadline = time.monotonic() + 10
+    while _alive(elsewhere) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(elsewhere)
 
 
 def test_a_bot_s_warm_up_notice_does_not_say_each_run_compiles(

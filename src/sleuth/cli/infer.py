@@ -59,6 +59,8 @@ def _infer(spec: GameSpec, plugin: InferPlugin, values: dict[str, Any]) -> None:
             f"--events {events}: the {owner} view in {log} has only {count} "
             f"event{'' if count == 1 else 's'}"
         )
+    if plugin.prepare is not None:
+        plugin.prepare()
     try:
         inferred = plugin.run(view, events, values)
     except LogError:

@@ -24,13 +24,25 @@ The warm-up's thread ends with its process (a quit, Ctrl-C or a kill leaves noth
 what it compiled is in Numba's cache, and the next run's warm-up compiles the rest.
 Compiling on first use in the foreground is announced by the callers
 (:mod:`sleuth.core.prepare`).
+
+A command that must not wait for it either, and may fork worker processes (``sleuth play``,
+``sleuth infer``), uses :func:`compile_elsewhere`: a process of its own compiles the kernels
+into Numba's cache (a fresh interpreter: forking a process while a thread compiles could leave
+the child holding the compiler's locks), and :func:`ready` is False in this process and every
+process forked from it until that process has ended and each has loaded the kernels from the
+cache in a background thread.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import os
+import select
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
@@ -53,6 +65,16 @@ _idle = threading.Event()
 _idle.set()
 _local = threading.local()
 """``plain``: whether the kernels this thread calls run as their Python originals."""
+_away: list[tuple[Callable[[], None], int, subprocess.Popen[bytes] | None]] = []
+"""The warm-ups run by :func:`compile_elsewhere` in another process not seen to end yet:
+each with the read end of a pipe whose write end only that process holds (so the pipe ends
+when the process does, in this process and in any process forked from it) and the process
+(None in a process forked from the one that started it)."""
+_cached: set[Callable[[], None]] = set()
+"""The warm-ups whose process of :func:`compile_elsewhere` ended, its kernels in the cache
+(loaded here by the background thread)."""
+AWAY_POLL = 0.05
+"""Seconds between looks at the processes of :func:`compile_elsewhere` while waiting for them."""
 
 
 class Kernel:
@@ -135,10 +157,14 @@ def _compile(function: Callable[..., Any], signature: str | None) -> Callable[..
 
 
 def ready() -> bool:
-    """Whether a kernel called now runs compiled without waiting: Numba is used and no
-    background warm-up (:func:`compile_in_background`) runs, or this is its thread.  A caller
-    with a plain-Python path takes it when this is False."""
-    return COMPILED and (_idle.is_set() or threading.current_thread() is _worker)
+    """Whether a kernel called now runs compiled without waiting: Numba is used, no process of
+    :func:`compile_elsewhere` runs, and no background warm-up (:func:`compile_in_background`)
+    runs, or this is its thread.  A caller with a plain-Python path takes it when this is
+    False.  Once a process of :func:`compile_elsewhere` is seen to have ended, its warm-up is
+    queued here to load the kernels from the cache."""
+    if threading.current_thread() is _worker:
+        return COMPILED
+    return COMPILED and not (_away and _still_away(wait=False)) and _idle.is_set()
 
 
 @contextlib.contextmanager
@@ -158,10 +184,81 @@ def plain_until_ready() -> Iterator[None]:
 
 
 def settle() -> None:
-    """Wait for the background warm-ups to end, unless this is their thread.  A caller must
-    not hold a lock that a warm-up takes (it would wait for ever)."""
+    """Wait for the processes of :func:`compile_elsewhere` to end, then for the background
+    warm-ups, unless this is their thread.  A caller must not hold a lock that a warm-up takes
+    (it would wait for ever)."""
     if threading.current_thread() is not _worker:
+        _still_away(wait=True)
         _idle.wait()
+
+
+def compile_elsewhere(warm_up: Callable[[], None]) -> None:
+    """Run ``warm_up`` (a module-level function) in a process of its own, which compiles the
+    kernels into the cache (or loads them), and return at once.  That process reads a pipe
+    whose write end this process and those forked from it hold: it ends when they have all
+    ended (a quit, Ctrl-C or a kill leaves nothing running; the next run compiles the rest).
+    Meanwhile :func:`ready` is False here and in the processes forked from here; then each
+    loads the kernels in a background thread.
+    Nothing is done without Numba, nor twice for one ``warm_up``; where a pipe cannot be
+    watched (not POSIX) or no process starts, it runs in a background thread instead."""
+    if not COMPILED:
+        return
+    with _lock:
+        if warm_up in _cached or any(away is warm_up for away, _, _ in _away):
+            return
+    if os.name != "posix":  # pragma: no cover - Sleuth's platforms are POSIX
+        compile_in_background(warm_up)
+        return
+    end, held = os.pipe()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", ELSEWHERE, f"{warm_up.__module__}:{warm_up.__qualname__}"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, env=os.environ.copy(), pass_fds=(held,),
+        )  # fmt: skip
+    except OSError:
+        os.close(end)
+        compile_in_background(warm_up)
+        return
+    finally:
+        os.close(held)
+    with _lock:
+        _away.append((warm_up, end, process))
+
+
+def _still_away(wait: bool) -> bool:
+    """Whether a process of :func:`compile_elsewhere` still runs; with ``wait``, wait until
+    none does.  Those seen to have ended are forgotten, their warm-ups queued here to load the
+    kernels."""
+    while True:
+        with _lock:
+            for away in list(_away):
+                warm_up, end, process = away
+                poller = select.poll()
+                poller.register(end, select.POLLIN)
+                if not poller.poll(0):
+                    continue
+                _away.remove(away)  # the write end closed: the process ended
+                os.close(end)
+                _cached.add(warm_up)
+                if process is not None:
+                    process.poll()  # reaped
+                _queue(warm_up)
+            if not (wait and _away):
+                return bool(_away)
+        time.sleep(AWAY_POLL)
+
+
+def _forked() -> None:
+    """In a process just forked: a lock of this module held by another thread of the parent
+    would never be released, and the processes of :func:`compile_elsewhere` are the parent's
+    (this one cannot reap them)."""
+    global _lock
+    _lock = threading.Lock()
+    _away[:] = [(warm_up, end, None) for warm_up, end, _ in _away]
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def compile_in_background(warm_up: Callable[[], None]) -> None:
@@ -169,16 +266,21 @@ def compile_in_background(warm_up: Callable[[], None]) -> None:
     background thread, after any queued before it, and return at once.  Without Numba,
     nothing is run.  A warm-up that fails only leaves its kernels to compile on first use.
     The thread does not keep the process alive: at its end the warm-ups left are dropped."""
-    global _worker
     if not COMPILED:
         return
     with _lock:
-        _pending.append(warm_up)
-        if _worker is not None:
-            return
-        _idle.clear()
-        _worker = threading.Thread(target=_warm_all, name="sleuth-compile", daemon=True)
-        _worker.start()
+        _queue(warm_up)
+
+
+def _queue(warm_up: Callable[[], None]) -> None:
+    """Queue ``warm_up`` for the background thread, started if none runs (``_lock`` held)."""
+    global _worker
+    _pending.append(warm_up)
+    if _worker is not None:
+        return
+    _idle.clear()
+    _worker = threading.Thread(target=_warm_all, name="sleuth-compile", daemon=True)
+    _worker.start()
 
 
 def _warm_all() -> None:
@@ -193,3 +295,18 @@ def _warm_all() -> None:
             warm_up = _pending.pop(0)
         with contextlib.suppress(Exception):  # its kernels compile on first use instead
             warm_up()
+
+
+ELSEWHERE = """\
+import importlib, os, sys, threading
+
+def watch():
+    sys.stdin.buffer.read()  # the end of file: every process of the command has ended
+    os._exit(0)
+
+threading.Thread(target=watch, daemon=True).start()
+module, _, function = sys.argv[1].rpartition(":")
+getattr(importlib.import_module(module), function)()
+"""
+"""The process of :func:`compile_elsewhere`: runs the warm-up named ``module:name``, and ends
+at once when its standard input ends (Numba writes each cache file whole, by a rename)."""

@@ -83,7 +83,9 @@ class InferPlugin:
     With ``by_seat`` (games whose seats share one role, such as Camel Up's players) the
     command takes ``--seat S`` to choose the view of a full game log.  ``also`` names other
     roles that see what ``role`` sees (Scotland Yard's ``detective`` seats beside the
-    ``detectives`` seat): their views are read too.
+    ``detectives`` seat): their views are read too.  ``prepare()`` (optional) is called once
+    the log is read, before ``run``, and returns at once: it starts what ``run`` would
+    otherwise wait for (compiled kernels), which ``run`` does without meanwhile.
     """
 
     role: str
@@ -92,6 +94,7 @@ class InferPlugin:
     params: tuple[Param, ...] = ()
     by_seat: bool = False
     also: tuple[str, ...] = ()
+    prepare: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True)

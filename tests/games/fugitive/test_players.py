@@ -297,11 +297,12 @@ def test_steady_fugitive_pays_42_with_the_fewest_cards(seed: int) -> None:
 def test_the_bots_that_count_worlds_warm_the_compiled_programme_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Their first move must not compile the kernels under the clock (see BotSpec.warm_up)."""
+    """Their first move must not compile the kernels under the clock (see BotSpec.warm_up):
+    their warm-up starts compiling them elsewhere (tests/games/fugitive/test_first_run.py)."""
     for name in ("belief", "elusive"):
-        assert SPEC.bot(name).warm_up is belief_module.warm_up
+        assert SPEC.bot(name).warm_up is belief_module.start_warm_up
     called: list[str] = []
-    monkeypatch.setattr(fugitive_search, "warm_up", lambda: called.append("warmed"))
+    monkeypatch.setattr(fugitive_search, "start_warm_up", lambda: called.append("warmed"))
     for name in ("ismcts", "dmcts"):
         warm_up = SPEC.bot(name).warm_up
         assert warm_up is not None
@@ -330,10 +331,10 @@ def test_no_look_ahead_once_a_face_up_hideout_would_let_42_win_at_once() -> None
 
 
 def test_the_bots_that_count_worlds_declare_a_move_budget() -> None:
-    """A wide-open 2nd-edition position takes them over a second (see belief_budget)."""
-    from sleuth.games.fugitive.catalogue import OPPONENT_BUDGET, belief_budget
+    """A wide-open 2nd-edition position takes them over a second (see BELIEF_BUDGET)."""
+    from sleuth.games.fugitive.catalogue import BELIEF_BUDGET, OPPONENT_BUDGET
 
-    budget = belief_budget()
+    budget = BELIEF_BUDGET
 
     assert SPEC.bot("belief").budget() == budget
     assert SPEC.bot("belief:guess=certain:draw=low").budget() == budget

@@ -53,7 +53,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from sleuth.core.belief import contradiction, read_events
-from sleuth.core.compiled import COMPILED, ready
+from sleuth.core.compiled import COMPILED, compile_elsewhere, ready
 from sleuth.core.errors import ContradictionError, SleuthError, SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
@@ -907,6 +907,14 @@ def warm_up() -> None:
     timeline.misses = [Miss((4, 5), 2)]
     ExactBelief(timeline).joints((4, 5))
     RelaxedBelief(timeline).counts()
+
+
+def start_warm_up() -> None:
+    """The warm-up of the bots and of ``sleuth infer``: :func:`warm_up` run in a process of its
+    own (:func:`~sleuth.core.compiled.compile_elsewhere`), returning at once.  Until the kernel
+    is loaded the plain programme answers, with the same counts after the same states, so that
+    a player plays the same moves and no first run waits for the compilation."""
+    compile_elsewhere(warm_up)
 
 
 @cache

@@ -16,7 +16,7 @@ from typing import Any
 from sleuth.core.bots import Bot
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.games.fugitive.belief import warm_up
+from sleuth.games.fugitive.belief import start_warm_up
 from sleuth.games.fugitive.catalogue import GAME
 from sleuth.games.fugitive.catalogue import OPPONENTS as OPPONENTS
 from sleuth.games.fugitive.engine.actions import PASS, Bonus, Draw, Guess
@@ -84,9 +84,9 @@ def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **opti
 BOTS = (
     GAME.bot("random").implemented(_random_player),
     GAME.bot("heuristic").implemented(HeuristicFugitive),
-    GAME.bot("elusive").implemented(ElusiveFugitive, warm_up),
+    GAME.bot("elusive").implemented(ElusiveFugitive, start_warm_up),
     GAME.bot("steady").implemented(SteadyFugitive),
-    GAME.bot("belief").implemented(_belief_marshal, warm_up),
+    GAME.bot("belief").implemented(_belief_marshal, start_warm_up),
     GAME.bot("notes").implemented(NotesMarshal),
 )
 """The game's own bots, as its catalogue declares them (the search bots come after)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from sleuth.core.bots import BotInfo
-from sleuth.core.compiling import kernels_compiled
 from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameInfo, OptionSpec, parse_bool, parse_float, parse_int
 from sleuth.search.catalogue import search_bot_infos
@@ -42,23 +41,24 @@ DEAD_CARDS = 1
 """The steady Fugitive's default number of dead cards added as sprint cards."""
 
 
-def belief_budget() -> float:
-    """Seconds per move the bots that count worlds declare (belief, elusive): a move usually
-    takes a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:
-    draw=low`` leaves many hideouts face down) counts millions of states three times, up to
-    1.4 s measured on an idle machine with Numba.  Without it the same player runs the plain
-    programme, up to :data:`~sleuth.games.fugitive.players.marshals.STATE_BUDGET` states a
-    move: seconds (5.7 s measured on a busy machine): 5 s compiled, else 30 s."""
-    return 5.0 if kernels_compiled() else 30.0
-
-
+BELIEF_BUDGET = 30.0
+"""Seconds per move the bots that count worlds declare (belief, elusive): a move usually
+takes a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:
+draw=low`` leaves many hideouts face down) counts millions of states three times, up to
+1.4 s measured on an idle machine with Numba; the plain programme, up to
+:data:`~sleuth.games.fugitive.players.marshals.STATE_BUDGET` states a move, takes seconds
+(5.7 s measured on a busy machine).  Any move may run the plain programme, with Numba too: on
+the first run after an install the kernel compiles in another process meanwhile (and on a later
+run, loads in a background thread for a second), so the budget is the plain programme's, and
+whether a move forfeits does not depend on when the kernel became ready (it was 5 s with
+Numba)."""
 OPPONENT_BUDGET = 30.0
 """Seconds per move of a belief Marshal who knows her opponent (``opponent=heuristic``): she
 weighs each possible route by his strategy, seconds on long games."""
-BELIEF_OVERHEAD = 4.0
+BELIEF_OVERHEAD = BELIEF_BUDGET
 """Seconds a search decision may take outside the tree on a wide-open position: counting the
-Marshal's worlds and asking the belief Marshal for her root move (up to 1.4 s measured on an
-idle machine, more under load; see :func:`belief_budget`)."""
+Marshal's worlds and asking the belief Marshal for her root move, with either programme (as
+:data:`BELIEF_BUDGET`; up to 1.4 s measured compiled on an idle machine)."""
 
 
 SEARCH_DEFAULTS = {"iterations": 300}
@@ -71,12 +71,8 @@ a world sampled from a wide-open belief); its move budget is its iterations time
 :data:`BELIEF_OVERHEAD`."""
 
 
-def _elusive_budget(**_: Any) -> float:
-    return belief_budget()
-
-
 def _belief_budget(opponent: str, **_: Any) -> float:
-    return belief_budget() if opponent == "none" else OPPONENT_BUDGET
+    return BELIEF_BUDGET if opponent == "none" else OPPONENT_BUDGET
 
 
 SEARCH_OPTIONS = (
@@ -182,7 +178,7 @@ GAME = GameInfo(
                     parse_choice(tuple(MODELS)),
                 ),
             ),
-            _elusive_budget,
+            BELIEF_BUDGET,
         ),
         BotInfo(
             "steady",

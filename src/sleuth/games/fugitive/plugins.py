@@ -23,7 +23,7 @@ from sleuth.games.fugitive.assistant.notepad import (
     opponent_json,
     opponent_notes,
 )
-from sleuth.games.fugitive.belief import MODELS, warm_up
+from sleuth.games.fugitive.belief import MODELS, start_warm_up, warm_up
 from sleuth.games.fugitive.bots import OPPONENTS, known_strategy
 from sleuth.games.fugitive.deduction.advice import Deduction
 from sleuth.games.fugitive.deduction.opponent import StrategyBelief
@@ -109,6 +109,7 @@ INFER = InferPlugin(
             choices=OPPONENTS,
         ),
     ),
+    prepare=start_warm_up,
 )
 
 ASSIST = AssistPlugin(

@@ -37,7 +37,7 @@ from typing import Any, cast
 
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
-from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief, warm_up
+from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief, start_warm_up
 from sleuth.games.fugitive.bots import random_move
 from sleuth.games.fugitive.catalogue import BELIEF_OVERHEAD as BELIEF_OVERHEAD
 from sleuth.games.fugitive.catalogue import SEARCH_ITERATION_COST, SEARCH_OPTIONS
@@ -139,7 +139,7 @@ class FugitiveSearchModel(SearchModel[FugitiveAction]):
         return FugitiveSampler(game, view)
 
     def warm_up(self) -> None:
-        warm_up()  # the samplers count worlds with the compiled exact belief
+        start_warm_up()  # the samplers count worlds with the exact belief, either programme
 
     def unsampled_action(
         self,
