@@ -263,6 +263,17 @@ def test_a_store_from_before_thinking_times_reports(tmp_path: Path) -> None:
     assert [(s.side, s.games, s.wins, s.moves) for s in r.by_side] == [
         ("hunter", 1, 1.0, 0), ("fox", 1, 0.0, 0)
     ]  # fmt: skip
+    written = write_report(db, tmp_path / "out")  # no thinking times: no such plot
+    assert sorted(p.name for p in written.plots) == ["r1-lengths.png", "r1-win-rates.png"]
+
+
+def test_a_run_without_finished_games_is_listed_without_plots(tmp_path: Path) -> None:
+    db = tmp_path / "started.duckdb"
+    t = run_tournament("fox", ["random", "random"], 1, options=FOX, workers=1)
+    store.begin(db, t, datetime.now(), "test", None)  # stopped before its first game
+    written = write_report(db, tmp_path / "out")
+    assert (written.runs, written.games, written.plots) == (1, 0, [])
+    assert "No finished game is stored for this run." in written.page.read_text()
 
 
 def test_each_table_round_trips_through_parquet(

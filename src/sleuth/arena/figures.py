@@ -24,13 +24,15 @@ DPI = 100
 
 
 def figures(run: RunReport) -> dict[str, bytes]:
-    """Every figure of ``run`` by name (``win-rates``, ``lengths``, ``thinking``, and
-    ``ratings`` for a league), as PNG bytes."""
-    drawn = {
-        "win-rates": win_rates(run),
-        "lengths": lengths(run),
-        "thinking": thinking(run),
-    }
+    """Every figure of ``run`` by name, as PNG bytes: ``win-rates`` and ``lengths`` when it
+    has finished games, ``thinking`` when their moves' times are stored, and ``ratings`` for
+    a league."""
+    drawn = {}
+    if run.games:
+        drawn["win-rates"] = win_rates(run)
+        drawn["lengths"] = lengths(run)
+    if any(s.thinking > 0 for s in run.by_side):
+        drawn["thinking"] = thinking(run)
     if run.ratings:
         drawn["ratings"] = ratings(run)
     return drawn
