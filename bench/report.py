@@ -20,6 +20,8 @@ The SQL tables are checked equal to the baseline's (games, wins, moves per bot a
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import statistics
 import tempfile
 import time
@@ -101,6 +103,11 @@ def main() -> None:
             "sql": best(rounds, lambda: read_report(db)),
             "page": best(rounds, lambda: write_report(db, Path(folder) / "out")),
         }
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"load average {load}; best of {rounds} round(s), wall clock"
+    )
     print(f"fox {BOTS[0]} v {BOTS[1]}, {OPTIONS['graph']}: {games:,} games in the store")
     rows = [[name, f"{s:.3f}", f"{seconds['python'] / s:.1f}x"] for name, s in seconds.items()]
     print_table(["method", "seconds", "vs baseline"], rows)

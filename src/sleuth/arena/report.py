@@ -97,6 +97,7 @@ JOIN seat_sides AS s ON s.run_id = g.run_id AND s.seat < len(g.bots)
 """One row per seat of every game of the runs in the report."""
 
 _PER_SIDE_GAME = """
+CREATE TEMP TABLE side_games AS
 SELECT run_id, game_index, any_value(length) AS length, team, bot, any_value(side) AS side,
        any_value(team_role) AS role, max(win) AS win, sum(moves) AS moves,
        sum(seconds) AS seconds, max(longest) AS longest, bool_or(forfeited) AS forfeited,
@@ -156,7 +157,7 @@ def _chosen_runs(
 
 def _seat_tables(con: duckdb.DuckDBPyConnection, runs: Sequence[tuple[Any, ...]]) -> None:
     """Fill ``seat_sides`` from each run's game (its sides, roles and reported sides), then
-    ``seat_games``."""
+    ``seat_games`` and ``side_games``."""
     rows = []
     for run_id, name, options, *_ in runs:
         try:
@@ -170,6 +171,7 @@ def _seat_tables(con: duckdb.DuckDBPyConnection, runs: Sequence[tuple[Any, ...]]
     con.execute(_SEATS)
     con.executemany("INSERT INTO seat_sides VALUES (?, ?, ?, ?, ?, ?)", rows)
     con.execute(_PER_SEAT)
+    con.execute(_PER_SIDE_GAME)
 
 
 def _run_report(con: duckdb.DuckDBPyConnection, run: tuple[Any, ...]) -> RunReport:
@@ -177,13 +179,13 @@ def _run_report(con: duckdb.DuckDBPyConnection, run: tuple[Any, ...]) -> RunRepo
     assert isinstance(bots, list) and isinstance(started_at, datetime)
     order = "list_position(?::VARCHAR[], bot)"
     by_side = con.execute(
-        f"SELECT bot, side, any_value(role), {_TALLY} FROM ({_PER_SIDE_GAME}) "
+        f"SELECT bot, side, any_value(role), {_TALLY} FROM side_games "
         f"WHERE run_id = ? GROUP BY bot, side ORDER BY {order}, min(seat)",
         [run_id, bots],
     ).fetchall()
     by_bot = con.execute(
         f"SELECT bot, 'all', string_agg(DISTINCT role, '/' ORDER BY role), {_TALLY} "
-        f"FROM ({_PER_SIDE_GAME}) WHERE run_id = ? GROUP BY bot ORDER BY {order}",
+        f"FROM side_games WHERE run_id = ? GROUP BY bot ORDER BY {order}",
         [run_id, bots],
     ).fetchall()
     by_seat = con.execute(
