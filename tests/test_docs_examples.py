@@ -69,6 +69,10 @@ SKIPPED = {
 }
 """Examples that are not run here, by a part of their text, with the reason."""
 
+EXTRA_COMMANDS = {"sleuth report ": ("matplotlib", "jinja2")}
+"""Commands that need an extra, by their start, with its libraries: without them (the plain
+install's CI step) their examples are skipped, saying so."""
+
 SLOW = (
     "ismcts",
     "belief",
@@ -236,7 +240,7 @@ def outputs(example: Example) -> set[str]:
     """The files and folders ``example`` makes that a later example could read."""
     words = example.text.split()
     made = {words[i + 1].rstrip("/") for i, w in enumerate(words[:-1]) if w in ("--logs", "--csv")}
-    if re.search(r"sleuth (play|compare) ", example.text):
+    if re.search(r"sleuth (play|compare|league) ", example.text):
         db = words[words.index("--db") + 1] if "--db" in words else None
         if db is not None:
             made.add(db)
@@ -324,8 +328,12 @@ def _marks(example: Example) -> list[pytest.MarkDecorator]:
     for part, reason in SKIPPED.items():
         if example.text.startswith(part):
             marks.append(pytest.mark.skip(reason=reason))
-    if example.kind == "python":
-        absent = [m for m in PYTHON_PAGES[example.page] if importlib.util.find_spec(m) is None]
+    needs = PYTHON_PAGES[example.page] if example.kind == "python" else ()
+    for start, libraries in EXTRA_COMMANDS.items():
+        if example.kind == "shell" and example.text.startswith(start):
+            needs = libraries
+    if needs:
+        absent = [m for m in needs if importlib.util.find_spec(m) is None]
         if absent:
             reason = f"{', '.join(absent)} not installed (an extra this page's examples need)"
             marks.append(pytest.mark.skip(reason=reason))
@@ -407,6 +415,16 @@ def test_problems_are_caught() -> None:
     forfeited = done(0, "5 games in 0.1 s, mean moves per game 7, forfeits 3")
     assert problems(play, forfeited) == ["forfeits"]
     assert problems(play, done(0, '{"forfeits": 0, "x": {"forfeits": 1}}')) == ["forfeits"]
+
+
+def test_a_command_needing_a_missing_extra_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sleuth report` needs the report extra: on the plain install its examples are skipped."""
+    monkeypatch.setitem(EXTRA_COMMANDS, "sleuth report ", ("no_such_library",))
+    marks = _marks(Example("x.md", 1, "shell", "sleuth report --db a.duckdb"))
+    assert [m.kwargs["reason"] for m in marks if m.name == "skip"] == [
+        "no_such_library not installed (an extra this page's examples need)"
+    ]
+    assert _marks(Example("x.md", 1, "shell", "sleuth games")) == []
 
 
 def test_a_python_example_needing_a_missing_library_is_skipped(

@@ -26,8 +26,9 @@ import sleuth
 from sleuth.cli import assist as assist_cli
 from sleuth.cli import export as export_cli
 from sleuth.cli import infer as infer_cli
+from sleuth.cli import report as report_cli
 from sleuth.cli import serve as serve_cli
-from sleuth.cli.common import console, errors, print_json
+from sleuth.cli.common import DEFAULT_DB, console, errors, print_json
 from sleuth.cli.plugin_commands import RootGroup
 from sleuth.cli.progress import progress
 from sleuth.core.errors import OptionError, SleuthError
@@ -199,7 +200,6 @@ def _default_limit(bot: BotInfo) -> float:
     return limit
 
 
-DEFAULT_DB = Path("sleuth.duckdb")
 SMALL_SAMPLE = 30
 """Paired games below which ``compare`` warns that its normal intervals are rough."""
 
@@ -792,3 +792,4 @@ def replay_command(
 
 
 app.command("serve")(serve_cli.serve_command)
+app.command("report")(report_cli.report_command)

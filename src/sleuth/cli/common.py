@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import warnings
+from pathlib import Path
 from typing import Any, TextIO
 
 import typer
@@ -18,6 +19,8 @@ from sleuth.core.registry import PluginWarning
 console = Console(markup=False, emoji=False, highlight=False, soft_wrap=True)
 """Standard output. Markup is off: user text (paths, specs) is printed as it is."""
 errors = Console(stderr=True, emoji=False)
+DEFAULT_DB = Path("sleuth.duckdb")
+"""The results file of ``play``, ``league``, ``compare``, ``report`` and ``export``."""
 
 
 _show_warning = warnings.showwarning
