@@ -44,6 +44,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("cli_startup.py", "vs eager"),
         ("first_run.py", "first/second"),
         ("envs.py", "cost vs engine"),
+        ("ray_backend.py", "ray / processes"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -104,4 +105,5 @@ def test_every_benchmark_is_tested() -> None:
         "cli_startup.py",
         "first_run.py",
         "envs.py",
+        "ray_backend.py",
     }

@@ -13,9 +13,12 @@ import dataclasses
 import importlib.util
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -95,6 +98,51 @@ def test_a_resumed_ray_run_plays_only_the_missing_games(local_ray: None) -> None
     assert timeless(resumed.rows) == timeless(whole.rows)
 
 
+@needs_ray
+@on_linux
+@pytest.mark.slow
+def test_a_cluster_started_by_ray_start_plays_the_same_games(tmp_path: Path) -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    ray_start = Path(sys.executable).with_name("ray")
+    short = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # Ray's socket paths are short
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}  # no token to share with the driver
+    head = subprocess.Popen(
+        [ray_start, "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
+         "--include-dashboard=false", f"--temp-dir={short}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert head.poll() is None, "ray start --head ended"
+            time.sleep(0.2)
+        result = subprocess.run(
+            [SLEUTH, "play", "fugitive", "--bots", "random,random", "-n", "30", "--seed", "3",
+             "--db", str(tmp_path / "r.duckdb"), "--backend", "ray", "--address",
+             f"127.0.0.1:{port}", "--json"],
+            capture_output=True, text=True, timeout=300, env=env,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        assert head.poll() is None, "the cluster must outlive a command that joined it"
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)  # `ray start --block` stops its cluster
+        head.wait(timeout=60)
+        shutil.rmtree(short, ignore_errors=True)
+    check_nothing_left(head.pid)
+    reference = run_tournament("fugitive", ["random", "random"], 30, seed=3, workers=1)
+    with duckdb.connect(str(tmp_path / "r.duckdb"), read_only=True) as con:
+        rows = con.execute(
+            "SELECT game_index, outcome, actions FROM games ORDER BY game_index"
+        ).fetchall()
+        assert con.execute("SELECT status, workers FROM runs").fetchall() == [("finished", 2)]
+    assert rows == [(r.index, r.outcome, list(r.actions)) for r in reference.rows]
+
+
 def test_backend_choices_are_checked_before_anything_is_written(tmp_path: Path) -> None:
     with pytest.raises(SleuthError, match="unknown backend 'dask': choose one of processes, ray"):
         run_tournament("fox", ["random", "random"], 2, backend="dask")  # type: ignore[arg-type]
@@ -104,6 +152,22 @@ def test_backend_choices_are_checked_before_anything_is_written(tmp_path: Path) 
     assert "--address auto is the address of a Ray cluster: add --backend ray" in result.stderr
     result = entry(*play, "--backend", "dask", cwd=tmp_path)
     assert result.returncode == 2 and "unknown backend 'dask'" in result.stderr
+    assert not (tmp_path / "r.duckdb").exists()
+
+
+@needs_ray
+def test_an_address_nobody_answers_at_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as closed:  # a port that was free a moment ago: nothing listens
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    result = entry(
+        "play", "fox", "--bots", "random,random", "--db", "r.duckdb", "--backend", "ray",
+        "--address", f"127.0.0.1:{port}", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert f"cannot reach the Ray cluster at 127.0.0.1:{port}: Connection refused" in result.stderr
     assert not (tmp_path / "r.duckdb").exists()
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import socket
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -112,41 +113,68 @@ class RayResult:
     """One line per batch whose games were not played (its task failed past Ray's retries)."""
 
 
+REACH_TIMEOUT = 5.0
+"""Seconds to wait for a cluster's head to answer (``ray.init`` would retry for minutes)."""
+
+
+def check_reachable(address: str) -> None:
+    """A ``SleuthError`` naming ``address`` unless its ``HOST:PORT`` (if it has one: ``auto``
+    has not) accepts a connection within :data:`REACH_TIMEOUT` seconds."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=REACH_TIMEOUT).close()
+    except OSError as exc:
+        raise SleuthError(
+            f"cannot reach the Ray cluster at {address}: {exc.strerror or exc} "
+            "(is `ray start --head` running there?)"
+        ) from None
+
+
 @contextmanager
 def connected(ray: ModuleType, address: str | None, cpus: int | None) -> Iterator[None]:
-    """Ray connected for the block: started as a local cluster of ``cpus`` CPUs (``address``
-    None; its processes guarded by :mod:`sleuth.arena.ray_guard`) or joined at ``address``,
-    and disconnected after (a local cluster then shuts down); a Ray already connected is used
-    as it is and stays connected.
+    """Ray connected for the block: joined at ``address`` (else at ``$RAY_ADDRESS``, which a
+    Ray job sets, as ``ray.init`` reads it), or else started as a local cluster of ``cpus``
+    CPUs (its processes guarded by :mod:`sleuth.arena.ray_guard`), and disconnected after (a
+    local cluster then shuts down); a Ray already connected is used as it is and stays
+    connected.
 
     ``ray.init`` installs a SIGTERM handler of its own: the handlers in place before are put
     back, so that Ctrl-C and SIGTERM keep asking the tournament to stop."""
     if ray.is_initialized():
         yield
         return
+    joining = address is not None or bool(os.environ.get("RAY_ADDRESS"))
+    # "local": a new cluster, even where `ray start` left one that ray.init() would join
+    target = address if address is not None else None if joining else "local"
     handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
 
     def start() -> None:
         try:
             ray.init(
-                address=address,
-                num_cpus=cpus if address is None else None,
+                address=target,
+                num_cpus=None if joining else cpus,
                 include_dashboard=False,
                 log_to_driver=False,
                 logging_level=logging.WARNING,
             )
         except (ConnectionError, RuntimeError, ValueError) as exc:
-            where = f"the Ray cluster at {address}" if address else "a local Ray cluster"
+            where = (
+                "a local Ray cluster"
+                if not joining
+                else f"the Ray cluster at {address or os.environ['RAY_ADDRESS']}"
+            )
             raise SleuthError(f"cannot connect to {where}: {exc}") from None
         finally:
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
 
     with ExitStack() as stack:
-        if address is None:
-            stack.enter_context(guarded(start))
-        else:
+        if joining:
             start()
+        else:
+            stack.enter_context(guarded(start))
         try:
             yield
         finally:

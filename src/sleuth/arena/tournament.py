@@ -32,7 +32,7 @@ from typing import Any, Literal, overload
 from sleuth.arena.league import league_seatings
 from sleuth.arena.play import MAX_GAMES, GameRow, Job, check_games, game_of, play_game
 from sleuth.arena.processes import play_in_processes
-from sleuth.arena.ray_backend import import_ray, play_on_ray
+from sleuth.arena.ray_backend import check_reachable, import_ray, play_on_ray
 from sleuth.arena.stats import wilson_interval
 from sleuth.arena.stopping import GameAbandoned, StopRequest, stop_signals
 from sleuth.core.errors import SleuthError
@@ -218,14 +218,16 @@ def reported_sides(game: Game[Any]) -> tuple[str, ...]:
 
 def check_backend(backend: str, address: str | None) -> Backend:
     """``backend`` if it is one of :data:`BACKENDS`, can be used (Ray installed) and fits
-    ``address`` (a Ray cluster's address needs the Ray backend); else a ``SleuthError`` naming
-    the culprit, before anything is played or written."""
+    ``address`` (a Ray cluster's address needs the Ray backend, and must answer); else a
+    ``SleuthError`` naming the culprit, before anything is played or written."""
     if backend not in BACKENDS:
         raise SleuthError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
         raise SleuthError(f"--address {address} is the address of a Ray cluster: add --backend ray")
     if backend == "ray":
         import_ray()
+        if address is not None:
+            check_reachable(address)
     return "ray" if backend == "ray" else "processes"
 
 
