@@ -1,10 +1,13 @@
 """``sleuth play/league --backend ray``: the same games as the process backend, on Ray.
 
 A local Ray cluster (2 CPUs) plays every game's tournament: each game's row equals the process
-backend's (but for the measured times) and its log is the same file, byte for byte.  The real
-command, stopped by Ctrl-C, SIGTERM or a SIGKILL of the driver, keeps every finished game,
-leaves no process behind (Ray's included) and resumes to exactly the requested games, the
-games of an uninterrupted run.  Without Ray, ``--backend ray`` is refused naming the extra.
+backend's (but for the measured times) and its log is the same file, byte for byte; a league
+on it rates the same games; a cluster started by ``ray start --head`` and joined with
+``--address`` plays them too, and outlives the command.  The real command, stopped by Ctrl-C,
+SIGTERM or a SIGKILL of the driver, keeps every finished game, leaves no process behind (Ray's
+included) and resumes to exactly the requested games, the games of an uninterrupted run.
+Without Ray, ``--backend ray`` is refused naming the extra; a bad backend or address is refused
+before the results file is made.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ needs_ray = pytest.mark.skipif(
 )
 on_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 SLEUTH = str(Path(sys.executable).with_name("sleuth"))
+GAMES_EACH = {"cluedo": 6}
+"""Games per backend where random games are long (a random Cluedo game takes seconds);
+24 elsewhere: every seating several times."""
 GAMES = 300
 """Camel Up games of the interrupted command (about 10 ms each on one core)."""
 
@@ -72,12 +78,13 @@ def test_ray_plays_every_game_as_the_process_backend_does(
     game: str, tmp_path: Path, local_ray: None
 ) -> None:
     bots = ["random"] * make_game(game, {}).num_players
-    processes = run_tournament(game, bots, 24, seed=11, workers=2, logs=tmp_path / "processes")
-    on_ray = run_tournament(game, bots, 24, seed=11, backend="ray", logs=tmp_path / "ray")
+    games = GAMES_EACH.get(game, 24)
+    processes = run_tournament(game, bots, games, seed=11, workers=2, logs=tmp_path / "processes")
+    on_ray = run_tournament(game, bots, games, seed=11, backend="ray", logs=tmp_path / "ray")
     assert on_ray.complete and not on_ray.lost and on_ray.workers == 2
     assert timeless(on_ray.rows) == timeless(processes.rows)
     logs = sorted(p.name for p in (tmp_path / "processes").iterdir())
-    assert len(logs) == 24
+    assert len(logs) == games
     assert sorted(p.name for p in (tmp_path / "ray").iterdir()) == logs  # no .part left
     for name in logs:
         assert (tmp_path / "ray" / name).read_bytes() == (
@@ -96,6 +103,19 @@ def test_a_resumed_ray_run_plays_only_the_missing_games(local_ray: None) -> None
     )  # fmt: skip
     assert sorted(r.index for r in played) == list(range(1, 40, 4))
     assert timeless(resumed.rows) == timeless(whole.rows)
+
+
+@needs_ray
+def test_a_league_on_ray_rates_the_games_the_process_backend_plays(
+    tmp_path: Path, local_ray: None
+) -> None:
+    league = ["league", "fox", "--bots", "random,quantum,solver", "-o", "graph=path:4", "-n", "12"]
+    on_ray = entry(*league, "--db", "ray.duckdb", "--backend", "ray", "--json", cwd=tmp_path)
+    processes = entry(*league, "--db", "processes.duckdb", "-w", "2", "--json", cwd=tmp_path)
+    assert on_ray.returncode == processes.returncode == 0, on_ray.stderr
+    a, b = json.loads(on_ray.stdout), json.loads(processes.stdout)
+    for key in ("results", "ratings", "seatings", "games", "mean_length"):
+        assert a[key] == b[key]
 
 
 @needs_ray
