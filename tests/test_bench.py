@@ -45,6 +45,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("first_run.py", "first/second"),
         ("envs.py", "cost vs engine"),
         ("report.py", "vs baseline"),
+        ("ray_backend.py", "ray / processes"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -106,4 +107,5 @@ def test_every_benchmark_is_tested() -> None:
         "first_run.py",
         "envs.py",
         "report.py",
+        "ray_backend.py",
     }

@@ -88,6 +88,10 @@ SLOW = (
 )
 """Examples marked slow (a few seconds or more each, even with few games), by a part of their
 text."""
+SHELL_EXTRAS = {"--backend ray": "ray"}
+"""Shell examples that need an extra, by a part of their text, with the library it installs:
+without it (the plain install's CI step) they are skipped, saying so.  They are slow too (a
+local Ray cluster takes seconds to start)."""
 
 
 @dataclass(frozen=True)
@@ -325,6 +329,12 @@ def slow(example: Example) -> bool:
 def _marks(example: Example) -> list[pytest.MarkDecorator]:
     steps = [*prerequisites(example), example]
     marks = [pytest.mark.slow] if any(slow(step) for step in steps) else []
+    for part, module in SHELL_EXTRAS.items():
+        if example.kind == "shell" and part in example.text:
+            marks.append(pytest.mark.slow)
+            if importlib.util.find_spec(module) is None:
+                reason = f"{module} not installed (the extra `{part}` needs)"
+                marks.append(pytest.mark.skip(reason=reason))
     for part, reason in SKIPPED.items():
         if example.text.startswith(part):
             marks.append(pytest.mark.skip(reason=reason))

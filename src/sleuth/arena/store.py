@@ -3,7 +3,8 @@
 Tables:
 
 ``runs``   one row per tournament: ``run_id``, ``started_at``, ``game``, ``options`` (JSON),
-           ``seed``, ``bots``, ``games`` (scheduled), ``workers``, ``seconds``,
+           ``seed``, ``bots``, ``games`` (scheduled), ``workers`` (processes, or a Ray
+           cluster's CPUs), ``seconds``,
            ``sleuth_version``, ``status`` (``running`` while it plays, ``finished``, or
            ``stopped`` when it ended early: ``sleuth play --resume`` continues it),
            ``time_limit`` (CPU seconds per move the user set; ``NULL`` for the default, 1 s raised

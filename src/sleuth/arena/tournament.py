@@ -12,9 +12,11 @@ one win, so that five detectives played by one bot are one game and one win, and
 and their Wilson intervals are over games, not seats.
 
 Backends: in-process for one worker, worker processes otherwise (all cores by default), see
-:mod:`sleuth.arena.processes`.  Finished games are handed to ``on_rows`` in batches as they
-finish, and Ctrl-C or SIGTERM stop a run early without losing any of them
-(:mod:`sleuth.arena.stopping`); a stopped run resumes from its finished games.
+:mod:`sleuth.arena.processes`; or Ray tasks on a local or remote Ray cluster
+(``backend="ray"``, :mod:`sleuth.arena.ray_backend`), which play the same games.
+Finished games are handed to ``on_rows`` in batches as they finish, and Ctrl-C or SIGTERM stop
+a run early without losing any of them (:mod:`sleuth.arena.stopping`); a stopped run resumes
+from its finished games.
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 from sleuth.arena.league import league_seatings
 from sleuth.arena.play import MAX_GAMES, GameRow, Job, check_games, game_of, play_game
 from sleuth.arena.processes import play_in_processes
+from sleuth.arena.ray_backend import check_reachable, import_ray, play_on_ray
 from sleuth.arena.stats import wilson_interval
 from sleuth.arena.stopping import GameAbandoned, StopRequest, stop_signals
 from sleuth.core.errors import SleuthError
@@ -44,6 +47,11 @@ __all__ = [
     "MAX_GAMES", "GameRow", "Schedule", "Standing", "Tournament", "reported_sides",
     "run_tournament", "schedule", "valid_seatings",
 ]  # fmt: skip
+
+
+Backend = Literal["processes", "ray"]
+BACKENDS: tuple[Backend, ...] = ("processes", "ray")
+"""Where games are played: this machine's worker processes, or Ray tasks."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +214,21 @@ def reported_sides(game: Game[Any]) -> tuple[str, ...]:
         roles[seat] if size[side] == 1 and roles.count(roles[seat]) > 1 else side
         for seat, side in enumerate(sides)
     )
+
+
+def check_backend(backend: str, address: str | None) -> Backend:
+    """``backend`` if it is one of :data:`BACKENDS`, can be used (Ray installed) and fits
+    ``address`` (a Ray cluster's address needs the Ray backend, and must answer); else a
+    ``SleuthError`` naming the culprit, before anything is played or written."""
+    if backend not in BACKENDS:
+        raise SleuthError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise SleuthError(f"--address {address} is the address of a Ray cluster: add --backend ray")
+    if backend == "ray":
+        import_ray()
+        if address is not None:
+            check_reachable(address)
+    return "ray" if backend == "ray" else "processes"
 
 
 def _check_seat_count(game: Game[Any], bots: Sequence[str]) -> None:
@@ -434,6 +457,8 @@ def run_tournament(
     run_id: str | None = None,
     rotate: bool = True,
     league: bool = False,
+    backend: Backend = "processes",
+    address: str | None = None,
 ) -> Tournament:
     """Play ``games`` games of ``name`` between ``bots`` and return the results.
 
@@ -444,12 +469,16 @@ def run_tournament(
     result holds them with the new ones (``logs`` may then already hold their logs).
     ``rotate=False`` keeps every bot in the seat it is named for (no seat rotation);
     ``league=True`` makes ``bots`` a pool, one bot per side in every seating (:func:`schedule`).
+    ``backend="ray"`` plays the games as Ray tasks (:mod:`sleuth.arena.ray_backend`) on the
+    cluster at ``address``, or on a local cluster of ``workers`` CPUs: the rows are those of
+    the process backend, but for measured times.
 
     Ctrl-C or SIGTERM during the run stop it early (see :mod:`sleuth.arena.stopping`): the
     result then has ``stopped_by`` set and holds every game that finished.  Bad names,
     options or seatings raise ``SleuthError`` before any game.
     """
     check_games(games)
+    check_backend(backend, address)
     game, bots = canonical_setup(name, bots, options or {})
     canonical = game.options()
     done = {row.index for row in previous if 0 <= row.index < games}
@@ -480,7 +509,14 @@ def run_tournament(
     try:
         with stop_signals() as stop:
             _warm_up(name, bots, stop)
-            if workers == 1 or remaining <= 1:
+            if backend == "ray":
+                if remaining:
+                    ray_run = play_on_ray(
+                        name, canonical, jobs, log_dir, time_limit, stop, accept, address,
+                        None if address is not None else workers,
+                    )  # fmt: skip
+                    tournament.workers, tournament.lost = ray_run.cpus, ray_run.lost
+            elif workers == 1 or remaining <= 1:
                 _play_inline(name, canonical, jobs, log_dir, time_limit, stop, accept)
             else:
                 outcome = play_in_processes(

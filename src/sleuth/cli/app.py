@@ -110,6 +110,23 @@ WorkersOption = Annotated[
     int | None,
     typer.Option("--workers", "-w", min=1, help="Worker processes (default: all cores)."),
 ]
+BackendOption = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="Where the games are played: processes (this machine's cores) or ray (Ray tasks, "
+        "on a local Ray cluster or the one at --address; needs the ray extra).",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="With --backend ray: the Ray cluster to play on (host:port of its head, or auto); "
+        "default: a local cluster of --workers CPUs.",
+        show_default=False,
+    ),
+]
 TimeLimitOption = Annotated[
     float | None,
     typer.Option(
@@ -259,6 +276,8 @@ def play_command(
         ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    backend: BackendOption = "processes",
+    address: AddressOption = None,
 ) -> None:
     """Run a tournament between bots and print a results table.
 
@@ -266,7 +285,7 @@ def play_command(
     second, keeping every finished game; a second Ctrl-C stops at once.  The same command
     with --resume then plays the games that are left."""
     _tournament(game, bots, games, seed, option, workers, db, no_db, logs, time_limit, resume,
-                as_json)  # fmt: skip
+                as_json, backend=backend, address=address)  # fmt: skip
 
 
 @app.command("league")
@@ -301,6 +320,8 @@ def league_command(
         ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    backend: BackendOption = "processes",
+    address: AddressOption = None,
 ) -> None:
     """Play every bot of a pool against the others, in every seating, and rate them.
 
@@ -309,7 +330,7 @@ def league_command(
     the seatings plays each equally often.  The ratings (OpenSkill, Plackett-Luce) are printed
     with the results table and stored in the results file's ratings table."""
     _tournament(game, bots, games, seed, option, workers, db, no_db, logs, time_limit, resume,
-                as_json, league=True)  # fmt: skip
+                as_json, league=True, backend=backend, address=address)  # fmt: skip
 
 
 def _tournament(
@@ -326,6 +347,8 @@ def _tournament(
     resume: bool,
     as_json: bool,
     league: bool = False,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> None:
     """``play`` (or with ``league=True``, ``league``): run, store and print a tournament."""
     from sleuth.arena.league import league_seatings, rate
@@ -333,6 +356,7 @@ def _tournament(
     from sleuth.arena.tournament import (
         Tournament,
         canonical_setup,
+        check_backend,
         run_tournament,
         valid_seatings,
     )
@@ -345,6 +369,7 @@ def _tournament(
         raise SleuthError("--db and --no-db contradict each other: give one")
     if resume and no_db:
         raise SleuthError("--resume continues a run stored in the results file: drop --no-db")
+    chosen = check_backend(backend, address)
     names = bot_names(bots, "--bots")
     texts = parse_option_texts(option or [])
     options = game_spec(game).options_for(texts, len(names))
@@ -414,6 +439,8 @@ def _tournament(
                 previous=previous,
                 run_id=run_id,
                 league=league,
+                backend=chosen,
+                address=address,
             )
         ratings = rate(board, canonical_bots, tournament.rows) if league else None
         if not no_db:
