@@ -119,6 +119,23 @@ def test_a_league_on_ray_rates_the_games_the_process_backend_plays(
 
 
 @needs_ray
+def test_a_comparison_on_ray_plays_the_games_of_the_process_backend(
+    tmp_path: Path, local_ray: None
+) -> None:
+    """``compare --backend ray`` (with sequential stopping, several looks) gives the whole
+    comparison the process backend gives."""
+    compare = ["compare", "fox", "-a", "random", "-b", "solver", "--field", "quantum"]
+    compare += ["-n", "40", "--seed", "3", "--stop-early", "--json"]
+    on_ray = entry(*compare, "--db", "ray.duckdb", "--backend", "ray", cwd=tmp_path)
+    processes = entry(*compare, "--db", "processes.duckdb", "-w", "2", cwd=tmp_path)
+    assert on_ray.returncode == processes.returncode == 0, on_ray.stderr
+    a, b = json.loads(on_ray.stdout), json.loads(processes.stdout)
+    for key in ("candidate", "baseline", "win_gain", "sequential", "better", "worse", "same"):
+        assert a[key] == b[key]
+    assert a["sequential"]["decided"]
+
+
+@needs_ray
 @on_linux
 @pytest.mark.slow
 def test_a_cluster_started_by_ray_start_plays_the_same_games(tmp_path: Path) -> None:

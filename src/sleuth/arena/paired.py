@@ -33,6 +33,7 @@ from sleuth.arena.sequential import ConfidenceSequence
 from sleuth.arena.stats import Z95, wilson_interval
 from sleuth.arena.stopping import stop_signals
 from sleuth.arena.tournament import (
+    Backend,
     Tournament,
     canonical_setup,
     fixed_seating,
@@ -240,6 +241,8 @@ def compare(
     resume: bool = False,
     stop_early: bool = False,
     alpha: float = 0.05,
+    backend: Backend = "processes",
+    address: str | None = None,
 ) -> Comparison:
     """Play ``candidate`` and ``baseline`` against ``field`` on the same ``games`` seeds and seats.
 
@@ -258,7 +261,10 @@ def compare(
     With ``stop_early`` both bots play 20 games, then 40, 80, ... up to ``games``, and the
     comparison ends at the first of these counts where the anytime-valid confidence sequence
     of the win-rate gain (:mod:`sleuth.arena.sequential`, level ``1 - alpha``) excludes 0; its
-    :attr:`Comparison.sequential` says where it stopped and the interval."""
+    :attr:`Comparison.sequential` says where it stopped and the interval.
+
+    ``backend`` and ``address`` choose where the games are played, as for
+    :func:`~sleuth.arena.tournament.run_tournament` (the same games on either)."""
     spec = game_spec(name)
     if side is None:
         seating_a, seating_b = [candidate, *field], [baseline, *field]
@@ -318,6 +324,7 @@ def compare(
                     name, seating, upto, seed, options, workers, None, time_limit, on_progress,
                     on_rows=store_rows[i], previous=previous,
                     run_id=None if run is None else run.run_id, rotate=side is None,
+                    backend=backend, address=address,
                 )  # fmt: skip
                 seconds[i] += tournament.seconds
                 known[i].update((row.index, row) for row in tournament.rows)

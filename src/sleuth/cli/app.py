@@ -644,6 +644,8 @@ def compare_command(
             "anytime-valid 95% confidence sequence of the win-rate gain excludes 0.",
         ),
     ] = False,
+    backend: BackendOption = "processes",
+    address: AddressOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Paired-seed A/B test: candidate and baseline play the same games.
@@ -654,7 +656,7 @@ def compare_command(
     command with --resume plays the games that are left."""
     from sleuth.arena.paired import ComparisonStopped, compare, side_seating
     from sleuth.arena.stopping import stop_signals
-    from sleuth.arena.tournament import valid_seatings
+    from sleuth.arena.tournament import check_backend, valid_seatings
 
     time_limit = _time_limit(time_limit)
     if no_db and db != DEFAULT_DB:
@@ -663,6 +665,7 @@ def compare_command(
         raise SleuthError(
             "--resume continues a comparison stored in the results file: drop --no-db"
         )
+    chosen = check_backend(backend, address)
     names = bot_names(field, "--field")
     texts = parse_option_texts(option or [])
     options = texts if side else game_spec(game).options_for(texts, len(names) + 1)
@@ -680,7 +683,7 @@ def compare_command(
                 comparison = compare(
                     game, candidate, baseline, names, games, seed, options, workers,
                     time_limit, advance, side, db=None if no_db else db, resume=resume,
-                    stop_early=stop_early,
+                    stop_early=stop_early, backend=chosen, address=address,
                 )  # fmt: skip
             except ComparisonStopped as stopped:
                 _explain_stopped_comparison(stopped, games, None if no_db else db)
