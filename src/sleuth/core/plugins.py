@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import TableSession
-from sleuth.core.viewlog import ViewLog
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

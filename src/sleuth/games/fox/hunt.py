@@ -20,10 +20,10 @@ from pathlib import Path
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.numbers import shorten, whole_number
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import Command
 from sleuth.core.viewlog import (
     EventFieldError,
-    ViewLog,
     event_fields,
     loading,
     read_view_log,

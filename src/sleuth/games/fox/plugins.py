@@ -20,7 +20,7 @@ from rich.text import Text
 
 from sleuth.core.events import JSON
 from sleuth.core.plugins import InferPlugin
-from sleuth.core.viewlog import ViewLog
+from sleuth.core.seatview import ViewLog
 from sleuth.games.fox.belief import FoxBelief, reconstruct_path
 from sleuth.games.fox.graph import holes_of
 from sleuth.games.fox.rules import FoxGame
