@@ -34,7 +34,7 @@ from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, 
 if TYPE_CHECKING:
     from sleuth.core.encoding import Encoding
     from sleuth.core.plugins import AssistPlugin, InferPlugin
-    from sleuth.search.model import SearchModel
+    from sleuth.core.searchmodel import SearchModel
 
 __all__ = [
     "BOT_ENTRY_POINT_GROUP",
