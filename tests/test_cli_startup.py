@@ -238,14 +238,11 @@ def test_the_builtin_commands_table_matches_the_games() -> None:
 
 PLUGIN = """\
 import dataclasses
-import typer
+from sleuth.core.plugins import Answer, CommandsPlugin, GameCommand
 from tests.core import toy
-app = typer.Typer(help="Tiny tools: say hello.", no_args_is_help=True)
-@app.command("hello")
-def hello() -> None:
-    \"\"\"Say hello.\"\"\"
-    print("hello from a plug-in")
-SPEC = dataclasses.replace(toy.SPEC, name="tinycli", commands="tiny_cli_game:app")
+HELLO = GameCommand("hello", "Say hello.", lambda values: Answer("hello from a plug-in"))
+COMMANDS = CommandsPlugin(help="Tiny tools: say hello.", commands=(HELLO,))
+SPEC = dataclasses.replace(toy.SPEC, name="tinycli", commands="tiny_cli_game:COMMANDS")
 """
 
 
