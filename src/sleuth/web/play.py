@@ -27,6 +27,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
+from sleuth.render import board_svg, describe
 from sleuth.web.live import ChoiceError, LiveGame, default_bot, new_log, option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.new_game import (
@@ -38,7 +39,6 @@ from sleuth.web.new_game import (
     option_text,
 )
 from sleuth.web.pages import templates
-from sleuth.web.render import board_svg, describe
 from sleuth.web.store import NotFoundError, Store
 
 router = APIRouter()
