@@ -2,7 +2,7 @@
 """Set up Sleuth in ./.venv and run a task.  Needs only Python 3.11+ with pip.
 
     python3 dev.py demo     # set up, then play three Fox in a Hole tournaments (results tables)
-    python3 dev.py test     # set up, then run ruff, mypy and the whole test suite
+    python3 dev.py test     # set up, then run ruff, mypy, lint-imports and the whole test suite
     python3 dev.py plain    # install Sleuth plainly in .venv-plain, then run the CLI smoke tests
 
 Setting up creates ``.venv`` (a virtual environment in this folder) and installs Sleuth in it,
@@ -89,6 +89,7 @@ def test(args: list[str]) -> None:
     run(BIN / "ruff", "check", "src", "tests", "bench", "studies", "dev.py")
     run(BIN / "ruff", "format", "--check", "src", "tests", "bench", "studies", "dev.py")
     run(BIN / "mypy")
+    run(BIN / "lint-imports", "--no-cache")  # the layers and no-circle contracts (pyproject)
     run(BIN / "python", "-m", "pytest", "-n", "auto", *args)
 
 

@@ -12,7 +12,8 @@ from sleuth.core.events import Event
 from sleuth.core.log import write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.seatview import ViewLog
+from sleuth.core.viewlog import read_view_log, write_view_log
 from sleuth.games.fox.graph import holes_of
 from sleuth.games.fox.rules import FoxGame
 from tests.cli_helpers import check_error, entry, flat, one_json_object

@@ -21,7 +21,7 @@ import typer
 
 from sleuth.cli.app import app
 from sleuth.cli.lazy import subcommand
-from sleuth.cli.plugin_commands import BUILTIN_COMMANDS, commands_module
+from sleuth.cli.plugin_commands import BUILTIN_COMMANDS, game_commands
 from sleuth.core.registry import builtin_game_names, game_spec
 from tests.cli_helpers import check_error, entry
 from tests.core import toy
@@ -224,12 +224,12 @@ def test_a_name_not_made_yet_gets_the_same_errors(
 
 def test_the_builtin_commands_table_matches_the_games() -> None:
     """``sleuth --help`` shows :data:`BUILTIN_COMMANDS` for the games' own commands: it names
-    exactly the built-in games with commands, with the help of their Typer apps."""
+    exactly the built-in games with commands, with the help of their commands."""
     with_commands = {}
     for name in builtin_game_names():
-        found = commands_module(game_spec(name))
+        found = game_commands(game_spec(name))
         if found is not None:
-            with_commands[name] = found[0].info.help
+            with_commands[name] = found.help
     assert with_commands == BUILTIN_COMMANDS
     root = typer.main.get_command(app)
     for name, help_text in BUILTIN_COMMANDS.items():
@@ -238,14 +238,11 @@ def test_the_builtin_commands_table_matches_the_games() -> None:
 
 PLUGIN = """\
 import dataclasses
-import typer
+from sleuth.core.plugins import Answer, CommandsPlugin, GameCommand
 from tests.core import toy
-app = typer.Typer(help="Tiny tools: say hello.", no_args_is_help=True)
-@app.command("hello")
-def hello() -> None:
-    \"\"\"Say hello.\"\"\"
-    print("hello from a plug-in")
-SPEC = dataclasses.replace(toy.SPEC, name="tinycli", commands="tiny_cli_game:app")
+HELLO = GameCommand("hello", "Say hello.", lambda values: Answer("hello from a plug-in"))
+COMMANDS = CommandsPlugin(help="Tiny tools: say hello.", commands=(HELLO,))
+SPEC = dataclasses.replace(toy.SPEC, name="tinycli", commands="tiny_cli_game:COMMANDS")
 """
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from sleuth.core.errors import LogError
-from sleuth.core.viewlog import ViewLog, parse_view_lines, read_view_log, write_view_log
+from sleuth.core.seatview import ViewLog
+from sleuth.core.viewlog import parse_view_lines, read_view_log, write_view_log
 
 
 def test_a_game_log_gives_each_seat_its_own_view(game_log: Path) -> None:

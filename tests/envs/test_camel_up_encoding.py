@@ -15,13 +15,13 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
+from sleuth.core.searchmodel import replay_history, view_matches
 from sleuth.envs.episode import Episode
 from sleuth.games.camel_up.actions import ROLL, Die, LegBet, OverallBet, PlaceTile, Start
 from sleuth.games.camel_up.encoding import ACTIONS, LEG, LOSER, TILE, WINNER, CamelUpEncoding
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import CamelUpGame
 from sleuth.games.camel_up.search import CamelUpSampler
-from sleuth.search.model import replay_history, view_matches
 from sleuth.testing.case import Case
 from sleuth.testing.encoding import check_encoding
 

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.registry import make_game
+from sleuth.core.searchmodel import SearchModel, replay_history, view_matches
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.rules import HIDE, FoxGame, FoxMove, FoxState
 from sleuth.games.fox.search import FoxSearchModel, HunterSampler
-from sleuth.search.model import SearchModel, replay_history, view_matches
 from tests.core.toy import HighCard
 from tests.games.fox.oracles import adjacency
 from tests.search.toys import HighCardModel, Nim, NimModel

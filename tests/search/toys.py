@@ -18,7 +18,7 @@ from typing import ClassVar
 from sleuth.core.errors import ActionParseError
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import TERMINAL, Game, State
-from sleuth.search.model import SearchModel, replay_history
+from sleuth.core.searchmodel import SearchModel, replay_history
 from tests.core.toy import HighCard, HighCardState
 
 

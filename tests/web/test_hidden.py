@@ -23,9 +23,9 @@ pytest.importorskip("fastapi")
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from sleuth.render import describe
 from sleuth.web.app import COOKIE
 from sleuth.web.live import LiveGame
-from sleuth.web.render import describe
 
 CASES = [
     ("fox", "hunter", {}, 2),

@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from sleuth.web.render.svg import document, tag, text, title
+from sleuth.render.svg import document, tag, text, title
 
 NAME = "<script>alert(1)</script>"
 SHOWN = "&lt;script&gt;alert(1)&lt;/script&gt;"

@@ -1,7 +1,7 @@
 """``sleuth export``: the results file's tables as Parquet (``sleuth export --parquet DIR``),
 and ``sleuth export GAME``: stored games as flat tables for analysis elsewhere, for every game
-whose commands module (``GameSpec.commands``) defines ``export_command``; a game's command is
-made the first time it is run or listed (:func:`~sleuth.cli.plugin_commands.games_group`)."""
+whose own commands (``GameSpec.commands``) have an ``export``; a game's command is made the
+first time it is run or listed (:func:`~sleuth.cli.plugin_commands.games_group`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import typer
 
 from sleuth.cli.common import DEFAULT_DB, console
 from sleuth.cli.lazy import command_of
-from sleuth.cli.plugin_commands import commands_module, games_group
+from sleuth.cli.plugin_commands import command_function, game_commands, games_group
 from sleuth.core.errors import SleuthError
 
 if TYPE_CHECKING:
@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 
 def _command(spec: GameSpec) -> Any:
-    """The ``sleuth export`` command of ``spec``'s game (None if its commands module has no
-    ``export_command``)."""
-    found = commands_module(spec)
-    if found is None or not hasattr(found[1], "export_command"):
+    """The ``sleuth export`` command of ``spec``'s game (None if its commands have no
+    ``export``)."""
+    found = game_commands(spec)
+    if found is None or found.export is None:
         return None
-    return command_of(spec.name, found[1].export_command)
+    return command_of(spec.name, command_function(found.export))
 
 
 app = games_group(

@@ -5,9 +5,10 @@ A plug-in's :class:`~sleuth.core.plugins.Param` values become ``--name`` options
 ``Annotated`` with its ``typer.Option``), whose body gets the values by name.
 :func:`games_group` is the group holding one such command per game, made the first time it is
 run or listed (:mod:`sleuth.cli.lazy`): ``sleuth infer fox`` imports the fox game only.  A game
-it does not hold is a precise error listing the games it does.  :func:`commands_module` loads a
-game's own sub-commands (``GameSpec.commands``); :class:`RootGroup` mounts them as
-``sleuth GAME ...`` without importing a built-in game before its commands run
+it does not hold is a precise error listing the games it does.  :func:`game_commands` loads a
+game's own sub-commands (``GameSpec.commands``, data: :class:`~sleuth.core.plugins.CommandsPlugin`)
+and :func:`command_function` makes each a command that prints its answer; :class:`RootGroup`
+mounts them as ``sleuth GAME ...`` without importing a built-in game before its commands run
 (:data:`BUILTIN_COMMANDS`).
 """
 
@@ -17,15 +18,16 @@ import importlib
 import inspect
 from collections.abc import Callable
 from enum import Enum
-from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
+from sleuth.cli.common import console, print_json
 from sleuth.cli.help import SleuthGroup
 from sleuth.cli.lazy import DeferredGroup, LazyGroup, group_of
 from sleuth.core.errors import UnknownNameError
+from sleuth.core.plugins import AS_JSON, Answer, CommandsPlugin, GameCommand
 from sleuth.core.registry import GameSpec, builtin_game_names, game_names, game_spec, game_specs
 
 if TYPE_CHECKING:
@@ -36,11 +38,14 @@ def option_parameter(param: Param) -> inspect.Parameter:
     """The Typer parameter of one plug-in option (choices become an Enum of strings)."""
     kind: Any = _choice_type(param) if param.choices else param.kind
     default: Any = param.default
-    if default is None:
+    if param.required:
+        default = inspect.Parameter.empty
+    elif default is None:
         kind = kind | None
     elif param.choices:
         default = kind(default)
-    option = typer.Option(param.flag, help=param.help, min=param.minimum)
+    flags = (param.flag, param.short) if param.short else (param.flag,)
+    option = typer.Option(*flags, help=param.help, min=param.minimum)
     return inspect.Parameter(
         param.name, inspect.Parameter.KEYWORD_ONLY, default=default,
         annotation=Annotated[kind, option],
@@ -123,16 +128,46 @@ def games_group(
     return typer.Typer(cls=cls, help=help, no_args_is_help=True)
 
 
-def commands_module(spec: GameSpec) -> tuple[typer.Typer, ModuleType] | None:
-    """The Typer app named by ``spec.commands`` and its module (None if the game has none)."""
+def game_commands(spec: GameSpec) -> CommandsPlugin | None:
+    """The game's own commands named by ``spec.commands`` (None if the game has none)."""
     if spec.commands is None:
         return None
     module_name, _, attribute = spec.commands.partition(":")
-    module = importlib.import_module(module_name)
-    found = getattr(module, attribute or "app", None)
-    if not isinstance(found, typer.Typer):
-        raise TypeError(f"game {spec.name!r}: {spec.commands} is not a Typer app")
-    return found, module
+    found = getattr(importlib.import_module(module_name), attribute or "COMMANDS", None)
+    if not isinstance(found, CommandsPlugin):
+        raise TypeError(f"game {spec.name!r}: {spec.commands} is not a CommandsPlugin")
+    return found
+
+
+def command_function(command: GameCommand) -> Callable[..., None]:
+    """The Typer command function of one of a game's commands: its params as options; it
+    prints the answer (its JSON object with ``--json``) or runs the session it answers on the
+    shared table loop."""
+
+    def body(values: dict[str, Any]) -> None:
+        as_json = values.pop(AS_JSON.name) if AS_JSON in command.params else None
+        answer = command.run(values)
+        if not isinstance(answer, Answer):
+            from sleuth.assist.repl import run_repl  # only when a session runs (start-up)
+
+            run_repl(answer, console)
+        elif as_json:
+            if answer.json is None:
+                raise TypeError(f"command {command.name!r} takes --json but answered no JSON")
+            print_json(answer.json)
+        else:
+            console.print(answer.text)
+
+    parameters = [option_parameter(p) for p in command.params]
+    return generated_command(command.name, command.help, parameters, body)
+
+
+def commands_app(commands: CommandsPlugin) -> typer.Typer:
+    """The Typer app of a game's own commands (``sleuth GAME ...``)."""
+    app = typer.Typer(help=commands.help, no_args_is_help=True)
+    for command in commands.commands:
+        app.command(command.name)(command_function(command))
+    return app
 
 
 BUILTIN_COMMANDS = {
@@ -141,13 +176,13 @@ BUILTIN_COMMANDS = {
 }
 """The built-in games that have their own commands (``GameSpec.commands``), with the help of
 their group: ``sleuth --help`` lists them without importing the games.  A test checks this
-against the games' specs and Typer apps."""
+against the games' specs and commands."""
 
 
 def _game_group(name: str) -> TyperGroup | None:
     """The group of the game's own commands, made now (None if the game has none)."""
-    found = commands_module(game_spec(name))
-    return None if found is None else group_of(name, found[0])
+    found = game_commands(game_spec(name))
+    return None if found is None else group_of(name, commands_app(found))
 
 
 def _builtin_group(name: str) -> TyperGroup:

@@ -4,13 +4,14 @@
   log, cut after ``--events N``, as an :class:`Inferred` that renders as text and as JSON.
 - :class:`AssistPlugin` — ``sleuth assist GAME``: a factory for the
   :class:`~sleuth.core.table.TableSession` the shared loop runs.
-- ``GameSpec.commands`` — the game's own sub-commands (``sleuth fox solve``): the
-  ``"module:attribute"`` of a Typer app, imported only by the command line.
+- :class:`CommandsPlugin` — the game's own sub-commands (``sleuth fox solve``) and its
+  ``sleuth export GAME``, each a :class:`GameCommand`; ``GameSpec.commands`` names them as
+  ``"module:attribute"``, a module that only the command line imports.
 
 A plug-in's command-line options are :class:`Param` values (data, not a CLI library's
-objects), so a game package needs no CLI code for ``infer`` and ``assist``; the command line
-builds one command per game from them, with the options every game shares (``--log``,
-``--events``, ``--json``; ``-o``, ``--load``).
+objects), so a game package needs no CLI code: the command line builds its commands from them,
+with the options every game shares (``--log``, ``--events``, ``--json``; ``-o``, ``--load``),
+and prints what they answer (an :class:`Answer`, or runs a session on the shared table loop).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import TableSession
-from sleuth.core.viewlog import ViewLog
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -38,7 +39,8 @@ class Param:
 
     ``kind`` is ``str``, ``int``, ``float``, ``Path`` or ``bool`` (a flag, off unless given);
     with ``choices`` the value is one of them (a ``str``); ``minimum`` bounds numbers from
-    below.  Invariant: ``default`` is None or a valid value.
+    below; ``short`` is a one-letter alias (``-g``); a ``required`` option must be given.
+    Invariant: ``default`` is None or a valid value, and None when ``required``.
     """
 
     name: str
@@ -46,13 +48,19 @@ class Param:
     kind: type[str] | type[int] | type[float] | type[Path] | type[bool] = str
     default: ParamValue = None
     choices: tuple[str, ...] = ()
-    minimum: int | None = None
+    minimum: float | None = None
+    short: str = ""
+    required: bool = False
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise ValueError(f"parameter name {self.name!r} is not an identifier")
         if self.choices and self.default is not None and self.default not in self.choices:
             raise ValueError(f"parameter {self.name}: default {self.default!r} is not a choice")
+        if self.short and not (len(self.short) == 2 and self.short[0] == "-"):
+            raise ValueError(f"parameter {self.name}: short flag {self.short!r} is not '-x'")
+        if self.required and self.default is not None:
+            raise ValueError(f"parameter {self.name}: required, so it has no default")
 
     @property
     def flag(self) -> str:
@@ -114,3 +122,46 @@ class AssistPlugin:
     prepare: Callable[[Game[Any]], None] | None = None
     check: Callable[[Game[Any], Mapping[str, Any]], None] | None = None
     load_sets: tuple[str, ...] = ()
+
+
+AS_JSON = Param("json", "Print one JSON object.", kind=bool)
+"""Among a :class:`GameCommand`'s params, where ``--json`` is listed: the command prints its
+answer's JSON object when it is given (its ``run`` does not get it)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a :class:`GameCommand` prints: ``text``, a Rich renderable, or with ``--json`` the
+    one JSON object ``json`` (None for a command without :data:`AS_JSON`)."""
+
+    text: RenderableType
+    json: dict[str, JSON] | None = None
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """``sleuth GAME NAME``: one of a game's own sub-commands.
+
+    ``run(params)`` gets the values of ``params`` by name (but :data:`AS_JSON`'s; a flag not
+    given is None) and answers with an :class:`Answer` to print, or with a
+    :class:`~sleuth.core.table.TableSession` that the command line runs on the shared table
+    loop (``sleuth fox play``).  It raises a :class:`~sleuth.core.errors.SleuthError` naming the
+    culprit on bad input.  ``help`` is the command's help text (its first sentence is the
+    line listed in its group's help).
+    """
+
+    name: str
+    help: str
+    run: Callable[[Mapping[str, Any]], Answer | TableSession]
+    params: tuple[Param, ...] = ()
+
+
+@dataclass(frozen=True)
+class CommandsPlugin:
+    """A game's own commands: ``sleuth GAME ...`` (``help`` is the group's help, ``commands``
+    its sub-commands in the order listed) and, optionally, ``sleuth export GAME``
+    (``export``)."""
+
+    help: str
+    commands: tuple[GameCommand, ...]
+    export: GameCommand | None = None

@@ -34,7 +34,7 @@ from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, 
 if TYPE_CHECKING:
     from sleuth.core.encoding import Encoding
     from sleuth.core.plugins import AssistPlugin, InferPlugin
-    from sleuth.search.model import SearchModel
+    from sleuth.core.searchmodel import SearchModel
 
 __all__ = [
     "BOT_ENTRY_POINT_GROUP",
@@ -88,8 +88,8 @@ class GameSpec:
     assist: AssistPlugin | None = None
     """The table session behind ``sleuth assist GAME``, if the game has one."""
     commands: str | None = None
-    """``"module:attribute"`` of a Typer app with the game's own sub-commands
-    (``sleuth GAME ...``), imported only by the command line."""
+    """``"module:attribute"`` of the game's own sub-commands (``sleuth GAME ...``), a
+    :class:`~sleuth.core.plugins.CommandsPlugin`, imported only by the command line."""
     search: SearchModel[Any] | None = None
     """The game's search model (its world sampler), if it has one: the conformance kit
     checks the sampler (:func:`sleuth.testing.check_sampler`); register its search bots

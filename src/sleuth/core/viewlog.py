@@ -27,7 +27,6 @@ import json
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -36,7 +35,6 @@ from pydantic import Field, ValidationError
 import sleuth
 from sleuth.core.errors import LogError, SleuthError
 from sleuth.core.events import JSON, Event
-from sleuth.core.game import Game
 from sleuth.core.log import (
     LOG_FORMAT,
     VIEW_FORMAT,
@@ -47,6 +45,7 @@ from sleuth.core.log import (
     replay_lines,
 )
 from sleuth.core.registry import game_spec
+from sleuth.core.seatview import ViewLog
 
 Roles = str | tuple[str, ...]
 """A role, or roles that see alike (see :func:`read_view_log`)."""
@@ -71,24 +70,6 @@ class ViewEventLine(StrictModel):
     public: dict[str, Any]
     private: dict[str, Any] | None = None
     to: list[int] = Field(default_factory=list)
-
-
-@dataclass
-class ViewLog:
-    """One seat's events in a game with known options.  Read from a file, it also knows the
-    file (``source``), the line of each event (``lines``, as long as ``events``) and whether
-    it is a full game log's view (``from_game_log``: the log was checked by replaying it)."""
-
-    game: Game[Any]
-    seat: int
-    events: list[Event]
-    source: str = "<log>"
-    lines: Sequence[int] = field(default_factory=list)
-    from_game_log: bool = False
-
-    @property
-    def role(self) -> str:
-        return self.game.roles[self.seat]
 
 
 def view_log_lines(log: ViewLog) -> Iterator[dict[str, JSON]]:

@@ -17,6 +17,7 @@ from gymnasium import spaces
 from sleuth.core.encoding import Encoding
 from sleuth.core.registry import game_spec
 from sleuth.envs.episode import Episode
+from sleuth.render import describe
 
 
 def encoded_game(name: str, options: Mapping[str, Any], belief: bool) -> Encoding[Any]:
@@ -55,8 +56,6 @@ def observe(episode: Episode, seat: int) -> dict[str, Any]:
 def view_text(episode: Episode, seat: int) -> str:
     """``seat``'s view in words: every event it saw in the game's own text forms (those of the
     web app's transcript), then, when it is to move, the ids chosen so far and the legal ids."""
-    from sleuth.web.render import describe  # imports only the core and the game's modules
-
     game, encoding = episode.game, episode.encoding
     lines = [f"{game.name}: seat {seat} ({game.roles[seat]})"]
     lines += [f"  {describe(game, event)}" for event in episode.views[seat].events]

@@ -14,6 +14,7 @@ from typing import Any
 
 from sleuth.core.bots import BotInfo
 from sleuth.core.options import OptionSpec, parse_bool, parse_choice, parse_float, parse_int
+from sleuth.core.searchmodel import ITERATION_COST
 
 POLICIES = ("random", "heuristic")
 """The rollout policies of the tree search (:class:`~sleuth.search.tree.SearchSettings`)."""
@@ -21,9 +22,6 @@ POLICIES = ("random", "heuristic")
 SEARCH_MARGIN = 1.0
 """CPU seconds a search bot declares beyond its search for a move (sampling the first world,
 choosing the move; see :class:`SearchBudget`)."""
-ITERATION_COST = 1e-3
-"""CPU seconds a simulation may take, at most, unless the game declares its own (its search
-model's :attr:`~sleuth.search.model.SearchModel.iteration_cost`)."""
 
 COMMON_OPTIONS = (
     OptionSpec("iterations", 1000, "simulations per move", parse_int(1), interactive_max=5000),
@@ -84,7 +82,7 @@ class SearchBudget:
     """The CPU seconds per move a search bot declares to the match runner: its search (its
     ``iterations`` at the game's ``iteration_cost`` each, or its ``seconds`` when that time
     stop comes first), the game's ``overhead`` (its model's
-    :attr:`~sleuth.search.model.SearchModel.overhead`) and :data:`SEARCH_MARGIN`.  (A value,
+    :attr:`~sleuth.core.searchmodel.SearchModel.overhead`) and :data:`SEARCH_MARGIN`.  (A value,
     so that two declarations of one game's bots compare equal.)"""
 
     overhead: float

@@ -1,4 +1,4 @@
-"""The two search players every game with a :class:`~sleuth.search.model.SearchModel` gets.
+"""The two search players every game with a :class:`~sleuth.core.searchmodel.SearchModel` gets.
 
 * :class:`ISMCTSPlayer` (``ismcts``): single-observer information-set MCTS.  One tree over the
   information sets of the seat (and of the teammates that share its view); every iteration
@@ -28,9 +28,9 @@ from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
+from sleuth.core.searchmodel import SearchModel, WorldSampler, event_key
 from sleuth.search.catalogue import SEARCH_MARGIN as SEARCH_MARGIN
 from sleuth.search.catalogue import search_bot_infos
-from sleuth.search.model import SearchModel, WorldSampler, event_key
 from sleuth.search.rewards import Rewards
 from sleuth.search.tree import Node, SearchSettings, TreeSearch, best_action, follow
 

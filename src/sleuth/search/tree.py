@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Generic
 
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
+from sleuth.core.searchmodel import A, SearchModel, observation
 from sleuth.search.catalogue import POLICIES as POLICIES
-from sleuth.search.model import A, SearchModel, observation
 from sleuth.search.rewards import Rewards
 
 
@@ -111,7 +111,7 @@ class Node:
         self.ordered: list[Edge] = []
         self.extra = tuple(extra)
         """Moves tried here besides the model's candidates (a root's
-        :meth:`~sleuth.search.model.SearchModel.root_moves`)."""
+        :meth:`~sleuth.core.searchmodel.SearchModel.root_moves`)."""
 
 
 class TreeSearch(Generic[A]):
@@ -320,7 +320,7 @@ def best_action(root: Node, legal: Sequence[A]) -> A:
 def follow(root: Node, action: Hashable, keys: Sequence[Hashable], seat: int) -> Node | None:
     """The node reached from ``root`` by our ``action`` and then the observed event ``keys``.
 
-    ``keys`` are :func:`~sleuth.search.model.event_key` values of the events seen since the
+    ``keys`` are :func:`~sleuth.core.searchmodel.event_key` values of the events seen since the
     decision at ``root``; the path must use them all and end at a node where ``seat`` moves.
     Returns None when the tree never reached that information set, or when two different nodes
     fit (steps that the seat cannot tell apart, e.g. ones that emit no visible event).

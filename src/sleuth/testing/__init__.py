@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sleuth.core.registry import GameSpec
-from sleuth.search.model import SearchModel
+from sleuth.core.searchmodel import SearchModel
 from sleuth.testing.case import Case, ConformanceError
 from sleuth.testing.engine import (
     check_action_texts,

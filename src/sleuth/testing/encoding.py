@@ -27,8 +27,8 @@ from sleuth.core.encoding import ActionBuilder, Encoding
 from sleuth.core.events import View, freeze
 from sleuth.core.game import TERMINAL, State
 from sleuth.core.rng import derive_seed
+from sleuth.core.searchmodel import replay_history
 from sleuth.envs.episode import Episode
-from sleuth.search.model import replay_history
 from sleuth.testing.case import MAX_STEPS, Case
 
 ENUMERATE_AT_MOST = 300

@@ -1,4 +1,4 @@
-"""The soundness of a game's search sampler (:class:`~sleuth.search.model.SearchModel`).
+"""The soundness of a game's search sampler (:class:`~sleuth.core.searchmodel.SearchModel`).
 
 At decisions of a real game, the sampler built from the deciding seat's view must draw only
 worlds that reproduce that view, and must be able to draw the true world.  The first is
@@ -21,7 +21,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.match import run_match
 from sleuth.core.rng import derive_seed
-from sleuth.search.model import SearchModel, WorldSampler, replay_history, view_matches
+from sleuth.core.searchmodel import SearchModel, WorldSampler, replay_history, view_matches
 from sleuth.testing.case import Case, partner_bots
 
 DRAWS = 100
@@ -54,7 +54,7 @@ def check_sampler(
     play the quantum fox's ``hide``, which no world of the hunter's sampler is).
 
     Every draw is a legal history that reproduces the seat's view, its
-    :meth:`~sleuth.search.model.WorldSampler.sample_state` has the seat to move with the true
+    :meth:`~sleuth.core.searchmodel.WorldSampler.sample_state` has the seat to move with the true
     legal actions, and the true world is drawable (see the module docstring)."""
     game = case.make()
     record = run_match(game, partner_bots(case, game), seed, time_limit=None)

@@ -21,25 +21,20 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 import sleuth
 from sleuth.core.errors import SleuthError
-from sleuth.core.options import limit_text
 from sleuth.web import assist, play
 from sleuth.web.head import HeadAsGet
 from sleuth.web.limits import BodyLimit
 from sleuth.web.live import ChoiceError
+from sleuth.web.pages import templates
 from sleuth.web.store import NotFoundError, Store, new_id
 
 HERE = Path(__file__).parent
 COOKIE = "sleuth_session"
-templates = Jinja2Templates(directory=HERE / "templates")
-"""The page templates (``base.html`` is the layout every page extends)."""
-# a bot option's largest value, written as the server's refusals write it ("5,000")
-templates.env.filters["bound"] = limit_text
 
 
 FORGET_AFTER_DAYS = 30.0

@@ -27,7 +27,6 @@ from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.text import Text
@@ -42,6 +41,7 @@ from sleuth.web import assist_session as notes
 from sleuth.web.assist_visuals import visual
 from sleuth.web.live import option_help
 from sleuth.web.locks import RecordLocks
+from sleuth.web.pages import templates
 from sleuth.web.play import refuse_other_sites
 from sleuth.web.store import NotFoundError, Store
 
@@ -187,12 +187,6 @@ def _live(request: Request) -> _Live:
     if live is None:
         live = request.app.state.assist_live = _Live()
     return live
-
-
-def _templates() -> Jinja2Templates:
-    from sleuth.web.app import templates
-
-    return templates
 
 
 def rendered_html(session: TableSession) -> str:
@@ -563,7 +557,7 @@ def _home_page(
         "problem": "" if problem is None else str(problem),
     }
     status = 200 if problem is None else 400
-    return _templates().TemplateResponse(request, "assist_home.html", context, status_code=status)
+    return templates.TemplateResponse(request, "assist_home.html", context, status_code=status)
 
 
 @router.get("/assist/{record_id}", include_in_schema=False)
@@ -598,7 +592,7 @@ def _notepad_page(
         "typed": typed or {},
     }
     status = 200 if problem is None else 400
-    return _templates().TemplateResponse(request, "assist.html", context, status_code=status)
+    return templates.TemplateResponse(request, "assist.html", context, status_code=status)
 
 
 def _model(kind: type[Body], fields: dict[str, Any]) -> Body:

@@ -3,17 +3,17 @@
 An assistant shows what its user knows, so a picture may draw anything the session holds:
 
 - fox: the board with the holes the fox may be in (the hunter's view, drawn by
-  :mod:`sleuth.web.render.fox`); a hole alone is one click's inspection when ``k`` is 1;
+  :mod:`sleuth.render.fox`); a hole alone is one click's inspection when ``k`` is 1;
   after the end, the fox's walk (caught, escaped, or given up: one that dodged every look)
   as a caption and as the days written above each hole;
 - fugitive: a heat map of each position's possible values (rows: positions; columns: 1-41),
   darker for likelier, face-up hideouts solid;
 - camel-up: bars of each camel's odds (leg first and second, race winner and loser), the odds
   the session's text shows (computed once per state);
-- scotland-yard: the map (:mod:`sleuth.web.render.scotland_yard` from the detectives' view)
+- scotland-yard: the map (:mod:`sleuth.render.scotland_yard` from the detectives' view)
   with a ring around each of Mr. X's possible stations, stronger for likelier ones, and the
   likeliest labelled with their probability;
-- cluedo: the notepad matrix and room map (:mod:`sleuth.web.render.cluedo` from the user's
+- cluedo: the notepad matrix and room map (:mod:`sleuth.render.cluedo` from the user's
   own view), the equally likely envelopes left after each entry as a line, and the best
   suggestion in each room as bars (the recommended one first, in red; the room the "This
   turn" line goes to outlined).
@@ -32,7 +32,7 @@ from typing import Any
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import Game
 from sleuth.core.table import TableSession
-from sleuth.web.render.svg import document, tag, text, title
+from sleuth.render.svg import document, tag, text, title
 
 HEAT = "#c0392b"
 """The colour of certainty in the heat maps and bars (lighter: less likely)."""
@@ -65,7 +65,7 @@ def _view(game: Game[Any], seat: int, events: Sequence[Event]) -> View:
 def fox(session: Any) -> str:
     """The board with the possible holes; clickable holes while the hunt goes on."""
     from sleuth.games.fox.rules import HUNTER
-    from sleuth.web.render import fox as board
+    from sleuth.render import fox as board
 
     game = session.game
     legal = []
@@ -238,7 +238,7 @@ LABELLED = 8
 
 def scotland_yard(session: Any) -> str:
     """The map, Mr. X's possible stations shaded by probability, the likeliest labelled."""
-    from sleuth.web.render import scotland_yard as board
+    from sleuth.render import scotland_yard as board
 
     table = session.table
     game = session.game
@@ -293,7 +293,7 @@ def scotland_yard(session: Any) -> str:
 
 def cluedo(session: Any) -> str:
     """The notepad matrix and room map from the user's own view, then the entropy line."""
-    from sleuth.web.render import cluedo as notepad
+    from sleuth.render import cluedo as notepad
 
     pad = session.pad
     if not pad.started or pad.me is None:

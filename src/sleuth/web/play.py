@@ -18,7 +18,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
-from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
@@ -28,6 +27,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
+from sleuth.render import board_svg, describe
 from sleuth.web.live import ChoiceError, LiveGame, default_bot, new_log, option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.new_game import (
@@ -38,7 +38,7 @@ from sleuth.web.new_game import (
     form_texts,
     option_text,
 )
-from sleuth.web.render import board_svg, describe
+from sleuth.web.pages import templates
 from sleuth.web.store import NotFoundError, Store
 
 router = APIRouter()
@@ -111,12 +111,6 @@ def _live(request: Request) -> _Live:
     if live is None:
         live = request.app.state.live = _Live()
     return live
-
-
-def _templates(request: Request) -> Jinja2Templates:
-    from sleuth.web.app import templates
-
-    return templates
 
 
 @cache
@@ -337,7 +331,7 @@ def _new_page(
         "problem": "" if problem is None else f"{field_label(problem.field)}: {problem}",
     }
     status = 200 if problem is None else 400
-    return _templates(request).TemplateResponse(request, "new.html", context, status_code=status)
+    return templates.TemplateResponse(request, "new.html", context, status_code=status)
 
 
 @router.get("/play/{record}", include_in_schema=False)
@@ -412,4 +406,4 @@ def _game_page(
         "typed": typed,
     }
     status = 200 if problem is None else 400
-    return _templates(request).TemplateResponse(request, "play.html", context, status_code=status)
+    return templates.TemplateResponse(request, "play.html", context, status_code=status)

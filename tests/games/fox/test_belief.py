@@ -14,9 +14,10 @@ from sleuth.core.belief import Belief
 from sleuth.core.errors import ContradictionError, IllegalActionError
 from sleuth.core.events import Event
 from sleuth.core.game import State
-from sleuth.games.fox.belief import FoxBelief, reconstruct_path
+from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.graph import FoxGraph, from_edges, parse_graph
 from sleuth.games.fox.rules import FOX, HIDE, HUNTER, FoxGame
+from sleuth.games.fox.walk import reconstruct_path
 from tests.belief_walk import view_of, walk
 
 from .oracles import (

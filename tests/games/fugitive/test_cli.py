@@ -13,7 +13,8 @@ from sleuth.core.events import Event
 from sleuth.core.log import write_log
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.seatview import ViewLog
+from sleuth.core.viewlog import read_view_log, write_view_log
 from sleuth.games.fugitive.belief import ExactBelief
 from sleuth.games.fugitive.deduction.advice import Deduction
 from sleuth.games.fugitive.rules import MARSHAL

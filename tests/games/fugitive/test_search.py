@@ -12,6 +12,7 @@ from sleuth.core.errors import OptionError
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE
 from sleuth.core.registry import game_spec
+from sleuth.core.searchmodel import observation, replay_history, view_matches
 from sleuth.games.fugitive import search
 from sleuth.games.fugitive.bots import RandomPlayer
 from sleuth.games.fugitive.engine.actions import Draw, Guess, Place
@@ -26,7 +27,6 @@ from sleuth.games.fugitive.rules import (
     Phase,
 )
 from sleuth.games.fugitive.search import FugitiveSearchModel, quick_guess
-from sleuth.search.model import observation, replay_history, view_matches
 from sleuth.search.players import ISMCTSPlayer
 from sleuth.search.tree import SearchSettings
 

@@ -12,7 +12,8 @@ import pytest
 
 from sleuth.core.events import Event
 from sleuth.core.registry import make_game
-from sleuth.core.viewlog import ViewLog, read_view_log, write_view_log
+from sleuth.core.seatview import ViewLog
+from sleuth.core.viewlog import read_view_log, write_view_log
 from sleuth.games.scotland_yard.assistant import DetectivesSession
 from sleuth.games.scotland_yard.plugins import infer
 from sleuth.games.scotland_yard.rules import ScotlandYardGame

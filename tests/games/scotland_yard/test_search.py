@@ -15,6 +15,7 @@ from sleuth.core.bitsets import mask_of, members
 from sleuth.core.events import Event, View
 from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec, make_game
+from sleuth.core.searchmodel import observation, replay_history, view_matches
 from sleuth.games.scotland_yard import SEARCH
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.board import Transport
@@ -35,7 +36,6 @@ from sleuth.games.scotland_yard.search import (
     public_reveals,
 )
 from sleuth.games.scotland_yard.tactics import BLACK_GAIN, heuristic_mrx, log_possible, tables
-from sleuth.search.model import observation, replay_history, view_matches
 from sleuth.search.tree import SearchSettings, TreeSearch
 from sleuth.testing import check_sampler
 from sleuth.testing.case import Case

@@ -29,9 +29,9 @@ from rich.text import Text
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
-    ViewLog,
     enter_entries,
     event_fields,
     loading,

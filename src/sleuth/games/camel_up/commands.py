@@ -1,21 +1,22 @@
 """Camel Up's own commands: ``sleuth camel-up odds`` (exact odds and the value of every
 action) and ``sleuth export camel-up`` (one CSV row per action).
 
-The game's command-line layer: only the command line imports this module (``SPEC.commands``
-names its ``app``; ``export_command`` becomes ``sleuth export camel-up``)."""
+The game's own commands as data (:class:`~sleuth.core.plugins.CommandsPlugin`): the command line
+builds them and prints their answers, and only it imports this module (``SPEC.commands``
+names :data:`COMMANDS`)."""
 
 from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Any
 
 import duckdb
-import typer
 
-from sleuth.cli.common import console, print_json
 from sleuth.core.errors import SleuthError
+from sleuth.core.plugins import AS_JSON, Answer, CommandsPlugin, GameCommand, Param
 from sleuth.core.registry import game_spec
 from sleuth.games.camel_up.advice import advise
 from sleuth.games.camel_up.assistant import odds_json, render_advice
@@ -24,9 +25,6 @@ from sleuth.games.camel_up.plugins import prepare
 from sleuth.games.camel_up.position import read_position
 from sleuth.games.camel_up.rules import CamelUpGame
 
-app = typer.Typer(help="Camel Up tools: exact odds and advice.", no_args_is_help=True)
-
-
 STATE_EXAMPLE = (
     '{"track": {"4": ["blue"], "5": ["green", "orange"], "7": ["yellow"], "8": ["white"]}, '
     '"to_move": ["blue", "white"], "tiles": {"10": "oasis"}}'
@@ -34,44 +32,17 @@ STATE_EXAMPLE = (
 """The position in ``odds --help`` (a test runs it): every camel placed, two dice left."""
 
 
-@app.command("odds")
-def odds_command(
-    state: Annotated[
-        str,
-        typer.Option(
-            "--state",
-            help="The position: a JSON object or a file holding one, such as "
-            f"examples/camel-up-state.json, or {STATE_EXAMPLE} (all fields in "
-            "docs/camel-up.md).",
-        ),
-    ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    rollouts: Annotated[
-        int, typer.Option("--rollouts", min=1, help="2nd edition: rollouts for later legs.")
-    ] = 20_000,
-    seed: Annotated[int, typer.Option("--seed", help="2nd edition: the rollouts' seed.")] = 0,
-) -> None:
-    """Exact leg and race odds of a position, and the expected coins of every legal action of
-    the player to move."""
-    position = read_position(state)
+def _odds(values: Mapping[str, Any]) -> Answer:
+    position = read_position(values["state"])
     prepare(position.game)
-    advice = advise(position, rollouts=rollouts, seed=seed, all_tiles=True)
-    if as_json:
-        print_json(odds_json(position, advice))
-        return
-    console.print(render_advice(position, advice))
+    advice = advise(position, rollouts=values["rollouts"], seed=values["seed"], all_tiles=True)
+    return Answer(render_advice(position, advice), odds_json(position, advice))
 
 
-def export_command(
-    db: Annotated[Path, typer.Option("--db", help="The DuckDB results file of `sleuth play`.")],
-    csv_path: Annotated[Path, typer.Option("--csv", help="The CSV file to write.")],
-    run: Annotated[
-        str | None, typer.Option("--run", help="Only this run (its id or a prefix of it).")
-    ] = None,
-) -> None:
-    """Write one CSV row per action of every stored Camel Up game (the source's game logs,
-    merged): the action, the die, every camel's space and stack height, every player's money
-    and tile, the overall piles and the result."""
+def _export(values: Mapping[str, Any]) -> Answer:
+    db: Path = values["db"]
+    csv_path: Path = values["csv"]
+    run: str | None = values["run"]
     if not db.is_file():
         raise SleuthError(f"no results file at {db}")
     query = (
@@ -109,4 +80,48 @@ def export_command(
                     rows += 1
     except OSError as exc:
         raise SleuthError(f"cannot write {csv_path}: {exc.strerror or exc}") from None
-    console.print(f"{rows} rows from {len(stored)} games written to {csv_path}")
+    return Answer(f"{rows} rows from {len(stored)} games written to {csv_path}")
+
+
+COMMANDS = CommandsPlugin(
+    help="Camel Up tools: exact odds and advice.",
+    commands=(
+        GameCommand(
+            "odds",
+            "Exact leg and race odds of a position, and the expected coins of every legal action "
+            "of the player to move.",
+            _odds,
+            (
+                Param(
+                    "state",
+                    "The position: a JSON object or a file holding one, such as "
+                    f"examples/camel-up-state.json, or {STATE_EXAMPLE} (all fields in "
+                    "docs/camel-up.md).",
+                    required=True,
+                ),
+                AS_JSON,
+                Param(
+                    "rollouts",
+                    "2nd edition: rollouts for later legs.",
+                    kind=int,
+                    default=20_000,
+                    minimum=1,
+                ),
+                Param("seed", "2nd edition: the rollouts' seed.", kind=int, default=0),
+            ),
+        ),
+    ),
+    export=GameCommand(
+        "camel-up",
+        "Write one CSV row per action of every stored Camel Up game (the source's game logs, "
+        "merged): the action, the die, every camel's space and stack height, every player's "
+        "money and tile, the overall piles and the result.",
+        _export,
+        (
+            Param("db", "The DuckDB results file of `sleuth play`.", kind=Path, required=True),
+            Param("csv", "The CSV file to write.", kind=Path, required=True),
+            Param("run", "Only this run (its id or a prefix of it)."),
+        ),
+    ),
+)
+"""``sleuth camel-up odds`` and ``sleuth export camel-up``."""

@@ -22,7 +22,7 @@ from sleuth.core.compiled import compile_in_background
 from sleuth.core.events import JSON
 from sleuth.core.game import CHANCE, Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
-from sleuth.core.viewlog import ViewLog
+from sleuth.core.seatview import ViewLog
 from sleuth.games.camel_up.actions import PILES
 from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.assistant import CamelSession, odds_json, render_advice

@@ -20,10 +20,10 @@ from typing import Any
 
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
+from sleuth.core.searchmodel import SearchModel, replay_history
 from sleuth.games.camel_up.actions import PILES, CamelAction, OverallBet
 from sleuth.games.camel_up.belief import TableTracker, replayed_action
 from sleuth.games.camel_up.rules import HIDDEN, CamelUpGame
-from sleuth.search.model import SearchModel, replay_history
 
 
 class CamelUpSampler:

@@ -22,7 +22,7 @@ SPEC = GAME.spec(
     bots=BOTS,
     infer=INFER,
     assist=ASSIST,
-    commands="sleuth.games.camel_up.commands:app",
+    commands="sleuth.games.camel_up.commands:COMMANDS",
     search=SEARCH,
     encoding="sleuth.games.camel_up.encoding:CamelUpEncoding",
 )

@@ -25,10 +25,10 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, Param
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
     EventFieldError,
-    ViewLog,
     enter_entries,
     event_fields,
     loading,

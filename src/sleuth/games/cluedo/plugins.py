@@ -23,7 +23,7 @@ from rich.text import Text
 from sleuth.core.errors import ContradictionError
 from sleuth.core.events import JSON
 from sleuth.core.plugins import InferPlugin, Param
-from sleuth.core.viewlog import ViewLog
+from sleuth.core.seatview import ViewLog
 from sleuth.games.cluedo.cells import cell
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import Owner

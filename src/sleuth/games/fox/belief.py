@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from sleuth.core.belief import contradiction, read_events
 from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
 from sleuth.games.fox.graph import FoxGraph, holes_of, mask_of
-
-if TYPE_CHECKING:
-    from sleuth.games.fox.rules import FoxState
+from sleuth.games.fox.rules import FoxGame, FoxState
+from sleuth.games.fox.walk import reconstruct_path
 
 
 class FoxBelief:
@@ -48,8 +47,6 @@ class FoxBelief:
     @classmethod
     def from_view(cls, game: Game[Any], view: View) -> FoxBelief:
         """The belief after every event of ``view`` (the core's belief protocol)."""
-        from sleuth.games.fox.rules import FoxGame  # the rules import this module
-
         if not isinstance(game, FoxGame):
             raise TypeError(f"a FoxBelief needs a fox game, not {game.name}")
         belief = cls(game.graph, game.k, game.lazy)
@@ -166,39 +163,3 @@ class FoxBelief:
         if evening_index < 0:
             return self.graph.all_holes
         return self.graph.night(self.evenings[evening_index], self.lazy)
-
-
-def reconstruct_path(
-    graph: FoxGraph,
-    evenings: Sequence[int],
-    lazy: bool = False,
-    rng: random.Random | None = None,
-    final: int | None = None,
-) -> list[int]:
-    """A fox walk ``x_1..x_t`` with ``x_i`` in ``evenings[i-1]`` (rule A4), backwards.
-
-    ``evenings`` are the evening beliefs A_1..A_t, all non-empty.  With ``final`` (a set of
-    holes where the fox was found on day t+1), the walk is extended by one hole of ``final``
-    adjacent to its end.  Picks the lowest hole each time, or a random one with ``rng``.
-    Pure: the inputs are not modified.
-    """
-    sets = list(evenings) + ([final] if final is not None else [])
-    if not sets:
-        return []
-    if any(s == 0 for s in sets):
-        raise ValueError("every belief on a fox path must be non-empty")
-
-    def pick(mask: int) -> int:
-        holes = holes_of(mask)
-        return rng.choice(holes) if rng is not None else holes[0]
-
-    walk = [pick(sets[-1])]
-    for evening in reversed(sets[:-1]):
-        here = walk[-1]
-        reachable = graph.neighbours[here] | ((1 << here) if lazy else 0)
-        candidates = evening & reachable
-        if not candidates:
-            raise ValueError(f"beliefs are not consistent: no step reaches hole {here}")
-        walk.append(pick(candidates))
-    walk.reverse()
-    return walk

@@ -20,10 +20,10 @@ from pathlib import Path
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.numbers import shorten, whole_number
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import Command
 from sleuth.core.viewlog import (
     EventFieldError,
-    ViewLog,
     event_fields,
     loading,
     read_view_log,
@@ -31,10 +31,10 @@ from sleuth.core.viewlog import (
     wholes,
     write_view_log,
 )
-from sleuth.games.fox.belief import reconstruct_path
 from sleuth.games.fox.graph import FoxGraph, cycle, grid, holes_of, path
 from sleuth.games.fox.rules import HIDE, HUNTER, FoxGame, FoxState, Inspect
 from sleuth.games.fox.solver import solve
+from sleuth.games.fox.walk import reconstruct_path
 
 MAX_DRAWN = 64
 """Largest board drawn after each entry (beyond it only the marked holes are listed)."""

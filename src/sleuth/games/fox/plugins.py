@@ -20,10 +20,11 @@ from rich.text import Text
 
 from sleuth.core.events import JSON
 from sleuth.core.plugins import InferPlugin
-from sleuth.core.viewlog import ViewLog
-from sleuth.games.fox.belief import FoxBelief, reconstruct_path
+from sleuth.core.seatview import ViewLog
+from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.graph import holes_of
 from sleuth.games.fox.rules import FoxGame
+from sleuth.games.fox.walk import reconstruct_path
 
 
 @dataclass(frozen=True)

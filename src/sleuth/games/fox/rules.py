@@ -28,8 +28,8 @@ from sleuth.core.errors import ActionParseError, OptionError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import TERMINAL, Game, State
 from sleuth.core.numbers import whole_number
-from sleuth.games.fox.belief import reconstruct_path
 from sleuth.games.fox.graph import FoxGraph, holes_of
+from sleuth.games.fox.walk import reconstruct_path
 
 HUNTER = 0
 FOX = 1

@@ -27,10 +27,10 @@ from typing import Any
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
+from sleuth.core.searchmodel import SearchModel, WorldSampler, replay_history
 from sleuth.games.fox.catalogue import SEARCH_ITERATION_COST
 from sleuth.games.fox.graph import FoxGraph, holes_of, mask_of
 from sleuth.games.fox.rules import FOX, HIDE, FoxAction, FoxGame, FoxMove, FoxState, Inspect
-from sleuth.search.model import SearchModel, WorldSampler, replay_history
 
 FOX_MOVES = "fox moves"
 """The one observation class of the fox's night moves, seen by the hunter."""

@@ -31,6 +31,6 @@ SPEC = GAME.spec(
     bots=(*BOTS, *search_bots(SEARCH, GAME.roles)),
     search=SEARCH,
     infer=INFER,
-    commands="sleuth.games.fox.commands:app",
+    commands="sleuth.games.fox.commands:COMMANDS",
     encoding="sleuth.games.fox.encoding:FoxEncoding",
 )

@@ -16,7 +16,7 @@ from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
 from sleuth.core.prepare import one_off
-from sleuth.core.viewlog import ViewLog
+from sleuth.core.seatview import ViewLog
 from sleuth.games.fugitive.assistant.notepad import (
     FugitiveSession,
     notepad,

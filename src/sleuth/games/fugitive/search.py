@@ -37,6 +37,7 @@ from typing import Any, cast
 
 from sleuth.core.events import View
 from sleuth.core.game import Game, State
+from sleuth.core.searchmodel import SearchModel
 from sleuth.games.fugitive.belief import DEFAULT_MODEL, ExactBelief, start_warm_up
 from sleuth.games.fugitive.bots import random_move
 from sleuth.games.fugitive.catalogue import BELIEF_OVERHEAD as BELIEF_OVERHEAD
@@ -63,7 +64,6 @@ from sleuth.games.fugitive.players.fugitives import (
 )
 from sleuth.games.fugitive.players.marshals import BeliefMarshal
 from sleuth.games.fugitive.rules import MARSHAL, FugitiveState, Phase
-from sleuth.search.model import SearchModel
 
 SAMPLER_STATES = 100_000
 """States the Marshal's sampler lets the exact belief use (a few seconds); beyond, the sampler

@@ -30,9 +30,9 @@ from sleuth.core.compiled import COMPILED, compile_in_background
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event
 from sleuth.core.game import Game
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
-    ViewLog,
     enter_entries,
     event_fields,
     loading,

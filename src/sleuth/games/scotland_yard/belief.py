@@ -26,17 +26,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from sleuth.core.belief import contradiction, read_events
 from sleuth.core.errors import ContradictionError
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import Game, State
 from sleuth.core.viewlog import EventFieldError, event_fields, whole, wholes
+from sleuth.games.scotland_yard.rules import ScotlandYardGame, ScotlandYardState
 from sleuth.games.scotland_yard.tracker import Model, Tracker
-
-if TYPE_CHECKING:
-    from sleuth.games.scotland_yard.rules import ScotlandYardGame, ScotlandYardState
 
 KINDS = frozenset(("start", "mrx_moved", "detective_moved", "detective_passed", "game_over"))
 
@@ -55,8 +53,6 @@ class MrXBelief:
     @classmethod
     def from_view(cls, game: Game[Any], view: View) -> MrXBelief:
         """The belief after every event of ``view`` (the core's belief protocol)."""
-        from sleuth.games.scotland_yard.rules import ScotlandYardGame  # rules may import this
-
         if not isinstance(game, ScotlandYardGame):
             raise TypeError(f"a MrXBelief needs a Scotland Yard game, not {game.name}")
         belief = cls(game)

@@ -9,18 +9,27 @@ random move of the detective to move).  ``heuristic`` plays Mr. X by distance an
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import cast
+from dataclasses import replace
+from typing import Any, cast
 
 from sleuth.core.bots import Bot
 from sleuth.core.events import View
+from sleuth.core.game import Game
+from sleuth.core.rng import derive_seed
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.catalogue import ALL_ROLES as ALL_ROLES
 from sleuth.games.scotland_yard.catalogue import DETECTIVE_ROLES as DETECTIVE_ROLES
 from sleuth.games.scotland_yard.catalogue import GAME
 from sleuth.games.scotland_yard.mc import (
-    MonteCarloDetective,
-    warm_up,
+    IMPLEMENTATIONS,
+    MCParams,
+    PublicRecord,
+    SampleFrom,
+    decide,
 )
+from sleuth.games.scotland_yard.moves import PASS
+from sleuth.games.scotland_yard.rollouts import decide as compiled_decide
+from sleuth.games.scotland_yard.rollouts import warm_up
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.search import mrx_state
 from sleuth.games.scotland_yard.tactics import heuristic_mrx
@@ -42,6 +51,50 @@ class HeuristicMrX(Bot):
         tracker = MrXBelief.from_view(self.game, view).tracker
         assert tracker is not None, "Mr. X moves after the start"
         return heuristic_mrx(state, tracker.possible, self.rng)
+
+
+class MonteCarloDetective(Bot):
+    """The Monte Carlo detective for a detective seat: on each turn, the decision of
+    :func:`~sleuth.games.scotland_yard.mc.decide` (``impl="plain"``) or of its compiled twin
+    (:mod:`~sleuth.games.scotland_yard.rollouts`, ``impl="fast"``, the same decisions) for the
+    detective to move, seeded from the bot's seed and the turn.  It reads its view
+    incrementally: Mr. X's possible stations from a
+    :class:`~sleuth.games.scotland_yard.belief.MrXBelief`, the rest from a
+    :class:`~sleuth.games.scotland_yard.mc.PublicRecord`."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        seat: int,
+        seed: int,
+        rollouts: int = MCParams.rollouts,
+        depth: int = MCParams.depth,
+        w1: float = MCParams.w1,
+        w2: float = MCParams.w2,
+        sample_from: SampleFrom = MCParams.sample_from,
+        impl: str = "fast",
+    ) -> None:
+        super().__init__(game, seat, seed)
+        assert isinstance(game, ScotlandYardGame)
+        if impl not in IMPLEMENTATIONS:
+            raise ValueError(f"impl={impl!r}: one of {', '.join(IMPLEMENTATIONS)}")
+        self.params = MCParams(rollouts, depth, w1, w2, sample_from)
+        self.impl = impl
+        self.belief = MrXBelief(game)
+        self.record = PublicRecord(game)
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        for event in view.events[self.belief.events_read :]:
+            self.belief.update(event)
+            self.record.read(event)
+        assert self.belief.tracker is not None
+        position = self.record.position(self.belief.tracker.possible)
+        params = replace(self.params, seed=derive_seed(self.seed, "mc", self.belief.events_read))
+        if self.impl == "fast":
+            chosen = compiled_decide(position, params).move
+        else:
+            chosen = decide(position, params).move
+        return PASS if chosen is None else chosen
 
 
 BOTS = (

@@ -39,19 +39,15 @@ choice actually made (no draw for a stuck detective's pass or a cornered Mr. X).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.bitsets import mask_of, members
-from sleuth.core.bots import Bot
-from sleuth.core.events import Event, View
-from sleuth.core.game import Game
-from sleuth.core.rng import derive_seed
-from sleuth.games.scotland_yard.belief import MrXBelief
+from sleuth.core.events import Event
 from sleuth.games.scotland_yard.board import Board
 from sleuth.games.scotland_yard.catalogue import COMPILED_BUDGET as COMPILED_BUDGET
 from sleuth.games.scotland_yard.catalogue import IMPLEMENTATIONS as IMPLEMENTATIONS
@@ -66,7 +62,7 @@ from sleuth.games.scotland_yard.catalogue import PLAIN_BUDGET as PLAIN_BUDGET
 from sleuth.games.scotland_yard.catalogue import SAMPLE_FROM as SAMPLE_FROM
 from sleuth.games.scotland_yard.catalogue import move_budget as move_budget
 from sleuth.games.scotland_yard.edition import Profile
-from sleuth.games.scotland_yard.moves import PASS, Move, Ticket, detective_moves, single_moves
+from sleuth.games.scotland_yard.moves import Move, Ticket, detective_moves, single_moves
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.games.scotland_yard.tracker import leg_tables
 
@@ -385,55 +381,3 @@ class PublicRecord:
             tickets_to_mrx=p.tickets_to_mrx,
             mrx_unlimited=p.mrx_unlimited,
         )
-
-
-def warm_up() -> None:
-    """The bot's :attr:`~sleuth.core.bots.BotSpec.warm_up`: compile the rollout kernels."""
-    from sleuth.games.scotland_yard import rollouts
-
-    rollouts.warm_up()
-
-
-class MonteCarloDetective(Bot):
-    """The Monte Carlo detective for a detective seat: on each turn, the decision of
-    :func:`decide` (``impl="plain"``) or of its compiled twin (``impl="fast"``, the same
-    decisions) for the detective to move, seeded from the bot's seed and the turn.  It reads
-    its view incrementally: Mr. X's possible stations from a
-    :class:`~sleuth.games.scotland_yard.belief.MrXBelief`, the rest from a
-    :class:`PublicRecord`."""
-
-    def __init__(
-        self,
-        game: Game[Any],
-        seat: int,
-        seed: int,
-        rollouts: int = MCParams.rollouts,
-        depth: int = MCParams.depth,
-        w1: float = MCParams.w1,
-        w2: float = MCParams.w2,
-        sample_from: SampleFrom = MCParams.sample_from,
-        impl: str = "fast",
-    ) -> None:
-        super().__init__(game, seat, seed)
-        assert isinstance(game, ScotlandYardGame)
-        if impl not in IMPLEMENTATIONS:
-            raise ValueError(f"impl={impl!r}: one of {', '.join(IMPLEMENTATIONS)}")
-        self.params = MCParams(rollouts, depth, w1, w2, sample_from)
-        self.impl = impl
-        self.belief = MrXBelief(game)
-        self.record = PublicRecord(game)
-
-    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        for event in view.events[self.belief.events_read :]:
-            self.belief.update(event)
-            self.record.read(event)
-        assert self.belief.tracker is not None
-        position = self.record.position(self.belief.tracker.possible)
-        params = replace(self.params, seed=derive_seed(self.seed, "mc", self.belief.events_read))
-        if self.impl == "fast":
-            from sleuth.games.scotland_yard import rollouts  # imports Numba: only when needed
-
-            chosen = rollouts.decide(position, params).move
-        else:
-            chosen = decide(position, params).move
-        return PASS if chosen is None else chosen

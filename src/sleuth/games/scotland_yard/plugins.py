@@ -26,7 +26,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
 from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
-from sleuth.core.viewlog import ViewLog
+from sleuth.core.seatview import ViewLog
 from sleuth.games.scotland_yard.assistant import (
     ENDINGS,
     DetectivesSession,

@@ -1,5 +1,5 @@
 """Views read incrementally into observation vectors (for
-:class:`~sleuth.games.scotland_yard.encoding.ScotlandYardEncoding`).
+:class:`~sleuth.games.scotland_yard.encoding.ScotlandYardEncoding`, which is a :class:`Layout`).
 
 Observations are made at every step, from views that only grow, so each view's reading is kept
 and extended by the events added since (:class:`ViewReading`).  Everything but Mr. X's own
@@ -21,20 +21,42 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-from sleuth.core.encoding import Observation
+from sleuth.core.encoding import Observation, Segment
 from sleuth.core.events import JSON, Event, View
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.edition import UNLIMITED
 from sleuth.games.scotland_yard.mc import PublicRecord
 from sleuth.games.scotland_yard.moves import Ticket
-from sleuth.games.scotland_yard.rules import MRX
+from sleuth.games.scotland_yard.rules import MRX, ScotlandYardGame
 
-if TYPE_CHECKING:
-    from sleuth.games.scotland_yard.encoding import ScotlandYardEncoding
+
+class Layout(Protocol):
+    """What a reading needs of its encoding: the game, the observation's segments and each
+    one's first index by name, what a detective's taxi, bus and underground counts and Mr.
+    X's five counts are multiplied by, and the log entries after which Mr. X is shown, in
+    increasing order."""
+
+    @property
+    def sy_game(self) -> ScotlandYardGame: ...
+
+    @property
+    def segments(self) -> tuple[Segment, ...]: ...
+
+    @property
+    def start(self) -> Mapping[str, int]: ...
+
+    @property
+    def ticket_scale(self) -> Sequence[float]: ...
+
+    @property
+    def mrx_scale(self) -> Sequence[float]: ...
+
+    @property
+    def reveals(self) -> Sequence[int]: ...
 
 
 class PublicReading:
@@ -45,7 +67,7 @@ class PublicReading:
     read, the others (whose turn, the clock, the tickets, the detectives) again after every
     read.  The belief is read when first asked for, then kept up to date."""
 
-    def __init__(self, encoding: ScotlandYardEncoding) -> None:
+    def __init__(self, encoding: Layout) -> None:
         self.encoding = encoding
         self.publics: list[Mapping[str, JSON]] = []
         """The public fields of each event read (the events' own objects)."""
@@ -158,7 +180,7 @@ class SharedReadings:
     """The public readings of one encoding, found by the public fields of a view's first
     event; a reading lives as long as a view reading uses it."""
 
-    def __init__(self, encoding: ScotlandYardEncoding) -> None:
+    def __init__(self, encoding: Layout) -> None:
         self.encoding = encoding
         self._by_first: weakref.WeakValueDictionary[int, PublicReading] = (
             weakref.WeakValueDictionary()

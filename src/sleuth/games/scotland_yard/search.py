@@ -47,6 +47,7 @@ from sleuth.core.bitsets import mask_of, members
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
+from sleuth.core.searchmodel import SearchModel, WorldSampler, replay_history
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.catalogue import DEFAULT_SEARCH_MODEL as DEFAULT_MODEL
 from sleuth.games.scotland_yard.catalogue import IMPLEMENTATIONS as IMPLEMENTATIONS
@@ -80,7 +81,6 @@ from sleuth.games.scotland_yard.tactics import (
     tables,
 )
 from sleuth.games.scotland_yard.tracker import Tracker
-from sleuth.search.model import SearchModel, WorldSampler, replay_history
 
 CATEGORIES = 5
 """Location categories: the distance to the nearest detective, 1 .. 4, and 5 or more."""

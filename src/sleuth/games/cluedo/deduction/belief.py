@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from sleuth.core.belief import contradiction, read_events
 from sleuth.core.bitsets import mask_of
@@ -34,9 +34,7 @@ from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import Game, State
 from sleuth.games.cluedo.deduction.constraints import CLASSIC, ENVELOPE, Infeasible, Knowledge
 from sleuth.games.cluedo.deduction.counting import Deal, Posterior, Responder
-
-if TYPE_CHECKING:
-    from sleuth.games.cluedo.rules import CluedoState
+from sleuth.games.cluedo.rules import CluedoGame, CluedoState
 
 __all__ = ["CluedoBelief"]
 
@@ -77,8 +75,6 @@ class CluedoBelief:
     @classmethod
     def from_view(cls, game: Game[Any], view: View) -> CluedoBelief:
         """The belief of ``view.seat`` after every event of ``view`` (the core's protocol)."""
-        from sleuth.games.cluedo.rules import CluedoGame  # the package imports this module
-
         if not isinstance(game, CluedoGame):
             raise TypeError(f"a CluedoBelief needs a Cluedo game, not {game.name}")
         belief = cls(view.seat)

@@ -12,10 +12,10 @@ from rich.text import Text
 
 from sleuth.core.errors import SleuthError, SolverLimitError
 from sleuth.core.events import JSON
+from sleuth.core.seatview import ViewLog
 from sleuth.core.table import Command, count_entries
 from sleuth.core.viewlog import (
     EventFieldError,
-    ViewLog,
     enter_entries,
     loading,
     read_view_log,

@@ -14,7 +14,7 @@ from sleuth.core.game import Game
 from sleuth.games.camel_up.belief import CamelBelief
 from sleuth.games.camel_up.rules import HIDDEN, TICKETS, CamelUpGame
 from sleuth.games.camel_up.track import GREY_DIE, OASIS, TRACK_LENGTH, stacks
-from sleuth.web.render.svg import document, tag, text
+from sleuth.render.svg import document, tag, text
 
 COLOURS = {
     "blue": "#3a78d6",

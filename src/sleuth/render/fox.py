@@ -11,8 +11,8 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.rules import FoxGame
-from sleuth.web.render.layout import positions
-from sleuth.web.render.svg import document, tag, text
+from sleuth.render.layout import positions
+from sleuth.render.svg import document, tag, text
 
 SIZE = 400
 

@@ -19,7 +19,7 @@ from sleuth.games.cluedo.cards import NAMES, ROOMS
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.rules import CluedoGame
 from sleuth.games.cluedo.table import envelopes_left
-from sleuth.web.render.svg import document, tag, text
+from sleuth.render.svg import document, tag, text
 
 ROW, NAME_W, COL = 20, 118, 46
 GRID = {

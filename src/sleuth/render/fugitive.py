@@ -12,7 +12,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.engine.cards import PILES, START_HAND
 from sleuth.games.fugitive.rules import MARSHAL
-from sleuth.web.render.svg import document, tag, text
+from sleuth.render.svg import document, tag, text
 
 PER_ROW = 5
 CARD_W, CARD_H, GAP = 56, 78, 14

@@ -13,7 +13,7 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
-from sleuth.web.render.svg import document, tag, text
+from sleuth.render.svg import document, tag, text
 
 COLOURS = {"taxi": "#e0b100", "bus": "#2e9c5a", "underground": "#d2363c", "ferry": "#3565c9"}
 DETECTIVE_COLOURS = ("#2f5fb3", "#7b3fb3", "#1f8a8a", "#b35a1f", "#5b6475")

@@ -18,11 +18,11 @@ from sleuth.core.events import Event, View, thaw
 from sleuth.core.game import Game
 
 MODULES = {
-    "fox": "sleuth.web.render.fox",
-    "fugitive": "sleuth.web.render.fugitive",
-    "camel-up": "sleuth.web.render.camel_up",
-    "scotland-yard": "sleuth.web.render.scotland_yard",
-    "cluedo": "sleuth.web.render.cluedo",
+    "fox": "sleuth.render.fox",
+    "fugitive": "sleuth.render.fugitive",
+    "camel-up": "sleuth.render.camel_up",
+    "scotland-yard": "sleuth.render.scotland_yard",
+    "cluedo": "sleuth.render.cluedo",
 }
 
 

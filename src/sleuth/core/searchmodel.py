@@ -1,5 +1,8 @@
 """What a game gives the search layer: a belief sampler and, optionally, a faster or smarter model.
 
+It lives in the core, as the belief and encoding protocols do, so that a game's
+:class:`~sleuth.core.registry.GameSpec` names its model without the core importing the search.
+
 The search players (:mod:`sleuth.search.players`) know nothing about any particular game.  A
 game that wants them implements a :class:`SearchModel`:
 
@@ -22,7 +25,10 @@ from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
 from sleuth.core.options import OptionSpec
 from sleuth.core.outcome import side_seats
-from sleuth.search.catalogue import ITERATION_COST
+
+ITERATION_COST = 1e-3
+"""CPU seconds a simulation may take, at most, unless the game declares its own (its search
+model's :attr:`~sleuth.core.searchmodel.SearchModel.iteration_cost`)."""
 
 A = TypeVar("A", bound=Hashable)
 
