@@ -228,6 +228,11 @@ class ScotlandYardActions(ActionBuilder[Action]):
         self._ids = None
         return None
 
+    def ids_of(self, action: Action) -> tuple[int, ...]:
+        if action not in self._legal:
+            raise IllegalActionError(f"{action}: not a legal action here")
+        return self.encoding.ids_of(action)
+
     def _doubles(self) -> dict[int, dict[int, Action | None]]:
         """The double moves by the ids of their first leg, then of their second."""
         if self._grouped is None:
