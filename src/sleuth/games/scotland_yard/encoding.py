@@ -19,7 +19,8 @@ one seat moves every detective (``seats=2``: the ``to move`` segment says which 
 has a seat.  Mr. X never passes: with no move he has lost (S26).
 
 Observations (``S`` seats, ``D`` detectives, ``L`` log entries; see
-:meth:`ScotlandYardEncoding.describe` for the indices):
+:meth:`ScotlandYardEncoding.describe` for the indices), every value in ``[0, 1]`` (the segments'
+bounds, those of the adapters' spaces: no count exceeds what it is divided by):
 
 =================  ===========  ===================================================================
 segment            size         meaning
