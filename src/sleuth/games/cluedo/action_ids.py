@@ -130,16 +130,14 @@ class CluedoActions(ActionBuilder[Action]):
         self._single = {encode(a)[0]: a for a in legal if type(a) not in _TRIPLE_KINDS}
         kinds = {type(a) for a in legal}
         self._verbs = [verb for verb, kind in _TRIPLE_TYPES.items() if kind in kinds]
-        self._triples: list[tuple[int, ...]] = []
-        """The card triples of the legal actions of the verb chosen (once one is)."""
+        self._follow: dict[tuple[int, ...], list[int]] = {}
+        """Once a verb is chosen: the ids that may follow each tuple of cards named so far (the
+        legal actions of that verb, read once)."""
 
     def legal_ids(self) -> list[int]:
         if not self.prefix:
             return sorted([*self._single, *self._verbs])
-        chosen = tuple(i - NAME for i in self.prefix[1:])
-        depth = len(chosen)
-        follow = {t[depth] for t in self._triples if t[:depth] == chosen}
-        return [NAME + card for card in sorted(follow)]
+        return list(self._follow[tuple(self.prefix[1:])])
 
     def push(self, action_id: int) -> Action | None:
         action_id = int(action_id)  # an agent's argmax is a NumPy integer
@@ -156,7 +154,13 @@ class CluedoActions(ActionBuilder[Action]):
             return self._single[action_id]
         if not self.prefix:
             kind = _TRIPLE_TYPES[action_id]
-            self._triples = [a.cards for a in self._legal if isinstance(a, kind)]
+            follow: dict[tuple[int, ...], set[int]] = {}
+            for action in self._legal:
+                if isinstance(action, kind):
+                    ids = tuple(NAME + card for card in action.cards)
+                    for depth in range(3):
+                        follow.setdefault(ids[:depth], set()).add(ids[depth])
+            self._follow = {named: sorted(nexts) for named, nexts in follow.items()}
         self.prefix.append(action_id)
         if len(self.prefix) < 4:
             return None
