@@ -107,7 +107,7 @@ def cfr_hunter_value(options: str, iterations: int) -> tuple[float, float]:
     ("options", "value"),
     [
         # Path 0-1-2: inspecting hole 1 twice catches any fox, even the uncommitted one.
-        ("graph=path:3,days=2", 1.0),
+        pytest.param("graph=path:3,days=2", 1.0, marks=pytest.mark.slow),  # 10-40 s
         # One day on a path of 3 holes: the uncommitted fox ("hide") is never caught by one
         # inspection, so the hunter's value is 0.
         ("graph=path:3,days=1", 0.0),
