@@ -130,14 +130,20 @@ class CluedoActions(ActionBuilder[Action]):
         self._single = {encode(a)[0]: a for a in legal if type(a) not in _TRIPLE_KINDS}
         kinds = {type(a) for a in legal}
         self._verbs = [verb for verb, kind in _TRIPLE_TYPES.items() if kind in kinds]
-        self._follow: dict[tuple[int, ...], list[int]] = {}
-        """Once a verb is chosen: the ids that may follow each tuple of cards named so far (the
-        legal actions of that verb, read once)."""
+        self._triples: list[tuple[int, ...]] = []
+        """The card triples of the legal actions of the verb chosen that start with the cards
+        named so far (narrowed at each card)."""
+        self._ids: list[int] | None = None
+        """The legal ids of the prefix, once asked for (the mask and the push both ask)."""
 
     def legal_ids(self) -> list[int]:
-        if not self.prefix:
-            return sorted([*self._single, *self._verbs])
-        return list(self._follow[tuple(self.prefix[1:])])
+        if self._ids is None:
+            if not self.prefix:
+                self._ids = sorted([*self._single, *self._verbs])
+            else:
+                depth = len(self.prefix) - 1
+                self._ids = [NAME + card for card in sorted({t[depth] for t in self._triples})]
+        return list(self._ids)
 
     def push(self, action_id: int) -> Action | None:
         action_id = int(action_id)  # an agent's argmax is a NumPy integer
@@ -154,13 +160,11 @@ class CluedoActions(ActionBuilder[Action]):
             return self._single[action_id]
         if not self.prefix:
             kind = _TRIPLE_TYPES[action_id]
-            follow: dict[tuple[int, ...], set[int]] = {}
-            for action in self._legal:
-                if isinstance(action, kind):
-                    ids = tuple(NAME + card for card in action.cards)
-                    for depth in range(3):
-                        follow.setdefault(ids[:depth], set()).add(ids[depth])
-            self._follow = {named: sorted(nexts) for named, nexts in follow.items()}
+            self._triples = [a.cards for a in self._legal if isinstance(a, kind)]
+        else:
+            depth, card = len(self.prefix) - 1, action_id - NAME
+            self._triples = [t for t in self._triples if t[depth] == card]
+        self._ids = None
         self.prefix.append(action_id)
         if len(self.prefix) < 4:
             return None
