@@ -27,8 +27,9 @@ exactly one sequence, and the texts of its ids joined by spaces are the action's
 
 Invariants of :class:`CluedoActions`: every id of :meth:`~CluedoActions.legal_ids` extends the
 prefix to at least one legal action of the state, and the actions reachable are exactly the
-state's legal actions; a refused id raises :class:`~sleuth.core.errors.IllegalActionError` and
-changes nothing.
+state's legal actions; :meth:`~CluedoActions.ids_of` gives a legal action's sequence
+(:func:`encode`); a refused id, or an action that is not legal, raises
+:class:`~sleuth.core.errors.IllegalActionError` and changes nothing.
 """
 
 from __future__ import annotations
@@ -130,15 +131,19 @@ class CluedoActions(ActionBuilder[Action]):
         kinds = {type(a) for a in legal}
         self._verbs = [verb for verb, kind in _TRIPLE_TYPES.items() if kind in kinds]
         self._triples: list[tuple[int, ...]] = []
-        """The card triples of the legal actions of the verb chosen (once one is)."""
+        """The card triples of the legal actions of the verb chosen that start with the cards
+        named so far (narrowed at each card)."""
+        self._ids: list[int] | None = None
+        """The legal ids of the prefix, once asked for (the mask and the push both ask)."""
 
     def legal_ids(self) -> list[int]:
-        if not self.prefix:
-            return sorted([*self._single, *self._verbs])
-        chosen = tuple(i - NAME for i in self.prefix[1:])
-        depth = len(chosen)
-        follow = {t[depth] for t in self._triples if t[:depth] == chosen}
-        return [NAME + card for card in sorted(follow)]
+        if self._ids is None:
+            if not self.prefix:
+                self._ids = sorted([*self._single, *self._verbs])
+            else:
+                depth = len(self.prefix) - 1
+                self._ids = [NAME + card for card in sorted({t[depth] for t in self._triples})]
+        return list(self._ids)
 
     def push(self, action_id: int) -> Action | None:
         action_id = int(action_id)  # an agent's argmax is a NumPy integer
@@ -156,9 +161,18 @@ class CluedoActions(ActionBuilder[Action]):
         if not self.prefix:
             kind = _TRIPLE_TYPES[action_id]
             self._triples = [a.cards for a in self._legal if isinstance(a, kind)]
+        else:
+            depth, card = len(self.prefix) - 1, action_id - NAME
+            self._triples = [t for t in self._triples if t[depth] == card]
+        self._ids = None
         self.prefix.append(action_id)
         if len(self.prefix) < 4:
             return None
         action = decode(self.prefix)
         self.prefix = []
         return action
+
+    def ids_of(self, action: Action) -> tuple[int, ...]:
+        if action not in self._legal:
+            raise IllegalActionError(f"{action}: not a legal action here")
+        return encode(action)
