@@ -39,6 +39,7 @@ import numpy as np
 import pyspiel
 
 from sleuth.core.encoding import ActionBuilder, Encoding
+from sleuth.core.errors import SleuthError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
 from sleuth.core.registry import GameSpec, builtin_game_names, game_spec
@@ -233,11 +234,15 @@ class SleuthState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> SleuthState:
         """A state ``player`` cannot tell from this one, drawn by the game's search sampler
-        from its view (a clone for a game without one), with the same chosen ids."""
+        from its view, with the same chosen ids.  A game without a sampler is refused by name:
+        a clone of this state would hand a search the hidden truth."""
         game = self.progress.game
         model = game.spec.search
         if model is None:
-            return self.clone()  # type: ignore[no-any-return]
+            raise SleuthError(
+                f"{game.spec.name} has no world sampler: resample_from_infostate cannot draw "
+                "a world its information state allows without showing the hidden one"
+            )
         rng = random.Random(int(sampler() * 2**53))
         now = self.view(player)
         frozen = View(now.seat, now.role, now.game_info, tuple(now.events))  # as of now
