@@ -41,11 +41,12 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from _report import print_table
+from cli_startup import rounds_count
 from fox_games import play_baseline, play_direct
 from sleuth.arena.tournament import run_tournament
 from sleuth.core.game import CHANCE, Game
 from sleuth.core.match import run_match
-from sleuth.core.registry import builtin_game_names, game_spec
+from sleuth.core.registry import game_spec
 from sleuth.games.camel_up.bots import random_action
 from sleuth.games.cluedo.actions import Accuse, End, Go, Passage, Roll, Show, Stay, Suggest
 from sleuth.games.fox.rules import FoxMove, Inspect
@@ -206,13 +207,34 @@ def profile(name: str, seconds: float) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
 
+def positive(text: str) -> float:
+    """``--seconds``: a number above 0 (the parser reports anything else)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
+    return value
+
+
+def game_list(text: str) -> list[str]:
+    """``--games``: comma-separated built-in games (the parser names an unknown one)."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in POLICIES]
+    if unknown or not names:
+        problem = f"unknown game {unknown[0]!r}" if unknown else "no game named"
+        raise argparse.ArgumentTypeError(f"{problem} (games: {', '.join(POLICIES)})")
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
-    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds per method (best kept)")
-    parser.add_argument("--games", default=",".join(builtin_game_names()), help="games to run")
-    parser.add_argument("--profile", metavar="GAME", help="profile run_match on GAME instead")
+    parser.add_argument("--seconds", type=positive, default=2.0, help="CPU seconds per round")
+    parser.add_argument("--rounds", type=rounds_count, default=3, help="rounds (best kept)")
+    parser.add_argument("--games", type=game_list, default=list(POLICIES), help="games to run")
+    parser.add_argument("--profile", metavar="GAME", choices=list(POLICIES), help="profile it")
     args = parser.parse_args()
     seconds, rounds = (0.05, 1) if args.quick else (args.seconds, args.rounds)
     if args.profile:
@@ -223,7 +245,7 @@ def main() -> None:
         f"time, best of {rounds} round(s) of ~{seconds:g} s)"
     )
     print()
-    runner_table([n.strip() for n in args.games.split(",") if n.strip()], seconds, rounds)
+    runner_table(args.games, seconds, rounds)
     print()
     fox_table(seconds, rounds)
 
