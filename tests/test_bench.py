@@ -46,6 +46,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("envs.py", "cost vs engine"),
         ("report.py", "vs baseline"),
         ("ray_backend.py", "ray / processes"),
+        ("runner_overhead.py", "run_match / engine"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -80,6 +81,20 @@ def test_startup_benchmark_refuses_a_bad_number_of_rounds(rounds: str, culprit: 
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("args", "culprit"),
+    [
+        (("--rounds", "0"), "argument --rounds: must be at least 1, got 0"),
+        (("--seconds", "-1"), "argument --seconds: must be above 0, got -1"),
+        (("--games", "fox,chess"), "argument --games: unknown game 'chess'"),
+    ],
+)
+def test_runner_benchmark_refuses_bad_arguments(args: tuple[str, ...], culprit: str) -> None:
+    result = run_bench(str(BENCH / "runner_overhead.py"), *args)
+    assert result.returncode == 2
+    assert culprit in result.stderr and "Traceback" not in result.stderr
+
+
 def test_every_benchmark_is_tested() -> None:
     scripts = {p.name for p in BENCH.glob("*.py") if not p.name.startswith("_")}
     assert scripts == {
@@ -108,4 +123,5 @@ def test_every_benchmark_is_tested() -> None:
         "envs.py",
         "report.py",
         "ray_backend.py",
+        "runner_overhead.py",
     }

@@ -5,14 +5,16 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
+from operator import is_
 from pathlib import Path
 from typing import Any
 
+from sleuth.core.bots import BotSpec
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.log import write_log
-from sleuth.core.match import run_match
+from sleuth.core.match import DefaultLimit, MatchRunner
 from sleuth.core.registry import game_spec
 
 Job = tuple[int, int, tuple[str, ...]]
@@ -64,12 +66,44 @@ class GameRow:
 _GAMES: dict[tuple[str, str], Game[Any]] = {}
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """A kept match runner and the game's bots it was made from (held, so their ids stay
+    theirs)."""
+
+    bots: tuple[BotSpec, ...]
+    runner: MatchRunner
+
+
 def game_of(name: str, options: dict[str, JSON]) -> Game[Any]:
     """The game ``name`` with canonical ``options`` (built once per process)."""
     key = (name, repr(sorted(options.items())))
     if key not in _GAMES:
         _GAMES[key] = game_spec(name).make(options, canonical=True)
     return _GAMES[key]
+
+
+_RUNNERS: dict[tuple[str, str, tuple[str, ...], float | None, bool], _Kept] = {}
+RUNNERS_KEPT = 256
+"""The most match runners a process keeps (a run has one per seating)."""
+
+
+def runner_of(
+    name: str, options: dict[str, JSON], seating: tuple[str, ...], time_limit: float | None
+) -> MatchRunner:
+    """The match runner of a seating of ``name`` with canonical ``options`` under
+    ``time_limit``, made once per process (its fixed work is not each game's), and made again
+    if the game's bots are no longer the same objects (a spec registered anew)."""
+    key = (name, repr(sorted(options.items())), seating, time_limit,
+           isinstance(time_limit, DefaultLimit))  # fmt: skip
+    spec = game_spec(name)
+    kept = _RUNNERS.get(key)
+    if kept is None or len(kept.bots) != len(spec.bots) or not all(map(is_, kept.bots, spec.bots)):
+        if len(_RUNNERS) >= RUNNERS_KEPT:
+            _RUNNERS.clear()
+        runner = MatchRunner(game_of(name, options), [spec.bot(b) for b in seating], time_limit)
+        kept = _RUNNERS[key] = _Kept(spec.bots, runner)
+    return kept.runner
 
 
 def play_game(
@@ -81,9 +115,9 @@ def play_game(
     and renamed, and the tournament removes what a killed worker left aside, so a stopped run
     leaves no truncated log behind."""
     index, seed, seating = job
-    game = game_of(name, options)
-    spec = game_spec(name)
-    record = run_match(game, [spec.bot(b) for b in seating], seed, time_limit)
+    runner = runner_of(name, options, seating, time_limit)
+    game = runner.game
+    record = runner.play(seed)
     if logs is not None:
         path = Path(logs) / f"game-{index:06d}.jsonl"
         partial = path.with_name(f".{path.name}.{os.getpid()}.part")

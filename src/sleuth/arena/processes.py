@@ -38,6 +38,7 @@ from sleuth.arena.play import GameRow, Job, play_game
 from sleuth.arena.stopping import GameAbandoned, StopRequest
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
+from sleuth.core.match import hard_stopping
 
 GRACE = 1.0
 """Seconds the games in flight get to finish after the first stop request."""
@@ -61,6 +62,7 @@ def _exit_when_orphaned(parent: int) -> None:
             os._exit(1)
 
 
+@hard_stopping()  # one signal handler for the worker's games
 def _worker(
     conn: Connection,
     name: str,

@@ -38,7 +38,7 @@ from sleuth.arena.stopping import GameAbandoned, StopRequest, stop_signals
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
-from sleuth.core.match import DEFAULT_TIME_LIMIT
+from sleuth.core.match import DEFAULT_TIME_LIMIT, hard_stopping
 from sleuth.core.outcome import side_seats
 from sleuth.core.registry import game_spec
 from sleuth.core.rng import derive_seed
@@ -507,7 +507,7 @@ def run_tournament(
 
     started = time.perf_counter()
     try:
-        with stop_signals() as stop:
+        with stop_signals() as stop, hard_stopping():
             _warm_up(name, bots, stop)
             if backend == "ray":
                 if remaining:

@@ -27,6 +27,8 @@ JSON = Any
 
 
 _SCALARS = (int, str, float, bool, type(None))
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+"""An event's public fields when it has none (read-only, so one object serves every event)."""
 
 
 def freeze(value: JSON) -> JSON:
@@ -53,7 +55,7 @@ def thaw(value: JSON) -> JSON:
     return value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """One thing that happened in a game, with who may see which part of it.
 
@@ -66,16 +68,24 @@ class Event:
     private: Mapping[str, JSON] | None = None
     audience: frozenset[int] = frozenset()
 
-    def __post_init__(self) -> None:
-        if self.private is not None and not self.audience:
-            raise ValueError(f"event {self.kind!r} has a secret but no audience")
+    def __init__(
+        self,
+        kind: str,
+        public: Mapping[str, JSON] = _NOTHING,
+        private: Mapping[str, JSON] | None = None,
+        audience: frozenset[int] = frozenset(),
+    ) -> None:
+        if private is not None and not audience:
+            raise ValueError(f"event {kind!r} has a secret but no audience")
         # Views of several seats and the match record share one event: its fields are made
         # read-only so that no bot can change what another seat sees or what the log records.
-        # (Values inside must be immutable too: engines emit tuples, not lists.)
-        if type(self.public) is dict:
-            object.__setattr__(self, "public", MappingProxyType(self.public))
-        if type(self.private) is dict:
-            object.__setattr__(self, "private", MappingProxyType(self.private))
+        # (Values inside must be immutable too: engines emit tuples, not lists.)  Each field
+        # is set once (an engine makes an event per action: this is on its hot path).
+        setter = object.__setattr__
+        setter(self, "kind", kind)
+        setter(self, "public", MappingProxyType(public) if type(public) is dict else public)
+        setter(self, "private", MappingProxyType(private) if type(private) is dict else private)
+        setter(self, "audience", audience)
 
     def seen_by(self, seat: int) -> Event:
         """The event as ``seat`` sees it: private fields removed unless the seat may see them."""

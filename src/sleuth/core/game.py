@@ -214,9 +214,12 @@ class State(ABC, Generic[ActionT]):
     def result(self) -> Outcome:
         """The structured outcome of a finished game (termination, winning sides, returns,
         win shares and :meth:`outcome` text)."""
-        return Outcome(
-            self.termination(), self.winners(), self.returns(), self.wins(), self.outcome()
-        )
+        winners = self.winners()
+        if type(self).wins is State.wins:  # the default wins, from the winners just read
+            wins = side_wins(self.game.sides(), winners)
+        else:
+            wins = self.wins()
+        return Outcome(self.termination(), winners, self.returns(), wins, self.outcome())
 
     def outcome(self) -> str:
         """A short human description of the result of a finished game."""

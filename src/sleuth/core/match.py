@@ -12,8 +12,16 @@ as in ``sleuth play``'s workers) after :func:`hard_stops`: five times its limit 
 or a wall-clock time far above it (:data:`WALL_FACTOR`, for a bot that waits without
 computing).  The forfeit's reason names which.  One lazily armed SIGALRM timer serves both
 stops (see :class:`_Stops`): a move costs two readings of the thread's CPU clock and no system
-call for the timer.  Bots that stop on a wall clock of their own (a search's ``seconds=``)
-still play differently under load; the built-in bots' defaults do not.
+call for the timer; its signal handler is installed once for all the matches of a
+:func:`hard_stopping` block (a tournament), else once per match.  Bots that stop on a wall
+clock of their own (a search's ``seconds=``) still play differently under load; the built-in
+bots' defaults do not.
+
+An action a bot returns that is one of the objects the engine listed as legal is applied as
+it is (the engine checks it again); any other object is parsed back from its text form, so
+that only the engine's own action objects are applied (see :func:`_ask`).  What is the same
+in every match of a seating (the frozen game information, the limits) is made once by a
+:class:`MatchRunner`.
 
 Determinism: with the same game, bots and seed, the sequence of actions and events is the same
 bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance with
@@ -30,6 +38,8 @@ import time
 from collections.abc import Hashable, Iterator, MutableSequence, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from sleuth.core.bots import Bot, BotInfo, BotSpec
@@ -193,16 +203,42 @@ class _Stops:
         self._arm(now, min(cpu_left, wall_left))
 
 
+_session: list[_Stops] = []
+"""The hard stops of the :func:`hard_stopping` block the main thread is in (empty: none)."""
+
+
+@contextmanager
+def hard_stopping() -> Iterator[None]:
+    """Install the hard stops' signal handler once for every match the main thread plays in
+    the block (a tournament's games: the handler's installation is fixed work, not each
+    match's); outside such a block each match installs and removes it.  A timer still pending
+    when the block ends is cancelled and the previous handler restored.  Nested blocks share
+    the outer one's; elsewhere than in the main thread (or without ``setitimer``) the block
+    does nothing."""
+    with _hard_stopping() as stops:
+        if stops is None or _session:
+            yield
+            return
+        _session.append(stops)
+        try:
+            yield
+        finally:
+            _session.pop()
+
+
 @contextmanager
 def _hard_stopping() -> Iterator[_Stops | None]:
-    """Install the signal handler of the hard stops for a match; yields None where signals
-    can't be used (no ``setitimer``, or not the main thread): bots are then measured, never
-    interrupted."""
+    """The hard stops of a match: the :func:`hard_stopping` block's, else a signal handler
+    installed for the match; None where signals can't be used (no ``setitimer``, or not the
+    main thread): bots are then measured, never interrupted."""
     if (
         not hasattr(signal, "setitimer")
         or threading.current_thread() is not threading.main_thread()
     ):
         yield None
+        return
+    if _session:
+        yield _session[0]
         return
     stops = _Stops()
     previous = signal.signal(signal.SIGALRM, stops.on_alarm)
@@ -252,65 +288,102 @@ def run_match(
     still busy at :func:`hard_stops` (five times the limit of CPU time, or a wall-clock time far
     above it) is interrupted, where the platform allows.  Neither depends on the machine's
     load: the record is the same on an idle and a busy machine for bots that do not read a
-    clock themselves.
+    clock themselves.  Many matches of one seating: :class:`MatchRunner`.
     """
-    if len(bots) != game.num_players:
-        raise ValueError(f"{game.name} needs {game.num_players} bots, got {len(bots)}")
-    for bot in bots:
-        bot.warm()  # untimed: compiled kernels load (or compile) before the game starts
-    record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
-    record.thinking = [[] for _ in bots]
-    started = time.perf_counter()
-    state = game.new_initial_state()
-    chance_rng: random.Random | None = None  # made on the first chance event
-    info = freeze(game.public_info())
-    events_of: list[list[Event]] = [[] for _ in bots]
-    views = [View(s, game.roles[s], info, events_of[s]) for s in range(len(bots))]
-    forfeited: set[int] = set()
-    limits = seat_limits(bots, time_limit)
-    stops_of = [hard_stops(limit) for limit in limits]
+    return MatchRunner(game, bots, time_limit).play(seed)
 
-    with _hard_stopping() as stops:
-        players = _start_bots(game, bots, seed, stops, record.forfeits)
-        forfeited.update(f.seat for f in record.forfeits)
 
-        while not state.is_terminal():
-            if forfeited and not game.continues_after_forfeit:
-                break
-            seat = state.current_player()
-            if seat == CHANCE:
-                if chance_rng is None:
-                    chance_rng = random.Random(derive_seed(seed, "chance"))
-                action = state.sample_chance(chance_rng)
-                events = tuple(state.apply(action))
-            elif seat in forfeited:
-                action = state.fallback_action()
-                events = tuple(state.apply(action))
-            else:
-                player = players[seat]
-                assert player is not None
-                action, problem, used = _ask(
-                    player, state, views[seat], limits[seat], stops_of[seat], stops
-                )
-                record.thinking[seat].append(used)
-                if problem is None:
-                    events, problem = _apply_checked(state, action)
-                if problem is not None:
-                    forfeited.add(seat)
-                    record.forfeits.append(
-                        Forfeit(seat, bots[seat].name, len(record.steps), problem)
+class MatchRunner:
+    """Plays matches of one game between one seating of bots under one time limit:
+    ``MatchRunner(game, bots, time_limit).play(seed)`` is ``run_match(game, bots, seed,
+    time_limit)``, record for record.
+
+    What is the same in every match is done once, when the runner is made: the bots' warm-up,
+    the frozen public information every view shares (read-only, so matches may share it), each
+    seat's limit and hard stops.  A tournament keeps one runner per seating, and plays inside
+    :func:`hard_stopping` so that no match installs a signal handler of its own.
+    """
+
+    __slots__ = ("bots", "game", "info", "limits", "stops_of")
+
+    def __init__(
+        self,
+        game: Game[Any],
+        bots: Sequence[BotSpec],
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+    ) -> None:
+        if len(bots) != game.num_players:
+            raise ValueError(f"{game.name} needs {game.num_players} bots, got {len(bots)}")
+        for bot in bots:
+            bot.warm()  # untimed: compiled kernels load (or compile) before the game starts
+        self.game = game
+        self.bots = tuple(bots)
+        self.info = freeze(game.public_info())
+        self.limits = seat_limits(bots, time_limit)
+        self.stops_of = [hard_stops(limit) for limit in self.limits]
+
+    def play(self, seed: int) -> MatchRecord:
+        """Play one match with ``seed`` (see :func:`run_match`)."""
+        game, bots, limits, stops_of = self.game, self.bots, self.limits, self.stops_of
+        record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
+        record.thinking = [[] for _ in bots]
+        started = time.perf_counter()
+        state = game.new_initial_state()
+        chance_rng: random.Random | None = None  # made on the first chance event
+        events_of: list[list[Event]] = [[] for _ in bots]
+        views = [View(s, game.roles[s], self.info, events_of[s]) for s in range(len(bots))]
+        forfeited: set[int] = set()
+        steps = record.steps
+
+        with _hard_stopping() as stops:
+            players = _start_bots(game, bots, seed, stops, record.forfeits)
+            forfeited.update(f.seat for f in record.forfeits)
+
+            while not state.is_terminal():
+                if forfeited and not game.continues_after_forfeit:
+                    break
+                seat = state.current_player()
+                if seat == CHANCE:
+                    if chance_rng is None:
+                        chance_rng = random.Random(derive_seed(seed, "chance"))
+                    action = state.sample_chance(chance_rng)
+                    events = tuple(state.apply(action))
+                elif seat in forfeited:
+                    action = state.fallback_action()
+                    events = tuple(state.apply(action))
+                else:
+                    player = players[seat]
+                    assert player is not None
+                    action, problem, used = _ask(
+                        player, state, views[seat], limits[seat], stops_of[seat], stops
                     )
-                    continue
-            record.steps.append(Step(seat, action, events))
-            for s, seen in enumerate(events_of):
-                seen.extend(e if e.private is None else e.seen_by(s) for e in events)
+                    record.thinking[seat].append(used)
+                    if problem is None:
+                        events, problem = _apply_checked(state, action)
+                    if problem is not None:
+                        forfeited.add(seat)
+                        record.forfeits.append(Forfeit(seat, bots[seat].name, len(steps), problem))
+                        continue
+                steps.append(Step(seat, action, events))
+                _deliver(events, events_of)
 
-        _tell_game_over(players, views, forfeited, stops_of, stops)
+            _tell_game_over(players, views, forfeited, stops_of, stops)
 
-    record.result = final_result(game, state, record.forfeits)
-    record.final_state = state
-    record.duration = time.perf_counter() - started
-    return record
+        record.result = final_result(game, state, record.forfeits)
+        record.final_state = state
+        record.duration = time.perf_counter() - started
+        return record
+
+
+def _deliver(events: tuple[Event, ...], events_of: list[list[Event]]) -> None:
+    """Append ``events`` to every seat's view as that seat sees them (a public event as is)."""
+    for event in events:
+        if event.private is None:
+            for seen in events_of:
+                seen.append(event)
+        else:
+            for seat, seen in enumerate(events_of):
+                seen.append(event.seen_by(seat))
 
 
 def seat_limits(bots: Sequence[BotSpec | BotInfo], time_limit: float | None) -> list[float | None]:
@@ -435,9 +508,12 @@ def _ask(
     used = time.thread_time() - t0
     if time_limit is not None and used > time_limit:
         return None, f"used {used:.3f} s of CPU time (limit {time_limit:g} s per move)", used
+    if isinstance(legal, tuple | list) and any(map(is_, legal, repeat(action))):
+        return action, None, used  # one of the engine's own listed action objects
     try:
-        # The engine's own action object, parsed back from the text form: an object that
-        # merely compares equal to a legal action (True for 1, 1.0 for 1) is not accepted.
+        # Not a listed object: the engine's own action object, parsed back from the text form
+        # (an object that merely compares equal to a legal action, True for 1 or 1.0 for 1, is
+        # not accepted).
         canonical = state.game.parse_action(str(action))
         ok = state.is_legal(canonical) and canonical == action and type(canonical) is type(action)
     except Exception:

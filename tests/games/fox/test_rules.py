@@ -529,3 +529,20 @@ def test_repr_shows_the_whole_position_at_the_start_mid_game_and_the_end() -> No
     assert repr(state) == (
         "FoxState(graph='path:5', day=2, to_move=nobody, fox={1}, inspections=2, caught=True)"
     )
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+@pytest.mark.parametrize("spec", ["path:5", "cycle:6", "grid:3x3"])
+def test_a_fox_in_one_hole_has_the_legal_actions_of_its_reach(spec: str, lazy: bool) -> None:
+    """The board's table of one-hole reaches gives what the reach itself gives, and the legal
+    and illegal moves agree with it (the table is the engine's fast path)."""
+    game = FoxGame(parse_graph(spec), lazy=lazy)
+    for hole in range(game.graph.n):
+        state = game.new_initial_state()
+        assert state.legal_actions() == game.fox_actions(game.graph.all_holes)
+        state.apply(FoxMove(hole))
+        state.apply(next(a for a in game.inspections if hole not in a.holes))  # type: ignore[union-attr]
+        reach = game.graph.night(1 << hole, lazy)
+        assert state.legal_actions() == game.fox_actions(reach)
+        for to in range(game.graph.n):
+            assert state.is_legal(FoxMove(to)) == bool(reach >> to & 1)

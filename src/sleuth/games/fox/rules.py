@@ -106,17 +106,38 @@ class FoxGame(Game[FoxAction]):
         """The fox's legal actions when it can reach the holes of ``reach``.
 
         Not cached on purpose: bots hold the game, so nothing derived from a state may be
-        stored in it (a cache keyed by the fox's reach would tell a hunter where it is)."""
+        stored in it (a cache keyed by the fox's reach would tell a hunter where it is).  The
+        reaches of a fox in one hole are a table of the board made whole (:attr:`_one_hole`),
+        which tells nothing."""
         moves = self._fox_moves
         return (HIDE, *(moves[h] for h in holes_of(reach)))
+
+    @cached_property
+    def _one_hole(self) -> tuple[tuple[int, tuple[FoxAction, ...]], ...]:
+        """For each hole h: the reach of a fox in h alone, and its legal actions then (every
+        hole's at once: a table of the board, not of any state)."""
+        graph, lazy = self.graph, self.lazy
+        reaches = [graph.night(1 << h, lazy) for h in range(graph.n)]
+        return tuple((reach, self.fox_actions(reach)) for reach in reaches)
+
+    @cached_property
+    def _hiding(self) -> tuple[FoxAction, ...]:
+        """The fox's legal actions before it has hidden (any hole)."""
+        return self.fox_actions(self.graph.all_holes)
 
     @cached_property
     def _inspection_set(self) -> frozenset[FoxAction]:
         return frozenset(self.inspections)
 
+    @cached_property
+    def _inspection_ids(self) -> frozenset[int]:
+        """The ids of the objects of :attr:`inspections` (which the game keeps alive)."""
+        return frozenset(map(id, self.inspections))
+
     def is_inspection(self, action: object) -> bool:
-        """True if ``action`` is a legal inspection (the same every day)."""
-        return action in self._inspection_set
+        """True if ``action`` is a legal inspection (the same every day): one of the listed
+        objects (found by id, without hashing it) or one equal to it."""
+        return id(action) in self._inspection_ids or action in self._inspection_set
 
     @cached_property
     def inspections(self) -> tuple[FoxAction, ...]:
@@ -171,6 +192,11 @@ class FoxState(State[FoxAction]):
             return ()
         if not self.fox_to_move:
             return self.game.inspections
+        fox = self.fox
+        if fox == 0:
+            return self.game._hiding
+        if fox & (fox - 1) == 0:  # one hole: the board's table
+            return self.game._one_hole[fox.bit_length() - 1][1]
         return self.game.fox_actions(self._fox_reach())
 
     def is_legal(self, action: object) -> bool:
@@ -187,9 +213,12 @@ class FoxState(State[FoxAction]):
         return type(hole) is int and 0 <= hole < n and bool(self._fox_reach() >> hole & 1)
 
     def _fox_reach(self) -> int:
-        if self.fox == 0:
+        fox = self.fox
+        if fox == 0:
             return self.game.graph.all_holes
-        return self.game.graph.night(self.fox, self.game.lazy)
+        if fox & (fox - 1) == 0:
+            return self.game._one_hole[fox.bit_length() - 1][0]
+        return self.game.graph.night(fox, self.game.lazy)
 
     def illegal_reason(self, action: object) -> str | None:
         if self.over:
@@ -224,19 +253,15 @@ class FoxState(State[FoxAction]):
 
     def _fox_moves(self, action: FoxAction) -> list[Event]:
         assert isinstance(action, FoxMove)
-        if action.hole is None:
+        hole = action.hole
+        if hole is None:
             self.fox = self._fox_reach()
+            holes = tuple(holes_of(self.fox))
         else:
-            self.fox = 1 << action.hole
+            self.fox = 1 << hole
+            holes = (hole,)
         self.fox_to_move = False
-        return [
-            Event(
-                "fox_moved",
-                {"night": self.day - 1},
-                {"holes": tuple(holes_of(self.fox))},
-                FOX_ONLY,
-            )
-        ]
+        return [Event("fox_moved", {"night": self.day - 1}, {"holes": holes}, FOX_ONLY)]
 
     def _inspect(self, action: FoxAction) -> list[Event]:
         assert isinstance(action, Inspect)
