@@ -44,6 +44,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("cli_startup.py", "vs eager"),
         ("first_run.py", "first/second"),
         ("envs.py", "cost vs engine"),
+        ("external_bots.py", "Python vs in-process"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:

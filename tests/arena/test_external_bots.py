@@ -243,3 +243,37 @@ def test_no_bot_process_outlives_a_stopped_or_killed_tournament(
         run.send_signal(how)
     run.wait(timeout=30)
     assert gone(mark), f"left behind: {marked(mark)}"
+
+
+def documented_exchange() -> list[str]:
+    """The lines of the full exchange in docs/bot-protocol.md, ``> `` or ``< `` first."""
+    text = (ROOT / "docs" / "bot-protocol.md").read_text()
+    block = text.split("```text\n", 1)[1].split("```", 1)[0]
+    return block.splitlines()
+
+
+def test_the_documented_exchange_is_what_sleuth_sends_and_the_example_bot_answers() -> None:
+    lines = documented_exchange()
+    sent = [line[2:] for line in lines if line.startswith("> ")]
+    answers = [line[2:] for line in lines if line.startswith("< ")]
+    assert len(sent) + len(answers) == len(lines) and answers
+    written: list[str] = []
+    original = BotProcess.send
+
+    def recording(self: BotProcess, data: bytes, deadline: float) -> None:
+        written.append(data.decode().rstrip("\n"))
+        original(self, data, deadline)
+
+    BotProcess.send = recording  # type: ignore[method-assign]
+    try:
+        spec = game_spec("fox")
+        game = make_game("fox", {"graph": "path:3"})
+        run_match(game, [spec.bot(PY_BOT), spec.bot("random")], 1)
+    finally:
+        BotProcess.send = original  # type: ignore[method-assign]
+    assert written == sent
+    bot = subprocess.run(
+        [PY, str(ROOT / "examples/bots/random_bot.py")], input="\n".join(sent) + "\n",
+        capture_output=True, text=True, timeout=30, check=True,
+    )  # fmt: skip
+    assert bot.stdout.splitlines() == answers
