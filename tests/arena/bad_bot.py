@@ -3,13 +3,15 @@
 ``python bad_bot.py KIND [MARK]``: it speaks the protocol correctly (first legal action) until
 its first decision, where KIND happens: ``crash``, ``hang``, ``garbage``, ``flood``, ``fork``,
 ``forkhang`` (forks, then hangs), ``memory``, ``illegal``, ``unreadable``, ``slow`` (0.6 s per
-move), ``mute`` (answers nothing and keeps reading), ``spy`` (plays well, appends every
-message it receives to the file MARK); ``version`` answers the handshake with protocol 99.
-MARK (ignored otherwise) lets a test find the process by its command line.
+move), ``mute`` (answers nothing and keeps reading), ``network`` (prints garbage if it can
+connect to the port MARK), ``spy`` (plays well, appends every message it receives to the file
+MARK); ``version`` answers the handshake with protocol 99.  MARK (ignored otherwise) lets a
+test find the process by its command line.
 """
 
 import json
 import os
+import socket
 import sys
 import time
 
@@ -52,6 +54,13 @@ def decide(message: dict) -> None:
         time.sleep(0.6)
     if KIND == "mute":
         return
+    if KIND == "network":  # MARK is a port on this machine: reaching it is the misbehaviour
+        try:
+            socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=2).close()
+            print("connected", flush=True)
+            return
+        except OSError:
+            pass
     say({"type": "action", "action": message["legal"][0]})
 
 

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -153,6 +154,10 @@ def test_the_bot_process_receives_its_own_view_and_nothing_else(tmp_path: Path) 
     game = make_game("cluedo")
     bots = [spec.bot(f"cmd:{PY} {BAD} spy {spied}"), spec.bot("random"), spec.bot("random")]
     record = run_match(game, bots, 4, 5.0)
+    deadline = time.monotonic() + 10
+    while '"type":"end"' not in spied.read_text():  # the bot writes it after run_match returns
+        assert time.monotonic() < deadline, "the bot never received the end of the game"
+        time.sleep(0.02)
     messages = [json.loads(line) for line in spied.read_text().splitlines()]
     assert messages[0]["type"] == "start" and messages[-1]["type"] == "end"
     received = [event for m in messages for event in m.get("events", [])]
@@ -173,6 +178,22 @@ def test_an_act_message_lists_at_most_max_listed_legal_actions_and_says_there_ar
                    "legal": ["a", "b"], "more": False, "seed": 7}  # fmt: skip
     assert many["legal"] == [str(i) for i in range(MAX_LISTED)] and many["more"] is True
     assert many["events"] == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a network namespace needs root (or CAP_NET_ADMIN)")
+def test_a_bot_process_has_no_network_where_the_os_allows() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        spec = game_spec("fox")
+        for seed in (1, 2):  # both seats act in one of them
+            bots = [spec.bot(bad("network", str(port))), spec.bot(bad("network", str(port)))]
+            record = run_match(make_game("fox"), bots, seed, 10.0)
+            assert record.forfeits == [], record.forfeits
+    reachable = command_bot("net", f"{PY} {BAD} network {port}", ("hunter", "fox"),
+                            limits=Limits(network=True))  # fmt: skip
+    with socket.create_server(("127.0.0.1", port)):
+        record = run_match(make_game("fox"), [reachable, reachable], 1, 10.0)
+    assert "printed a line that is not JSON: 'connected'" in record.forfeits[0].reason
 
 
 def test_a_cmd_bot_is_refused_where_a_person_other_than_the_user_names_bots() -> None:
