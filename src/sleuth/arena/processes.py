@@ -36,6 +36,7 @@ from typing import Any
 
 from sleuth.arena.play import GameRow, Job, play_game
 from sleuth.arena.stopping import GameAbandoned, StopRequest
+from sleuth.core import botprocess
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.match import hard_stopping
@@ -59,6 +60,7 @@ def _exit_when_orphaned(parent: int) -> None:
     while True:
         time.sleep(ORPHAN_CHECK)
         if os.getppid() != parent:
+            botprocess.close_all()  # os._exit runs no exit handler
             os._exit(1)
 
 
@@ -117,6 +119,8 @@ def _worker(
             with contextlib.suppress(OSError):
                 conn.send(outbox)
         conn.close()
+        botprocess.close_all()  # the bot processes kept for the next game (a worker's exit
+        # runs no exit handler)
 
 
 @dataclass

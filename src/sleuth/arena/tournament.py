@@ -35,6 +35,7 @@ from sleuth.arena.processes import play_in_processes
 from sleuth.arena.ray_backend import check_reachable, import_ray, play_on_ray
 from sleuth.arena.stats import wilson_interval
 from sleuth.arena.stopping import GameAbandoned, StopRequest, stop_signals
+from sleuth.core import botprocess
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
@@ -525,6 +526,7 @@ def run_tournament(
                 )  # fmt: skip
                 tournament.lost = outcome.lost
     finally:
+        botprocess.close_all()  # the bot processes kept for the next game, in this process
         batches.flush()
         if logs is not None:
             _remove_partial_logs(logs)

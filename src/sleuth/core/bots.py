@@ -33,6 +33,10 @@ class Bot(ABC):
     """A player for one seat.  Subclasses keep any belief they need between calls, as a
     cache of their views (see :meth:`ask`)."""
 
+    move_limit: float | None = None
+    """The seconds per move the match runner holds this bot's seat to (set before its first
+    move; None: no limit).  A bot in another process enforces it on the wall clock."""
+
     def __init__(self, game: Game[Any], seat: int, seed: int) -> None:
         self.game = game
         self.seat = seat

@@ -338,6 +338,9 @@ class MatchRunner:
         with _hard_stopping() as stops:
             players = _start_bots(game, bots, seed, stops, record.forfeits)
             forfeited.update(f.seat for f in record.forfeits)
+            for player, limit in zip(players, limits, strict=True):
+                if player is not None:
+                    player.move_limit = limit
 
             while not state.is_terminal():
                 if forfeited and not game.continues_after_forfeit:

@@ -26,6 +26,7 @@ from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
 from sleuth.core.bots import BotInfo, BotSpec
+from sleuth.core.botwire import CMD_PREFIX
 from sleuth.core.errors import OptionError, SleuthError, UnknownNameError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
@@ -115,10 +116,21 @@ class GameSpec:
         return filled
 
     def bot(self, name: str, interactive: bool = False) -> BotSpec:
-        """The bot called ``name``: a base name, optionally with options (``ismcts:c=0.5``).
+        """The bot called ``name``: a base name, optionally with options (``ismcts:c=0.5``),
+        or ``cmd:COMMAND``, a bot process that plays any role (:mod:`sleuth.core.external`).
 
         With ``interactive=True`` (the web app) option values over their interactive limit
         are refused (:meth:`BotSpec.configured`)."""
+        if name.startswith(CMD_PREFIX):
+            if interactive:
+                raise OptionError(
+                    f"bot {name!r}: a {CMD_PREFIX} bot runs a command on this machine; it is "
+                    "offered where the person running Sleuth names it (sleuth play), not here"
+                )
+            from sleuth.core.external import command_bot  # starts processes: imported on use
+
+            command = name.removeprefix(CMD_PREFIX)
+            return command_bot(name, command, self.roles, rules_version=self.rules_version)
         base, *settings = name.split(":")
         for spec in self.bots:
             if spec.name == base:
