@@ -43,6 +43,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("cluedo_notepad.py", "vs baseline"),
         ("cli_startup.py", "vs eager"),
         ("first_run.py", "first/second"),
+        ("envs.py", "cost vs engine"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:
@@ -102,4 +103,5 @@ def test_every_benchmark_is_tested() -> None:
         "web_load.py",
         "cli_startup.py",
         "first_run.py",
+        "envs.py",
     }

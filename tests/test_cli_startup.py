@@ -30,6 +30,8 @@ HEAVY = ("numba", "llvmlite", "numpy", "scipy", "duckdb", "pysat", "rapidfuzz")
 """Libraries the games and the arena import, none needed to start the command line.  (Pydantic
 is not among them: Typer itself imports it to build a command's options.)"""
 WEB = ("fastapi", "starlette", "uvicorn", "jinja2", "sleuth.web")
+RL = ("gymnasium", "pettingzoo", "sleuth.envs")
+"""The ``rl`` extra and its adapters: imported by a learner's program only."""
 GAMES = tuple(f"sleuth.games.{name.replace('-', '_')}" for name in builtin_game_names())
 CATALOGUES = tuple(f"{package}.catalogue" for package in GAMES)
 """What ``sleuth games`` reads of each built-in game: its catalogue (and the package, which
@@ -95,7 +97,7 @@ def test_starting_imports_no_game_and_no_heavy_library(args: list[str], tmp_path
     modules = imported_by(args, tmp_path)
     assert "sleuth.cli.app" in modules  # the command line did start
     assert loaded(modules, GAMES) == []
-    assert loaded(modules, (*HEAVY, *WEB, "sleuth.arena", "sleuth.assist")) == []
+    assert loaded(modules, (*HEAVY, *WEB, *RL, "sleuth.arena", "sleuth.assist")) == []
 
 
 def test_playing_one_game_imports_no_other_game_and_no_database(tmp_path: Path) -> None:
@@ -104,7 +106,7 @@ def test_playing_one_game_imports_no_other_game_and_no_database(tmp_path: Path) 
     )
     assert "sleuth.arena.tournament" in modules  # the tournament did run
     assert loaded(modules, GAMES) == ["sleuth.games.fox"]
-    assert loaded(modules, ("numba", "duckdb", "pysat", "rapidfuzz", "scipy", *WEB)) == []
+    assert loaded(modules, ("numba", "duckdb", "pysat", "rapidfuzz", "scipy", *WEB, *RL)) == []
 
 
 WORKER_PROBE = """\

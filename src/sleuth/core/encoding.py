@@ -43,11 +43,14 @@ Mask = npt.NDArray[np.int8]
 
 @dataclass(frozen=True)
 class Segment:
-    """A named slice of an observation vector: ``size`` floats meaning ``meaning``."""
+    """A named slice of an observation vector: ``size`` floats meaning ``meaning``, each
+    between ``low`` and ``high`` (the bounds of the adapters' observation spaces)."""
 
     name: str
     size: int
     meaning: str
+    low: float = 0.0
+    high: float = 1.0
 
 
 class ActionBuilder(ABC, Generic[ActionT]):
@@ -126,6 +129,17 @@ class Encoding(ABC, Generic[ActionT]):
     def layout(self, belief: bool = False) -> tuple[Segment, ...]:
         """The segments of an observation, in order."""
         return self.segments + (self.belief_segments if belief else ())
+
+    def bounds(self, belief: bool = False) -> tuple[Observation, Observation]:
+        """The least and greatest value of each entry of an observation (its segments')."""
+        layout = self.layout(belief)
+        low = np.repeat(
+            np.array([s.low for s in layout], dtype=np.float32), [s.size for s in layout]
+        )
+        high = np.repeat(
+            np.array([s.high for s in layout], dtype=np.float32), [s.size for s in layout]
+        )
+        return low, high
 
     def observe(self, view: View, prefix: Sequence[int] = (), belief: bool = False) -> Observation:
         """The observation of ``view`` while ``prefix`` (ids towards the seat's next action) is

@@ -3,8 +3,9 @@
 :func:`check_encoding` plays a game by uniformly random legal ids through an
 :class:`~sleuth.envs.episode.Episode` and checks at every step:
 
-* every observation has the encoding's size, is float32 and finite, and so is its mask, whose
-  ones are exactly the seat to move's legal ids (and none for the other seats);
+* every observation has the encoding's size, is float32, finite and within its segments'
+  bounds (:meth:`~sleuth.core.encoding.Encoding.bounds`), and so is its mask, whose ones are
+  exactly the seat to move's legal ids (and none for the other seats);
 * every id the mask allows extends to a legal action (the engine validates each completed
   action), :meth:`~sleuth.core.encoding.ActionBuilder.ids_of` gives back the ids that built
   it, and where a state lists few legal actions, the actions the builder can reach are
@@ -44,12 +45,17 @@ def check_encoding(case: Case, seed: int, belief: bool = False, worlds_at: int =
     episode = Episode(encoding, derive_seed(seed, "episode"), belief)
     rng = random.Random(seed)
     size = encoding.size(belief)
+    low, high = encoding.bounds(belief)
     decisions = 0
     for step in range(MAX_STEPS):
         for seat in range(game.num_players):
             obs = episode.observe(seat)
             if obs.shape != (size,) or obs.dtype != np.float32 or not np.isfinite(obs).all():
                 problem = f"seat {seat}'s observation is not {size} finite float32 values"
+                raise case.fail(seed, problem, step)
+            outside = np.flatnonzero((obs < low) | (obs > high))
+            if outside.size:
+                problem = f"seat {seat}'s observation is out of its segment's bounds at {outside}"
                 raise case.fail(seed, problem, step)
         if episode.over:
             if episode.mask(0).any():
