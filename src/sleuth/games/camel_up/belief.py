@@ -36,7 +36,16 @@ from sleuth.core.belief import contradiction, read_events
 from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game, State
-from sleuth.games.camel_up.actions import PILES, ROLL, Die, LegBet, OverallBet, PlaceTile, Start
+from sleuth.games.camel_up.actions import (
+    PILES,
+    ROLL,
+    CamelAction,
+    Die,
+    LegBet,
+    OverallBet,
+    PlaceTile,
+    Start,
+)
 from sleuth.games.camel_up.advice import card_value
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import HIDDEN, CamelState, CamelUpGame
@@ -68,31 +77,44 @@ class TableTracker:
         state = self.state
         public = event.public
         kind = event.kind
-        if kind in DERIVED:
-            return
-        if kind == "start":
-            state.apply(Start(tuple((int(s), tuple(n)) for s, n in public["stacks"])))
-        elif kind == "roll":
-            if not public["forced"]:
-                state.apply(ROLL)
-        elif kind == "die":
-            state.apply(Die(str(public["colour"]), int(public["value"])))
-        elif kind == "leg_bet":
-            state.apply(LegBet(str(public["camel"])))
-        elif kind == "tile":
-            state.apply(PlaceTile(int(public["space"]), str(public["side"])))
-        elif kind == "overall_bet":
-            if event.private is not None:
-                state.apply(OverallBet(str(public["pile"]), str(event.private["camel"])))
-            else:
-                state.apply_hidden_bet(str(public["pile"]))
+        if kind == "overall_bet" and event.private is None:
+            state.apply_hidden_bet(str(public["pile"]))
         elif kind == "overall_turned_up":  # the assistant's log: a pile typed in at the end
             camels = [state.game.camel_ids[str(name)] for name in public["camels"]]
             state.turn_up(str(public["pile"]), camels)
         elif kind == "overall_scored":
             state.reveal_overall(str(public["pile"]), public["cards"])
         else:
-            raise IllegalActionError(f"unknown event kind {kind!r}")
+            action = replayed_action(event)
+            if action is not None:
+                state.apply(action)
+
+
+def replayed_action(event: Event) -> CamelAction | None:
+    """The action that caused ``event`` (a player's, or chance's ``start`` and ``die``); None
+    for the events an action causes besides its own (:data:`DERIVED`, a forced ``roll``, which
+    its ``die`` plays).  An overall bet needs its camel (the private part: the bettor's view,
+    or a sampled world's: one without it is a KeyError); an unknown kind is an
+    IllegalActionError."""
+    public = event.public
+    kind = event.kind
+    if kind in DERIVED or (kind == "roll" and public["forced"]):
+        return None
+    if kind == "start":
+        return Start(tuple((int(s), tuple(n)) for s, n in public["stacks"]))
+    if kind == "roll":
+        return ROLL
+    if kind == "die":
+        return Die(str(public["colour"]), int(public["value"]))
+    if kind == "leg_bet":
+        return LegBet(str(public["camel"]))
+    if kind == "tile":
+        return PlaceTile(int(public["space"]), str(public["side"]))
+    if kind == "overall_bet":
+        if event.private is None:
+            raise KeyError("the camel of a hidden overall card")
+        return OverallBet(str(public["pile"]), str(event.private["camel"]))
+    raise IllegalActionError(f"unknown event kind {kind!r}")
 
 
 class InferringTracker(TableTracker):

@@ -8,11 +8,14 @@ from sleuth.games.camel_up.bots import BOTS
 from sleuth.games.camel_up.catalogue import GAME
 from sleuth.games.camel_up.plugins import ASSIST, INFER
 from sleuth.games.camel_up.rules import CamelUpGame
+from sleuth.games.camel_up.search import CamelUpSearchModel
 
 
 def _build(values: dict[str, JSON]) -> CamelUpGame:
     return CamelUpGame(**values)
 
+
+SEARCH = CamelUpSearchModel()
 
 SPEC = GAME.spec(
     build=_build,
@@ -20,4 +23,6 @@ SPEC = GAME.spec(
     infer=INFER,
     assist=ASSIST,
     commands="sleuth.games.camel_up.commands:app",
+    search=SEARCH,
+    encoding="sleuth.games.camel_up.encoding:CamelUpEncoding",
 )
