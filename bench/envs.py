@@ -5,10 +5,13 @@ games in this process, one core:
 
 (a) ``engine``: the rules engine driven by a bare loop (``current_player``, ``legal_actions``,
     a uniformly random legal action, ``apply``; chance sampled with ``sample_chance``).
-(b) ``pettingzoo``: ``sleuth.envs.pettingzoo.env(GAME)`` with its wrappers, every agent
+(b) ``episode``: the :class:`~sleuth.envs.episode.Episode` under both adapters stepped by
+    uniformly random legal ids (every seat's view, the builder of each action and its legal
+    ids), without observations or masks: what the ids cost before any tensor is made.
+(c) ``pettingzoo``: ``sleuth.envs.pettingzoo.env(GAME)`` with its wrappers, every agent
     choosing a uniformly random id of its mask from ``last()`` (an observation per id);
     ``pettingzoo raw``: the same with ``raw_env(GAME)``, without PettingZoo's wrappers.
-(c) ``gymnasium``: ``SleuthEnv(GAME)``, the learner at seat 0 choosing a uniformly random id
+(d) ``gymnasium``: ``SleuthEnv(GAME)``, the learner at seat 0 choosing a uniformly random id
     of its mask, the other seats played by the ``random`` bots (asked through ``Bot.ask``).
 
 A step is one ``step()`` call of an environment; an action is one action applied by a seat
@@ -35,6 +38,7 @@ import numpy as np
 from _report import print_table
 from sleuth.core.game import CHANCE
 from sleuth.core.registry import builtin_game_names, game_spec
+from sleuth.envs.episode import Episode
 
 try:
     from sleuth.envs.gymnasium import SleuthEnv
@@ -61,6 +65,21 @@ def play_engine(name: str, games: int, seed: int) -> tuple[int, int]:
             state.apply(legal[rng.randrange(len(legal))])
             actions += 1
     return actions, actions
+
+
+def play_episode(name: str, games: int, seed: int) -> tuple[int, int]:
+    spec = game_spec(name)
+    encoding = spec.encoding_for(spec.make({}))
+    rng = random.Random(seed)
+    steps = actions = 0
+    for index in range(games):
+        episode = Episode(encoding, seed + index)
+        while not episode.over:
+            legal = episode.builder.legal_ids()
+            episode.step(legal[rng.randrange(len(legal))])
+            steps += 1
+        actions += seat_actions(episode.actions)
+    return steps, actions
 
 
 def seat_actions(actions: list[tuple[int, Any]]) -> int:
@@ -107,6 +126,7 @@ def play_pettingzoo_raw(name: str, games: int, seed: int) -> tuple[int, int]:
 
 METHODS: dict[str, Play] = {
     "engine": play_engine,
+    "episode": play_episode,
     "pettingzoo": play_pettingzoo,
     "pettingzoo raw": play_pettingzoo_raw,
     "gymnasium": play_gymnasium,

@@ -8,7 +8,7 @@ What counts as an example:
 - ``$ sleuth ...`` and ``$ python ...`` lines in any other block (a terminal transcript);
 - inline code spans that are whole commands: ``sleuth ...`` or ``python studies/...`` with an
   option and no placeholder (no ``GAME``, ``FILE``, ``[...]``, ``<...>``, ``...``);
-- the README's ```python blocks.
+- the ```python blocks of the README and of the pages in :data:`PYTHON_PAGES`.
 
 Each runs with ``bash`` in a fresh temporary folder that has ``.venv`` (this interpreter's
 environment), ``studies/`` and ``examples/`` of the repository; ``sleuth`` and ``python`` on the
@@ -24,6 +24,7 @@ or ``"forfeits": N`` in JSON, N > 0), or output that differs from the output the
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -55,7 +56,12 @@ COMMAND = re.compile(r"^(\.venv/bin/)?(sleuth|python3?) ")
 INTERACTIVE = re.compile(r"\bsleuth (assist|fox play)\b")
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]*\b|\[|<|\.\.\.")
 
+PYTHON_PAGES = {"README.md": (), "docs/envs.md": ("gymnasium", "pettingzoo", "pyspiel")}
+"""The pages whose ```python blocks run, with the libraries of an extra they need: without
+them (the plain install's CI step) the blocks are skipped, saying so."""
+
 SKIPPED = {
+    "pip install": "installs packages (the rl extra of docs/envs.md is part of the dev install)",
     "python3 dev.py demo": "sets up .venv with pip; its three tournaments are `sleuth play fox` "
     "commands shown on docs/fox.md",
     "python3 dev.py test": "is CI itself (.ci/run)",
@@ -186,7 +192,7 @@ def page_examples(path: Path) -> list[Example]:
         elif fence is not None and line.strip() == "```":
             if fence in SHELL_FENCES:
                 found.extend(_shell_block(page, start, block))
-            elif fence == "python" and page == "README.md":
+            elif fence == "python" and page in PYTHON_PAGES:
                 found.append(Example(page, start, "python", "\n".join(block)))
             else:
                 for offset, text in enumerate(block):
@@ -318,6 +324,11 @@ def _marks(example: Example) -> list[pytest.MarkDecorator]:
     for part, reason in SKIPPED.items():
         if example.text.startswith(part):
             marks.append(pytest.mark.skip(reason=reason))
+    if example.kind == "python":
+        absent = [m for m in PYTHON_PAGES[example.page] if importlib.util.find_spec(m) is None]
+        if absent:
+            reason = f"{', '.join(absent)} not installed (an extra this page's examples need)"
+            marks.append(pytest.mark.skip(reason=reason))
     return marks
 
 
@@ -341,6 +352,7 @@ def test_examples_are_found() -> None:
     assert "sleuth games" in texts
     assert any(t.startswith("sleuth replay fox-logs/") for t in texts)
     assert any(e.kind == "python" and e.page == "README.md" for e in EXAMPLES)
+    assert sum(e.kind == "python" and e.page == "docs/envs.md" for e in EXAMPLES) == 3
     heredoc = next(t for t in texts if t.startswith("python - <<'EOF'"))
     assert heredoc.endswith("\nEOF")
     shown = next(e for e in EXAMPLES if e.text == "sleuth fox solve --graph path:5 --json")
@@ -395,3 +407,17 @@ def test_problems_are_caught() -> None:
     forfeited = done(0, "5 games in 0.1 s, mean moves per game 7, forfeits 3")
     assert problems(play, forfeited) == ["forfeits"]
     assert problems(play, done(0, '{"forfeits": 0, "x": {"forfeits": 1}}')) == ["forfeits"]
+
+
+def test_a_python_example_needing_a_missing_library_is_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The plain install has no extras: a page's Python examples that need one are skipped
+    there, naming the library (and run where it is installed)."""
+    monkeypatch.setitem(PYTHON_PAGES, "x.md", ("no_such_library", "pytest"))
+    marks = _marks(Example("x.md", 1, "python", "print(1)"))
+    assert [m.kwargs["reason"] for m in marks if m.name == "skip"] == [
+        "no_such_library not installed (an extra this page's examples need)"
+    ]
+    monkeypatch.setitem(PYTHON_PAGES, "x.md", ("pytest",))
+    assert _marks(Example("x.md", 1, "python", "print(1)")) == []

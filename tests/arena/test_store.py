@@ -20,7 +20,7 @@ from sleuth.core.registry import make_game
 
 RUN_COLUMNS = [
     "run_id", "started_at", "game", "options", "seed", "bots", "games", "workers", "seconds",
-    "sleuth_version", "status", "time_limit", "logs", "rotate",
+    "sleuth_version", "status", "time_limit", "logs", "rotate", "league",
 ]  # fmt: skip
 GAME_COLUMNS = [
     "run_id", "game_index", "game", "options", "seed", "bots", "roles", "outcome", "returns",

@@ -272,3 +272,14 @@ def test_the_sampler_varies_the_hidden_cards_and_keeps_the_view(
         for bettor in set(seats):
             camels = [bet.camel for bet, s in zip(bets, seats, strict=True) if s == bettor]
             assert len(camels) == len(set(camels))
+
+
+def test_the_sampler_of_a_finished_game_replays_its_one_world() -> None:
+    game, episode = _random_views(13, 0)
+    rng = random.Random(13)
+    while not episode.over:
+        episode.step(rng.choice(episode.builder.legal_ids()))
+    view = episode.views[0]
+    assert any(e.kind == "overall_scored" for e in view.events)
+    history = CamelUpSampler(game, view).sample_history(rng)
+    assert history == [action for _, action in episode.actions]

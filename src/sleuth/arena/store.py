@@ -11,7 +11,8 @@ Tables:
            logs go to, absolute; ``NULL`` for none: ``--resume`` goes on writing there),
            ``rotate`` (whether seats rotate from game to game: false for a run whose bots keep
            their seats, such as ``compare --side``; ``NULL`` for runs stored before it, which
-           count as rotating).
+           count as rotating), ``league`` (true for a ``sleuth league`` run, whose ``bots``
+           are the pool; ``NULL`` for other runs).
 ``games``  one row per game: ``run_id``, ``game_index``, ``game``, ``options`` (JSON), ``seed``,
            ``bots`` and ``roles`` (per seat), ``outcome``, ``returns``, ``wins`` (per seat),
            ``length`` (actions by players), ``duration`` (seconds), ``forfeits`` (JSON list of
@@ -19,7 +20,10 @@ Tables:
            the game replays from its options, seed and actions), ``thinking`` (JSON list per
            seat of ``[moves, total CPU seconds, longest CPU seconds]``), ``winners`` (the winning
            sides; empty: nobody won), ``termination`` (why the game ended: ``caught``,
-           ``race_over``, ``forfeit``, ...).  Files written before a column existed get it on
+           ``race_over``, ``forfeit``, ...).
+``ratings`` one row per bot of a league when it ends: ``run_id``, ``bot``, ``mu``, ``sigma``,
+           ``ordinal`` (``mu - 3 sigma``), ``games`` (OpenSkill's Plackett-Luce model:
+           :mod:`sleuth.arena.league`).  Files written before a column existed get it on
            first use (``NULL`` for their old rows).
 
 A run being played is written as it goes: its ``runs`` row first (status ``running``), its
@@ -47,6 +51,7 @@ from sleuth.core.events import JSON
 from sleuth.core.match import DEFAULT_TIME_LIMIT, DefaultLimit
 
 if TYPE_CHECKING:
+    from sleuth.arena.league import Rating
     from sleuth.arena.tournament import Tournament
 
 SCHEMA = """
@@ -68,6 +73,10 @@ ALTER TABLE games ADD COLUMN IF NOT EXISTS winners VARCHAR[];
 ALTER TABLE games ADD COLUMN IF NOT EXISTS termination VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS logs VARCHAR;
 ALTER TABLE runs ADD COLUMN IF NOT EXISTS rotate BOOLEAN;
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS league BOOLEAN;
+CREATE TABLE IF NOT EXISTS ratings (
+    run_id VARCHAR, bot VARCHAR, mu DOUBLE, sigma DOUBLE, ordinal DOUBLE, games INTEGER
+);
 """
 
 _GAME_COLUMNS = (
@@ -121,20 +130,22 @@ def begin(
     time_limit: float | None,
     logs: Path | None = None,
     rotate: bool = True,
+    league: bool = False,
 ) -> None:
     """Record a run about to be played (status ``running``, no games yet), with the folder
-    its game logs go to (absolute), if any, for ``--resume`` to go on writing there, and
-    whether its seats rotate."""
+    its game logs go to (absolute), if any, for ``--resume`` to go on writing there, whether
+    its seats rotate, and whether it is a league."""
     with _transaction(path) as con:
         con.execute(
             "INSERT INTO runs (run_id, started_at, game, options, seed, bots, games, workers, "
-            "seconds, sleuth_version, status, time_limit, logs, rotate) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "seconds, sleuth_version, status, time_limit, logs, rotate, league) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 tournament.run_id, started_at, tournament.game, _options(tournament.options),
                 tournament.seed, list(tournament.bots), tournament.requested or
                 len(tournament.rows), tournament.workers, 0.0, sleuth_version, "running",
                 _limit(time_limit), None if logs is None else str(logs.absolute()), rotate,
+                league,
             ],
         )  # fmt: skip
 
@@ -166,6 +177,17 @@ def end(path: Path, tournament: Tournament, seconds_before: float = 0.0) -> None
         )
 
 
+def save_ratings(path: Path, run_id: str, ratings: Sequence[Rating]) -> None:
+    """Store a league's ratings, replacing any stored for the run before (a resumed league
+    rates all its games again)."""
+    with _transaction(path) as con:
+        con.execute("DELETE FROM ratings WHERE run_id = ?", [run_id])
+        con.executemany(
+            "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?)",
+            [[run_id, r.bot, r.mu, r.sigma, r.ordinal, r.games] for r in ratings],
+        )
+
+
 @dataclass(frozen=True)
 class StoredRun:
     """A run found in the store, with its finished games (ordered by index)."""
@@ -188,10 +210,11 @@ def find_run(
     time_limit: float | None,
     rotate: bool = True,
     skip: Sequence[str] = (),
+    league: bool = False,
 ) -> StoredRun:
     """The latest run of exactly this tournament (game, options, seed, bots, games, time
-    limit, rotating seats or not) in ``path`` other than the runs ``skip`` names, to resume
-    it; a ``SleuthError`` says why there is none."""
+    limit, rotating seats or not, league or not) in ``path`` other than the runs ``skip``
+    names, to resume it; a ``SleuthError`` says why there is none."""
     try:
         with connect(path) as con:
             con.execute(SCHEMA)
@@ -199,10 +222,11 @@ def find_run(
                 "SELECT run_id, coalesce(status, 'finished'), seconds, logs FROM runs "
                 "WHERE game = ? AND options = ?::JSON AND seed = ? AND bots = ? AND games = ? "
                 "AND time_limit IS NOT DISTINCT FROM ? AND coalesce(rotate, true) = ? "
+                "AND coalesce(league, false) = ? "
                 "AND NOT list_contains(?::VARCHAR[], run_id) ORDER BY started_at DESC LIMIT 1",
                 [
                     game, _options(options), seed, list(bots), games, _limit(time_limit),
-                    rotate, list(skip),
+                    rotate, league, list(skip),
                 ],
             ).fetchone()  # fmt: skip
             if found is None:

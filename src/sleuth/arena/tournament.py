@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
+from sleuth.arena.league import league_seatings
 from sleuth.arena.play import MAX_GAMES, GameRow, Job, check_games, game_of, play_game
 from sleuth.arena.processes import play_in_processes
 from sleuth.arena.stats import wilson_interval
@@ -286,11 +287,21 @@ class Schedule(Sequence[Job]):
 
 
 def schedule(
-    game: Game[Any], bots: Sequence[str], games: int, seed: int, rotate: bool = True
+    game: Game[Any],
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    rotate: bool = True,
+    league: bool = False,
 ) -> Schedule:
     """The games of the tournament, in index order (made as they are read: :class:`Schedule`);
-    with ``rotate=False`` every game keeps the seating given (:func:`fixed_seating`)."""
-    seatings = valid_seatings(game, bots) if rotate else [fixed_seating(game, bots)]
+    with ``rotate=False`` every game keeps the seating given (:func:`fixed_seating`); with
+    ``league=True`` ``bots`` is a pool and the games cycle through every seating of it
+    (:func:`~sleuth.arena.league.league_seatings`)."""
+    if league:
+        seatings = league_seatings(game, bots)
+    else:
+        seatings = valid_seatings(game, bots) if rotate else [fixed_seating(game, bots)]
     return Schedule(seed, tuple(seatings), games)
 
 
@@ -422,6 +433,7 @@ def run_tournament(
     previous: Sequence[GameRow] = (),
     run_id: str | None = None,
     rotate: bool = True,
+    league: bool = False,
 ) -> Tournament:
     """Play ``games`` games of ``name`` between ``bots`` and return the results.
 
@@ -430,7 +442,8 @@ def run_tournament(
     on (so that they can be stored before it ends).  To resume a stopped run, give its
     ``run_id`` and its finished games as ``previous``: they are not played again, and the
     result holds them with the new ones (``logs`` may then already hold their logs).
-    ``rotate=False`` keeps every bot in the seat it is named for (no seat rotation).
+    ``rotate=False`` keeps every bot in the seat it is named for (no seat rotation);
+    ``league=True`` makes ``bots`` a pool, one bot per side in every seating (:func:`schedule`).
 
     Ctrl-C or SIGTERM during the run stop it early (see :mod:`sleuth.arena.stopping`): the
     result then has ``stopped_by`` set and holds every game that finished.  Bad names,
@@ -440,7 +453,8 @@ def run_tournament(
     game, bots = canonical_setup(name, bots, options or {})
     canonical = game.options()
     done = {row.index for row in previous if 0 <= row.index < games}
-    jobs = (job for job in schedule(game, bots, games, seed, rotate) if job[0] not in done)
+    planned = schedule(game, bots, games, seed, rotate, league)
+    jobs = (job for job in planned if job[0] not in done)
     remaining = games - len(done)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     if not -(2**63) <= seed < 2**63:

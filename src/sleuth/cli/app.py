@@ -43,6 +43,7 @@ from sleuth.core.registry import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from sleuth.arena.league import Rating
     from sleuth.arena.paired import Comparison, ComparisonStopped, PairedMean
     from sleuth.arena.play import GameRow
     from sleuth.arena.store import StoredRun
@@ -264,6 +265,70 @@ def play_command(
     Finished games are stored as the run goes.  Ctrl-C (or SIGTERM) stops it within about a
     second, keeping every finished game; a second Ctrl-C stops at once.  The same command
     with --resume then plays the games that are left."""
+    _tournament(game, bots, games, seed, option, workers, db, no_db, logs, time_limit, resume,
+                as_json)  # fmt: skip
+
+
+@app.command("league")
+def league_command(
+    game: Annotated[str, typer.Argument(help="Game name (see `sleuth games`).")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Comma-separated pool of bots (each once): every seating of them, one bot per "
+            "side, is played in turn.",
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", callback=_check_games, help="Number of games.")
+    ] = 100,
+    seed: SeedOption = 0,
+    option: GameOptions = None,
+    workers: WorkersOption = None,
+    db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = DEFAULT_DB,
+    no_db: Annotated[bool, typer.Option("--no-db", help="Do not store results.")] = False,
+    logs: Annotated[
+        Path | None, typer.Option("--logs", help="Write one JSONL log per game to this folder.")
+    ] = None,
+    time_limit: TimeLimitOption = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue the latest stopped league of this same command in the results "
+            "file: its finished games are kept, the others are played.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play every bot of a pool against the others, in every seating, and rate them.
+
+    Each side gets one bot of the pool (a team side is played by one bot); the games cycle
+    through every seating that fits the roles, so that a number of games that is a multiple of
+    the seatings plays each equally often.  The ratings (OpenSkill, Plackett-Luce) are printed
+    with the results table and stored in the results file's ratings table."""
+    _tournament(game, bots, games, seed, option, workers, db, no_db, logs, time_limit, resume,
+                as_json, league=True)  # fmt: skip
+
+
+def _tournament(
+    game: str,
+    bots: str,
+    games: int,
+    seed: int,
+    option: list[str] | None,
+    workers: int | None,
+    db: Path,
+    no_db: bool,
+    logs: Path | None,
+    time_limit: float | None,
+    resume: bool,
+    as_json: bool,
+    league: bool = False,
+) -> None:
+    """``play`` (or with ``league=True``, ``league``): run, store and print a tournament."""
+    from sleuth.arena.league import league_seatings, rate
     from sleuth.arena.stopping import stop_signals
     from sleuth.arena.tournament import (
         Tournament,
@@ -284,7 +349,7 @@ def play_command(
     texts = parse_option_texts(option or [])
     options = game_spec(game).options_for(texts, len(names))
     board = game_for_bots(game, texts, len(names), "--bots")  # bad names fail before the
-    valid_seatings(board, names)  # database is touched
+    seatings = (league_seatings if league else valid_seatings)(board, names)  # database is used
     board, canonical_bots = canonical_setup(game, names, options)
     previous: list[GameRow] = []
     seconds_before = 0.0
@@ -296,7 +361,14 @@ def play_command(
             store.prepare(db)
             if resume:
                 found = store.find_run(
-                    db, game, board.options(), seed, canonical_bots, games, time_limit
+                    db,
+                    game,
+                    board.options(),
+                    seed,
+                    canonical_bots,
+                    games,
+                    time_limit,
+                    league=league,
                 )
                 if found.status == "finished":
                     errors.print(
@@ -314,7 +386,15 @@ def play_command(
                     run_id, game, board.options(), seed, tuple(canonical_bots),
                     workers or os.cpu_count() or 1, requested=games,
                 )  # fmt: skip
-                store.begin(db, header, datetime.now(), sleuth.__version__, time_limit, logs)
+                store.begin(
+                    db,
+                    header,
+                    datetime.now(),
+                    sleuth.__version__,
+                    time_limit,
+                    logs,
+                    league=league,
+                )
         with progress(
             f"{game}: {', '.join(names)}", games, len(previous), bar=not as_json
         ) as advance:
@@ -333,13 +413,27 @@ def play_command(
                 else lambda rows: store.add_games(db, run_id, game, board.options(), rows),
                 previous=previous,
                 run_id=run_id,
+                league=league,
             )
+        ratings = rate(board, canonical_bots, tournament.rows) if league else None
         if not no_db:
             store.end(db, tournament, seconds_before)
+            if ratings is not None:
+                store.save_ratings(db, tournament.run_id, ratings)
         if as_json:
-            print_json(tournament.summary())
+            summary = tournament.summary()
+            if ratings is not None:
+                summary["seatings"] = len(seatings)
+                summary["ratings"] = [
+                    {"bot": r.bot, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal,
+                     "games": r.games}
+                    for r in ratings
+                ]  # fmt: skip
+            print_json(summary)
         else:
             _print_standings(tournament)
+            if ratings is not None:
+                _print_ratings(ratings, len(seatings))
             where = "" if no_db else f"; results in {db} (run {tournament.run_id[:8]})"
             if logs is not None:
                 where += f"; logs in {logs}/"
@@ -470,6 +564,15 @@ def _print_standings(tournament: Tournament) -> None:
         for s in standings
     )
     console.print(f"thinking time (CPU) per move: {thinking}", highlight=False)
+
+
+def _print_ratings(ratings: Sequence[Rating], seatings: int) -> None:
+    """The league's ratings, best conservative estimate first."""
+    table = Table(title=f"OpenSkill ratings ({seatings} seatings in turn)")
+    _add_columns(table, ("bot", "mu", "sigma", "mu - 3 sigma", "games"))
+    for r in ratings:
+        table.add_row(r.bot, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.games))
+    _print_table(table)
 
 
 @app.command("compare")

@@ -289,12 +289,14 @@ def test_counts_and_marginals_equal_brute_force(seed: int, responder: Responder)
         p = Posterior(k, responder, compiled)
         assert p.deals == len(allowed)
         assert p.weight == total
+        matrix = p.matrix()
         for card in range(deck.size):
             for owner in owners:
                 expected = sum(
                     w for (hands, env), w in allowed.items() if owner_of(card, hands, env) == owner
                 )
                 assert p.fraction(card, owner) == expected / total, (card, owner)
+                assert matrix[card, k.index(owner)] == float(expected / total), (card, owner)
         solutions: dict[tuple[int, ...], Fraction] = {}
         for (_, env), w in allowed.items():
             solutions[tuple(members(env))] = solutions.get(tuple(members(env)), Fraction(0)) + w

@@ -53,6 +53,9 @@ from sleuth.games.camel_up.track import RACERS
 
 DERIVED = frozenset(("capped", "leg_scored", "game_over"))
 """Events the engine derives by itself when it replays the others."""
+SCORING = frozenset((*DERIVED, "overall_scored"))
+"""Events the die that ends a leg or the race causes besides its own (the overall cards'
+scoring reveals them: the table reads it, a replay of the actions makes it again)."""
 
 
 class TableTracker:
@@ -92,13 +95,13 @@ class TableTracker:
 
 def replayed_action(event: Event) -> CamelAction | None:
     """The action that caused ``event`` (a player's, or chance's ``start`` and ``die``); None
-    for the events an action causes besides its own (:data:`DERIVED`, a forced ``roll``, which
+    for the events an action causes besides its own (:data:`SCORING`, a forced ``roll``, which
     its ``die`` plays).  An overall bet needs its camel (the private part: the bettor's view,
     or a sampled world's: one without it is a KeyError); an unknown kind is an
     IllegalActionError."""
     public = event.public
     kind = event.kind
-    if kind in DERIVED or (kind == "roll" and public["forced"]):
+    if kind in SCORING or (kind == "roll" and public["forced"]):
         return None
     if kind == "start":
         return Start(tuple((int(s), tuple(n)) for s, n in public["stacks"]))

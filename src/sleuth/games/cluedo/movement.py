@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from sleuth.core.numbers import whole_number
 from sleuth.games.cluedo.cards import NAMES, ROOMS, SUSPECTS, Category, card_named
@@ -93,9 +93,12 @@ Position = AtStart | InRoom | Transit
 _TRANSIT = re.compile(r"^(.+?) -> (.+?) \((\d+) to go, (\d+) walked\)$")
 
 
+@lru_cache(maxsize=4096)
 def parse_position(text: str) -> Position:
     """The position whose text form is ``text`` (inverse of ``str``); a ``ValueError``
-    (:class:`~sleuth.games.cluedo.cards.CardNameError`) names a bad part."""
+    (:class:`~sleuth.games.cluedo.cards.CardNameError`) names a bad part.  Positions are
+    immutable, so the answers for the latest texts are kept (every ``moved`` event of every
+    view is read with it)."""
     text = text.strip()
     match = _TRANSIT.match(text)
     if match:

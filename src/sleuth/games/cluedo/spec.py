@@ -30,4 +30,10 @@ def _build(values: dict[str, JSON]) -> CluedoGame:
     )
 
 
-SPEC = GAME.spec(build=_build, bots=BOTS, infer=INFER, assist=ASSIST)
+SPEC = GAME.spec(
+    build=_build,
+    bots=BOTS,
+    infer=INFER,
+    assist=ASSIST,
+    encoding="sleuth.games.cluedo.encoding:CluedoEncoding",
+)

@@ -18,12 +18,22 @@ def token_positions(game: CluedoGame, events: Iterable[Event]) -> list[Position]
     """Each suspect's token position after ``events`` (any seat's view of a game)."""
     positions: list[Position] = [AtStart(s) for s in SUSPECTS]
     for event in events:
-        if event.kind == "moved":
-            seat = int(event.public["seat"])
-            positions[game.suspects[seat]] = parse_position(str(event.public["position"]))
-        elif event.kind == "suggested":
-            positions[int(event.public["suspect"])] = InRoom(int(event.public["room"]))
+        move_token(game, positions, event)
     return positions
+
+
+def move_token(game: CluedoGame, positions: list[Position], event: Event) -> int | None:
+    """Move the token ``event`` moves in ``positions`` (by suspect); return that suspect, or
+    None for an event that moves no token."""
+    if event.kind == "moved":
+        suspect = game.suspects[int(event.public["seat"])]
+        positions[suspect] = parse_position(str(event.public["position"]))
+        return suspect
+    if event.kind == "suggested":
+        suspect = int(event.public["suspect"])
+        positions[suspect] = InRoom(int(event.public["room"]))
+        return suspect
+    return None
 
 
 def last_roll(view: View) -> int:

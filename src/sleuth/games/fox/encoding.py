@@ -73,16 +73,19 @@ class FoxEncoding(Encoding[FoxAction]):
     def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
         n, days = self.fox_game.graph.n, self.fox_game.days
         out[view.seat] = 1.0
-        inspections = out[3 : 3 + days * n].reshape(days, n)
-        fox_holes = out[3 + days * n :].reshape(days, n)
+        inspections, fox_holes = 3, 3 + days * n  # where the two grids start
+        ones: list[int] = []  # indices set to 1 in one NumPy call (one per event is slower)
         day = 1
         for event in view.events:
             if event.kind == "inspected":
                 day = int(event.public["day"])
-                inspections[day - 1, list(event.public["holes"])] = 1.0
+                row = inspections + (day - 1) * n
+                ones.extend(row + hole for hole in event.public["holes"])
                 day += 1
             elif event.kind == "fox_moved" and event.private is not None:
-                fox_holes[int(event.public["night"]), list(event.private["holes"])] = 1.0
+                row = fox_holes + int(event.public["night"]) * n
+                ones.extend(row + hole for hole in event.private["holes"])
+        out[ones] = 1.0
         out[2] = min(day, days) / days
 
     def belief_into(self, out: Observation, view: View) -> None:

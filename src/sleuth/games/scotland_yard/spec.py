@@ -27,4 +27,5 @@ SPEC = GAME.spec(
     search=SEARCH,
     infer=INFER,
     assist=ASSIST,
+    encoding="sleuth.games.scotland_yard.encoding:ScotlandYardEncoding",
 )

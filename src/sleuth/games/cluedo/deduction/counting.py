@@ -213,12 +213,21 @@ class Posterior:
 
     def matrix(self) -> npt.NDArray[np.float64]:
         """P(owner holds card) by card (rows) and owner index (seats, envelope, table); each
-        row sums to 1."""
+        row sums to 1.  Entry by entry :meth:`count` over :attr:`total`, read off the tables
+        once per card rather than once per entry (an observation for learning agents takes
+        it at every event)."""
         k = self.knowledge
+        problem = self._problem
         out = np.zeros((k.deck.size, k.players + 2))
         for card in range(k.deck.size):
-            for o in range(k.players + 2):
-                out[card, o] = self.count(card, k.owner(o)) / self.total
+            known = self.closure.owner_of(card)
+            if known is not None:
+                out[card, known] = 1.0
+                continue
+            j, counts = problem.unit_of[card], self._unit_counts()
+            size = problem.units[j].size
+            for position, o in enumerate(problem.owners):
+                out[card, o] = counts[position][j] // size / self.total
         return out
 
     def certain(self) -> list[tuple[int, Owner]]:
