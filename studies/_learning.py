@@ -36,7 +36,9 @@ from sleuth.search.learned import (
 QUICK_STEPS = 2_048
 """Steps of a ``--quick`` training (CI runs it end to end)."""
 QUICK_GAMES = 4
-"""Games of a ``--quick`` evaluation."""
+"""Games of a ``--quick`` evaluation (and of its imitation)."""
+LAYERS = (128, 128)
+"""The hidden layers of the policy's and the value's perceptrons (a model of about 0.5 MB)."""
 
 
 @dataclass(frozen=True)
@@ -111,11 +113,12 @@ def train(
     start: Path | None = None,
     rate: float = 3e-4,
 ) -> None:
-    """Train a MaskablePPO policy (a new one, or the model saved at ``start``) for ``steps``
-    environment steps from ``seed`` at learning rate ``rate`` and save it at ``model_path``,
-    with a copy every ``every`` steps (``<stem>-<steps>.zip`` beside it) for the learning curve;
-    with ``imitation.games``, the policy first imitates ``imitation.teacher``
-    (:func:`imitate`), saved as ``<stem>-0.zip`` before the first step of PPO."""
+    """Train a MaskablePPO policy (a new one, or the model saved at ``start``, its steps
+    counted on) for ``steps`` environment steps from ``seed`` at learning rate ``rate`` and save
+    it at ``model_path``, with a copy every ``every`` steps (``<stem>-<steps>.zip`` beside it)
+    for the learning curve; with ``imitation.games``, the policy first imitates
+    ``imitation.teacher`` (:func:`imitate`), saved as ``<stem>-<steps>.zip`` before PPO goes
+    on (``<stem>-0.zip`` for a new policy)."""
     ppo = learning_libraries()
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -139,7 +142,7 @@ def train(
         model = ppo(
             "MlpPolicy", vectorised, seed=seed, n_steps=max(64, 2048 // len(envs)),
             batch_size=256, gamma=1.0, gae_lambda=0.95, ent_coef=0.01, learning_rate=rate,
-            policy_kwargs={"net_arch": [64, 64]}, device="cpu", verbose=0,
+            policy_kwargs={"net_arch": list(LAYERS)}, device="cpu", verbose=0,
         )  # fmt: skip
     else:
         model = ppo.load(start, vectorised, device="cpu", seed=seed, learning_rate=rate)
@@ -149,8 +152,8 @@ def train(
     started = time.perf_counter()
     if imitation.games:
         imitate(model, envs, imitation, seed)
-        _save(model, model_path.with_name(f"{model_path.stem}-0.zip"))
-    model.learn(total_timesteps=steps, callback=Copies())
+        _save(model, model_path.with_name(f"{model_path.stem}-{model.num_timesteps}.zip"))
+    model.learn(total_timesteps=steps, callback=Copies(), reset_num_timesteps=start is None)
     _save(model, model_path)
     print(f"trained {model.num_timesteps:,} steps in {time.perf_counter() - started:.0f} s")
     print(f"model: {model_path} ({model_path.stat().st_size / 1024:.0f} KB)")
@@ -164,7 +167,7 @@ class Imitation:
 
     teacher: str = "ev"
     games: int = 0
-    epochs: int = 10
+    epochs: int = 80
 
 
 def imitate(model: Any, envs: Sequence[Any], imitation: Imitation, seed: int) -> None:

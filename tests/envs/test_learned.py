@@ -92,8 +92,16 @@ def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path:
     )  # fmt: skip
     assert evaluated.returncode == 0, evaluated.stderr
     assert evaluated.stdout.startswith("| model.zip | 4 | ") and "| ppo " in evaluated.stdout
+    more = tmp_path / "more.zip"  # the trained model goes on training, and plays
+    went_on = subprocess.run(
+        [sys.executable, str(SCRIPTS[game]), "train", "--quick", "--start", str(model),
+         "--model", str(more)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert went_on.returncode == 0, went_on.stderr
+    assert "trained 4,096 steps" in went_on.stdout  # counted on from the model's 2,048
     options = [f"-o{key}={value}" for key, value in OPTIONS[game].items()]
-    bots = FIELDS[game].format(model)
+    bots = FIELDS[game].format(more)
     done = play(
         [game, "--bots", bots, *options, "-n", "2", "--json", "-w", "1", "--no-db"], tmp_path
     )
