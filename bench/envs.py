@@ -1,6 +1,7 @@
-"""Benchmark: what the PettingZoo and Gymnasium adapters cost over the rules engine, per game.
+"""Benchmark: what the PettingZoo, Gymnasium and OpenSpiel adapters cost over the rules engine,
+per game.
 
-For every built-in game with an encoding (its default options), three ways to play random
+For every built-in game with an encoding (its default options), these ways to play random
 games in this process, one core:
 
 (a) ``engine``: the rules engine driven by a bare loop (``current_player``, ``legal_actions``,
@@ -13,6 +14,11 @@ games in this process, one core:
     ``pettingzoo raw``: the same with ``raw_env(GAME)``, without PettingZoo's wrappers.
 (d) ``gymnasium``: ``SleuthEnv(GAME)``, the learner at seat 0 choosing a uniformly random id
     of its mask, the other seats played by the ``random`` bots (asked through ``Bot.ask``).
+(e) ``openspiel``: ``pyspiel.load_game("python_sleuth_GAME")``, a uniformly random id of
+    ``legal_actions()`` at every player node after reading that player's observation tensor
+    through an observer (``open_spiel.python.observation.make_observation``: OpenSpiel's
+    ``state.observation_tensor()`` of a Python game also observes a new initial state at
+    every call), chance drawn from ``chance_outcomes()``.
 
 A step is one ``step()`` call of an environment; an action is one action applied by a seat
 (a multi-id action is several steps).  Random ids and random actions give games of other
@@ -41,7 +47,11 @@ from sleuth.core.registry import builtin_game_names, game_spec
 from sleuth.envs.episode import Episode
 
 try:
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
     from sleuth.envs.gymnasium import SleuthEnv
+    from sleuth.envs.openspiel import game_name
     from sleuth.envs.pettingzoo import env as aec_env
     from sleuth.envs.pettingzoo import raw_env
 except ModuleNotFoundError as exc:
@@ -124,12 +134,34 @@ def play_pettingzoo_raw(name: str, games: int, seed: int) -> tuple[int, int]:
     return play_pettingzoo(name, games, seed, wrapped=False)
 
 
+def play_openspiel(name: str, games: int, seed: int) -> tuple[int, int]:
+    game = pyspiel.load_game(game_name(name), {"rng_seed": seed})
+    observer = make_observation(game)
+    rng = random.Random(seed)
+    steps = actions = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+                continue
+            observer.set_from(state, state.current_player())
+            legal = state.legal_actions()
+            done = len(state.progress.actions)
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+            actions += len(state.progress.actions) > done
+    return steps, actions
+
+
 METHODS: dict[str, Play] = {
     "engine": play_engine,
     "episode": play_episode,
     "pettingzoo": play_pettingzoo,
     "pettingzoo raw": play_pettingzoo_raw,
     "gymnasium": play_gymnasium,
+    "openspiel": play_openspiel,
 }
 TARGET = 3.0
 """The most an adapter may cost per action, as a multiple of the engine's cost."""

@@ -14,8 +14,13 @@ from sleuth.envs.episode import Episode
 
 OPTIONS: dict[str, dict[str, Any]] = {
     "fox": {"graph": "path:5"},
+    "camel-up": {"players": 2, "turn_cap": 20},
+    "scotland-yard": {"detectives": 2, "max_rounds": 6},
+    "cluedo": {"max_turns": 30},
 }
-"""Each game's options in the adapter tests (a game left out plays with its defaults)."""
+"""Each game's options in the adapter tests, small so that random games are short (a game left
+out plays with its defaults).  Typed as the game's ``options()`` gives them, each one an
+OpenSpiel parameter (a number, a boolean or a text without commas)."""
 
 BOTS: dict[str, dict[str, str]] = {
     "fox": {"hunter": "solver", "fox": "quantum"},
@@ -24,7 +29,7 @@ BOTS: dict[str, dict[str, str]] = {
 has for every role)."""
 
 GAMES = [name for name in builtin_game_names() if game_spec(name).encoding is not None]
-"""The built-in games with an encoding (a game without one is not collected yet)."""
+"""The built-in games with an encoding, from the registry (a game joins once it has one)."""
 
 
 RL_MISSING = "not installed: the rl extra (pip install -e '.[rl]') is needed"

@@ -17,7 +17,15 @@ from sleuth.core.match import run_match
 from sleuth.core.registry import game_spec
 from sleuth.envs.episode import Episode
 from sleuth.games.camel_up.actions import ROLL, Die, LegBet, OverallBet, PlaceTile, Start
-from sleuth.games.camel_up.encoding import ACTIONS, LEG, LOSER, TILE, WINNER, CamelUpEncoding
+from sleuth.games.camel_up.encoding import (
+    ACTIONS,
+    LEG,
+    LOSER,
+    TILE,
+    WINNER,
+    CamelUpEncoding,
+    squashed,
+)
 from sleuth.games.camel_up.odds import game_odds
 from sleuth.games.camel_up.rules import CamelUpGame
 from sleuth.games.camel_up.search import CamelUpSampler
@@ -81,7 +89,7 @@ def test_a_traced_game_reads_as_the_table_shows() -> None:
     assert obs[at["seat"] : at["seat"] + 3].tolist() == [1, 0, 0]
     assert obs[at["to move"] : at["to move"] + 3].tolist() == [0, 1, 0]  # seat 1, next after 0
     assert obs[at["phase"] : at["phase"] + 3].tolist() == [0, 1, 0]
-    assert obs[at["leg"]] == pytest.approx(0.1)
+    assert obs[at["leg"]] == pytest.approx(1 / 11)  # leg 1 as 1 / (1 + 10)
     assert obs[at["turns"]] == pytest.approx(4 / 500)
     spaces = obs[at["camel spaces"] : at["camel stacks"]].reshape(5, 16)
     assert [int(np.flatnonzero(row)[0]) for row in spaces] == [2, 2, 1, 2, 2]
@@ -94,7 +102,7 @@ def test_a_traced_game_reads_as_the_table_shows() -> None:
     tiles = obs[at["tiles"] : at["money"]].reshape(3, 16)
     assert np.flatnonzero(tiles[0]).tolist() == [4] and not tiles[1:].any()  # seat 2's oasis
     assert encoding.observe(two)[at["tiles"] + 32 + 4] == 1  # its owner sees it as its own
-    assert obs[at["money"] : at["leg bets"]].tolist() == pytest.approx([0.06] * 3)
+    assert obs[at["money"] : at["leg bets"]].tolist() == pytest.approx([3 / 53] * 3)
     bets = obs[at["leg bets"] : at["pyramid tickets"]].reshape(3, 5)
     assert bets[0].tolist() == pytest.approx([5 / 12, 0, 0, 0, 0]) and not bets[1:].any()
     assert obs[at["pyramid tickets"] : at["overall cards"]].tolist() == pytest.approx([0.2, 0, 0])
@@ -102,12 +110,42 @@ def test_a_traced_game_reads_as_the_table_shows() -> None:
     assert placed.tolist() == pytest.approx([0, 0.2, 0, 0, 0, 0])
     assert not obs[at["own cards"] : at["card hints"]].any()
     hints = obs[at["card hints"] :]  # winner pile, then loser pile: white led then
-    assert hints.tolist() == pytest.approx([0, 0, 0, 0, 1 / 3] + [0] * 5)
+    assert hints.tolist() == pytest.approx([0, 0, 0, 0, 1 / 10] + [0] * 5)  # of 2 x 5 cards
     mine = encoding.observe(one)
     assert mine[at["own cards"] : at["card hints"]].tolist() == [0, 1] + [0] * 8
     assert not mine[at["card hints"] :].any()  # its own card is no hint to itself
     assert mine[at["to move"] : at["to move"] + 3].tolist() == [1, 0, 0]
     assert mine[at["pyramid tickets"] : at["overall cards"]].tolist() == pytest.approx([0, 0, 0.2])
+
+
+def test_card_hints_reach_1_when_every_other_card_goes_down_behind_one_leader() -> None:
+    """Two players: seat 1 puts its five cards on the winner pile, hidden, while white leads
+    (seat 0 takes leg tickets in between, moving no camel): the most the hints can count."""
+    game = CamelUpGame(players=2)
+    encoding = CamelUpEncoding(game)
+    camels = ("blue", "green", "orange", "yellow", "white")
+    actions: list[Any] = [START]
+    for turn, camel in enumerate(camels):
+        actions += [LegBet(camels[turn // 3]), OverallBet("winner", camel)]
+    (zero, _), _ = _views(game, actions)
+    obs = encoding.observe(zero)
+    low, high = encoding.bounds()
+    hints = obs[_at(encoding)["card hints"] :]
+    assert hints.tolist() == [0, 0, 0, 0, 1] + [0] * 5
+    assert ((low <= obs) & (obs <= high)).all()
+
+
+def test_unbounded_counts_are_squashed_below_1() -> None:
+    """Money and the leg number have no bound in the rules: they are read as x / (|x| + s),
+    increasing and strictly inside the segment's bounds, which go below 0 for money only when
+    the money floor is off."""
+    values = [squashed(count, 50) for count in range(-10_000, 10_001, 7)]
+    assert all(-1 < v < 1 for v in values) and values == sorted(set(values))
+    assert squashed(50, 50) == 0.5 and squashed(0, 50) == 0
+    for floor, low in ((True, 0.0), (False, -1.0)):
+        encoding = CamelUpEncoding(CamelUpGame(players=3, money_floor=floor))
+        money = {s.name: s for s in encoding.segments}["money"]
+        assert (money.low, money.high) == (low, 1.0)
 
 
 def test_the_odds_are_the_games_own() -> None:

@@ -119,6 +119,23 @@ def test_a_refused_id_names_what_is_allowed_and_changes_nothing() -> None:
     assert builder.prefix == []
 
 
+def test_the_builder_gives_the_ids_of_each_legal_action_and_refuses_others() -> None:
+    """ids_of of every legal action, pushed into a fresh builder, builds that action; an
+    action that is not legal here (a suggestion outside a room) is refused by name."""
+    state, _ = traced(TRACE[:3])  # seat 0 is in the Lounge: suggest, accuse or end
+    legal = state.legal_actions()
+    assert len(legal) > 300
+    for action in legal:
+        builder = CluedoActions(state)
+        ids = builder.ids_of(action)
+        assert ids == encode(action)
+        assert [builder.push(i) for i in ids][-1] == action
+    builder = CluedoActions(state)
+    with pytest.raises(IllegalActionError, match="suggest White Wrench Hall: not a legal action"):
+        builder.ids_of(parse_action("suggest White Wrench Hall"))
+    assert builder.prefix == [] and builder.legal_ids() == CluedoActions(state).legal_ids()
+
+
 def test_an_accusation_in_the_named_room_names_only_the_room_one_is_in() -> None:
     state, _ = traced(TRACE[:3], accuse_at="in_named_room")  # seat 0 is in the Lounge
     builder = CluedoActions(state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -19,29 +20,37 @@ from open_spiel.python.algorithms import (  # noqa: E402
 
 from sleuth.core.errors import OptionError  # noqa: E402
 from sleuth.envs import openspiel as sleuth_spiel  # noqa: E402
-
-SMALL = {
-    "python_sleuth_fox": "python_sleuth_fox(graph=path:4,days=4)",
-    "python_sleuth_fugitive": "python_sleuth_fugitive",
-    "python_sleuth_camel_up": "python_sleuth_camel_up",
-    "python_sleuth_scotland_yard": "python_sleuth_scotland_yard",
-    "python_sleuth_cluedo": "python_sleuth_cluedo(players=3)",
-}
-"""Each registered game with small options (a game added later plays with its defaults)."""
+from tests.envs.adapters import GAMES, options  # noqa: E402
 
 
 def loaded(name: str) -> pyspiel.Game:
-    return pyspiel.load_game(SMALL.get(name, name))
+    """The OpenSpiel game of the Sleuth game ``name`` with its test options."""
+    return pyspiel.load_game(sleuth_spiel.game_name(name), options(name))
 
 
-@pytest.mark.parametrize("name", sleuth_spiel.REGISTERED)
+def test_every_game_with_an_encoding_is_registered() -> None:
+    assert [sleuth_spiel.game_name(name) for name in GAMES] == sleuth_spiel.REGISTERED
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_random_simulations(name: str) -> None:
     """OpenSpiel's own random-simulation test: legal actions, chance, returns, clones,
     observation and information-state tensors and strings at every node."""
     pyspiel.random_sim_test(loaded(name), num_sims=2, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("name", sleuth_spiel.REGISTERED)
+def test_the_utility_is_that_of_the_options() -> None:
+    """A Camel Up of 2 players is constant-sum, one of 4 (the default) is not: each loaded
+    game says which (OpenSpiel's random simulation checks the returns against it)."""
+    utility = pyspiel.GameType.Utility
+    two = pyspiel.load_game("python_sleuth_camel_up(players=2,turn_cap=20)")
+    four = pyspiel.load_game("python_sleuth_camel_up(turn_cap=20)")
+    assert two.get_type().utility == utility.CONSTANT_SUM and two.utility_sum() == 1.0
+    assert four.get_type().utility == utility.GENERAL_SUM
+    pyspiel.random_sim_test(two, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_resampled_worlds_look_the_same(name: str) -> None:
     """A world drawn from a seat's information state gives that seat the same information
     state, observation and legal actions (the exact belief's sampler behind OpenSpiel)."""
@@ -75,7 +84,7 @@ def test_parameters_are_the_options() -> None:
 
 def test_information_state_has_perfect_recall() -> None:
     """The hunter's information-state string lists every inspection it made."""
-    game = loaded("python_sleuth_fox")
+    game = loaded("fox")
     state = game.new_initial_state()
     state.apply_action(len(game.sleuth.inspections) + 1)  # the fox commits to hole 0
     state.apply_action(2)  # inspect 2
@@ -137,3 +146,77 @@ def test_ismcts_searches_the_worlds_of_sleuths_belief() -> None:
             wins[hunter] += state.returns()[0]
     assert wins["ismcts"] == 6.0
     assert wins["random"] < 6.0
+
+
+def test_ismcts_detectives_play_scotland_yard_to_the_end_in_sleuths_worlds() -> None:
+    """OpenSpiel's ISMCTS plays the detectives of a short Scotland Yard against a random
+    Mr. X, searching worlds drawn by Sleuth's exact sampler: every world it searches gives
+    the detectives the information state of the real game, and the game ends."""
+    game = loaded("scotland-yard")
+    rng = random.Random(5)
+    resampled = 0
+
+    def resample(state: pyspiel.State, player: int) -> pyspiel.State:
+        nonlocal resampled
+        world = state.resample_from_infostate(player, rng.random)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        resampled += 1
+        return world
+
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(5)),
+        uct_c=2.0,
+        max_simulations=20,
+        random_state=np.random.RandomState(5),
+    )
+    bot.set_resampler(resample)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+        elif state.current_player() == 1:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert sorted(state.returns()) == [0.0, 1.0]
+    assert resampled >= 20
+
+
+def test_observations_read_each_event_of_a_view_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state hands the encoding the same view object of a seat from node to node, so that an
+    encoding keeping its reading per view (Cluedo's) reads each event once, not once per node;
+    the observations equal those of views read afresh."""
+    from sleuth.core.events import View
+    from sleuth.games.cluedo import encoding as cluedo_encoding
+
+    read = 0
+    take = cluedo_encoding._Notes.take
+
+    def counted(notes: Any, event: Any) -> None:
+        nonlocal read
+        read += 1
+        take(notes, event)
+
+    monkeypatch.setattr(cluedo_encoding._Notes, "take", counted)
+    game = loaded("cluedo")
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    nodes = 0
+    while not state.is_terminal() and nodes < 60:
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+            continue
+        for seat in range(game.num_players()):
+            state.observation_tensor(seat)
+        nodes += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    observed = [state.observation_tensor(seat) for seat in range(game.num_players())]
+    seen = [state.view(seat) for seat in range(game.num_players())]
+    assert nodes >= 20 and read == sum(len(view.events) for view in seen)
+    for seat, view in enumerate(seen):
+        fresh = View(view.seat, view.role, view.game_info, tuple(view.events))
+        expected = game.encoding.observe(fresh, state.prefix(seat), game.belief)
+        assert observed[seat] == pytest.approx(expected.tolist())

@@ -232,6 +232,25 @@ def test_every_action_of_random_games_is_built_by_its_ids(
     assert doubles
 
 
+def test_the_builder_gives_the_ids_of_legal_actions_only(small_board: Path) -> None:
+    """The builder's ids_of is the encoding's for a legal action (a double move too) and
+    refuses by name an action its state does not allow, changing nothing."""
+    case = case_of({"map": "small", "detectives": "2"}, small_board)
+    game = case.make()
+    encoding = case.spec.encoding_for(game)
+    state = game.new_initial_state()
+    state.apply(state.sample_chance(random.Random(0)))
+    builder = encoding.builder(state)
+    legal = state.legal_actions()
+    assert any(isinstance(a, DoubleMove) for a in legal)
+    for action in legal:
+        assert builder.ids_of(action) == encoding.ids_of(action)
+    stranger = next(Move(s, Ticket.TAXI) for s in range(1, 9) if Move(s, Ticket.TAXI) not in legal)
+    with pytest.raises(IllegalActionError, match=f"{stranger}: not a legal action here"):
+        builder.ids_of(stranger)
+    assert builder.prefix == [] and builder.legal_ids() == encoding.builder(state).legal_ids()
+
+
 # --- belief and incremental reading ---------------------------------------------------------
 
 

@@ -73,6 +73,8 @@ class SleuthGame(pyspiel.Game):  # type: ignore[misc]
             if name not in ENGINE_PARAMETERS and value != defaults[name]
         }
         self.sleuth: Game[Any] = spec.make(options)
+        if _constant_sum(self.sleuth) != (game_type.utility == CONSTANT_SUM):
+            game_type = _game_type(spec, self.sleuth)  # options that change the players
         self.encoding: Encoding[Any] = spec.encoding_for(self.sleuth)
         self.belief = bool(params["belief"])
         self.info = freeze(self.sleuth.public_info())
@@ -115,7 +117,10 @@ class Progress:
 
     Invariant: :attr:`sleuth` is the engine's state after :attr:`actions`; :attr:`builder`
     holds the ids chosen towards the next action (None at chance and terminal nodes);
-    :attr:`seen` holds each seat's view events.
+    :attr:`seen` holds each seat's view events, and :attr:`views` each seat's view over them
+    (one object per seat as the events grow, so an encoding that keeps its reading of a view
+    object reads only the events added since: an observation costs a step's events, not the
+    game's).
     """
 
     def __init__(self, game: SleuthGame) -> None:
@@ -124,6 +129,7 @@ class Progress:
         """Drawn from the game on the first unlisted chance event (a clone keeps it)."""
         self.sleuth: State[Any] = game.sleuth.new_initial_state()
         self.seen: list[list[Event]] = [[] for _ in range(game.sleuth.num_players)]
+        self.views = self._views()
         self.actions: list[Hashable] = []
         self.forced: dict[int, Hashable] = {}
         """Outcomes of unlisted chance events set by :func:`replay`, by action number."""
@@ -135,6 +141,7 @@ class Progress:
         copy.game, copy.seed = self.game, self.seed
         copy.sleuth = self.sleuth.clone()
         copy.seen = [list(events) for events in self.seen]
+        copy.views = copy._views()
         copy.actions = list(self.actions)
         copy.forced = dict(self.forced)
         copy.settle()
@@ -142,6 +149,10 @@ class Progress:
             for action_id in self.builder.prefix:
                 copy.builder.push(action_id)
         return copy
+
+    def _views(self) -> list[View]:
+        roles, info = self.game.sleuth.roles, self.game.info
+        return [View(seat, roles[seat], info, seen) for seat, seen in enumerate(self.seen)]
 
     def settle(self) -> None:
         """Make the builder of the seat to move (none at chance and terminal nodes)."""
@@ -228,7 +239,9 @@ class SleuthState(pyspiel.State):  # type: ignore[misc]
         if model is None:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(sampler() * 2**53))
-        history = model.sampler(game.sleuth, self.view(player)).sample_history(rng)
+        now = self.view(player)
+        frozen = View(now.seat, now.role, now.game_info, tuple(now.events))  # as of now
+        history = model.sampler(game.sleuth, frozen).sample_history(rng)
         world = replay(game, history)
         for action_id in self.prefix(player):
             world.apply_action(action_id)
@@ -237,10 +250,8 @@ class SleuthState(pyspiel.State):  # type: ignore[misc]
     # --- helpers ------------------------------------------------------------------------------
 
     def view(self, seat: int) -> View:
-        """``seat``'s view now."""
-        progress = self.progress
-        game = progress.game
-        return View(seat, game.sleuth.roles[seat], game.info, tuple(progress.seen[seat]))
+        """``seat``'s view, which grows with the game (the same object at every node)."""
+        return self.progress.views[seat]
 
     def prefix(self, seat: int) -> Sequence[int]:
         """The ids ``seat`` has chosen towards its next action (empty unless it is to move)."""
@@ -348,7 +359,13 @@ def _parameters(game: Game[Any]) -> dict[str, Any]:
     return {**out, **ENGINE_PARAMETERS}
 
 
-def _game_type(spec: GameSpec) -> Any:
+CONSTANT_SUM = pyspiel.GameType.Utility.CONSTANT_SUM
+
+
+def _game_type(spec: GameSpec, played: Game[Any] | None = None) -> Any:
+    """The OpenSpiel type of ``spec``'s game with its default options, but for the utility,
+    that of the game ``played`` when given (OpenSpiel checks the returns of a constant-sum
+    type: a Camel Up of 2 players is one, the default of 4 is not)."""
     game = spec.make({})
     chance = _chance_mode(spec)
     return pyspiel.GameType(
@@ -358,8 +375,8 @@ def _game_type(spec: GameSpec) -> Any:
         chance_mode=chance,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(
-            pyspiel.GameType.Utility.CONSTANT_SUM
-            if _constant_sum(game)
+            CONSTANT_SUM
+            if _constant_sum(game if played is None else played)
             else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,

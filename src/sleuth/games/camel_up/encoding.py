@@ -18,7 +18,7 @@ segment            size       meaning
 seat               P          one-hot: the observer's seat (seat 0 starts)
 to move            P          one-hot by seat: the player to move (none before the start, over)
 phase              3          one-hot: before the start, racing, race over
-leg                1          the leg number divided by 10
+leg                1          the leg number ``l`` as ``l / (l + 10)`` (no rule bounds the legs)
 turns              1          player turns taken divided by the turn cap (T4)
 camel spaces       C × 16     row c: one-hot of camel c's track index (0 = space 1; clamped to
                               0..15 once the race is over)
@@ -27,7 +27,8 @@ racing rank        5          each racing camel's place from the back (K20) / 4:
 dice               D          1 for each die still in the pyramid
 leg tickets        5          each racing camel's top leg ticket / 5 (0: none left)
 tiles              3 × 16     by track index: an oasis, a mirage, the observer's own tile
-money              P          by seat: money / 50
+money              P          by seat: money ``m`` as ``m / (|m| + 50)`` (0.5 at 50 coins; below
+                              0 only with ``money_floor=False``)
 leg bets           P × 5      by seat, then racing camel: the leg tickets held this leg / 12
 pyramid tickets    P          by seat: pyramid tickets taken this leg / 5
 overall cards      2 × P      winner pile, loser pile; by seat: cards placed there / 5
@@ -35,8 +36,13 @@ own cards          2 × 5      winner pile, loser pile; by racing camel: 1 / (1 
                               before it) where the observer's card on that camel lies, else 0
 card hints         2 × 5      winner pile, loser pile; by racing camel: the others' hidden cards
                               placed there while that camel led (winner) or was last (loser),
-                              / P: what their timing says about them
+                              / (5 × (P − 1)), the others' cards: what their timing says about
+                              them
 =================  =========  ==================================================================
+
+Every value lies in ``[0, 1]`` (the segments' bounds, those of the adapters' spaces) but
+``money`` with ``money_floor=False``, in ``(-1, 1)``.  Counts the rules do not bound (money,
+legs) are squashed as ``x / (|x| + scale)``: increasing, 0.5 at ``scale``, never 1.
 
 With ``belief=True`` the race's odds follow (:func:`~sleuth.games.camel_up.odds.game_odds` on
 the public position: exact, but for the 2nd edition's later legs, estimated by
@@ -80,6 +86,12 @@ c``."""
 RACE_ROLLOUTS = 300
 """Rollouts behind the 2nd edition's race odds (a standard error of at most 0.03 each)."""
 MONEY_SCALE, LEG_SCALE, LEG_BET_SCALE = 50, 10, 12
+
+
+def squashed(count: int, scale: int) -> float:
+    """``count / (|count| + scale)``: strictly between -1 and 1, 0.5 at ``scale``, increasing
+    (the reading of a count no rule bounds, such as money or the leg number)."""
+    return count / (abs(count) + scale)
 
 
 class _Reader(TableTracker):
@@ -152,7 +164,7 @@ class CamelUpEncoding(Encoding[CamelAction]):
             Segment("seat", p, "one-hot: the observer's seat"),
             Segment("to move", p, "one-hot by seat from the observer's: the player to move"),
             Segment("phase", 3, "one-hot: before the start, racing, race over"),
-            Segment("leg", 1, "the leg number / 10"),
+            Segment("leg", 1, "the leg number l as l / (l + 10)"),
             Segment("turns", 1, "player turns taken / the turn cap"),
             Segment("camel spaces", camels * 16, "row c: one-hot of camel c's track index"),
             Segment("camel stacks", camels * 2, "row c: camels under it, on top, / (C - 1)"),
@@ -160,13 +172,14 @@ class CamelUpEncoding(Encoding[CamelAction]):
             Segment("dice", game.all_dice.bit_count(), "1 for each die in the pyramid"),
             Segment("leg tickets", RACERS, "each racing camel's top leg ticket / 5"),
             Segment("tiles", 3 * 16, "by track index: oasis, mirage, the observer's tile"),
-            Segment("money", p, "by seat from the observer's: money / 50"),
+            Segment("money", p, "by seat from the observer's: money m as m / (|m| + 50)",
+                    low=0.0 if game.money_floor else -1.0),
             Segment("leg bets", p * RACERS, "by seat, by camel: leg tickets held / 12"),
             Segment("pyramid tickets", p, "by seat: pyramid tickets this leg / 5"),
             Segment("overall cards", 2 * p, "by pile, by seat: cards placed there / 5"),
             Segment("own cards", 2 * RACERS, "by pile, by camel: 1 / (1 + cards before it)"),
             Segment("card hints", 2 * RACERS, "by pile, by camel: others' cards placed while "
-                    "it led (winner) or trailed (loser) / P"),
+                    "it led (winner) or trailed (loser) / (5 (P - 1))"),
         )  # fmt: skip
         self.belief_segments = (
             Segment("leg first", RACERS, "P(each racing camel leads when the leg is scored)"),
@@ -239,7 +252,7 @@ class CamelUpEncoding(Encoding[CamelAction]):
         if mover not in (CHANCE, TERMINAL):
             v[at["to move"] + (mover - seat) % p] = 1.0
         v[at["phase"] + (0 if state.order is None else 2 if state.over else 1)] = 1.0
-        v[at["leg"]] = state.leg / LEG_SCALE
+        v[at["leg"]] = squashed(state.leg, LEG_SCALE)
         v[at["turns"]] = min(state.turns, game.turn_cap) / game.turn_cap
         if state.order is not None:
             for index, value in _track(state.order, at["camel spaces"]):
@@ -260,19 +273,20 @@ class CamelUpEncoding(Encoding[CamelAction]):
         money, pyramid = at["money"], at["pyramid tickets"]
         for r in range(p):
             other = (seat + r) % p
-            v[money + r] = state.money[other] / MONEY_SCALE
+            v[money + r] = squashed(state.money[other], MONEY_SCALE)
             v[pyramid + r] = state.pyramid[other] / 5
         bets = at["leg bets"]
         for bettor, camel, value in state.leg_bets:
             v[bets + ((bettor - seat) % p) * RACERS + camel] += value / LEG_BET_SCALE
         placed, mine, hints = at["overall cards"], at["own cards"], at["card hints"]
+        others = RACERS * (p - 1)  # the others' overall cards: one per racing camel each
         for pile, cards in enumerate(state.piles):
             for before, (bettor, camel) in enumerate(cards):
                 v[placed + pile * p + (bettor - seat) % p] += 1 / 5
                 if bettor == seat and camel != HIDDEN:
                     v[mine + pile * RACERS + camel] = 1 / (1 + before)
             for camel, count in enumerate(reader.hints[pile]):
-                v[hints + pile * RACERS + camel] = count / p
+                v[hints + pile * RACERS + camel] = count / others
         out[:] = v
 
     def belief_into(self, out: Observation, view: View) -> None:

@@ -27,8 +27,9 @@ exactly one sequence, and the texts of its ids joined by spaces are the action's
 
 Invariants of :class:`CluedoActions`: every id of :meth:`~CluedoActions.legal_ids` extends the
 prefix to at least one legal action of the state, and the actions reachable are exactly the
-state's legal actions; a refused id raises :class:`~sleuth.core.errors.IllegalActionError` and
-changes nothing.
+state's legal actions; :meth:`~CluedoActions.ids_of` gives a legal action's sequence
+(:func:`encode`); a refused id, or an action that is not legal, raises
+:class:`~sleuth.core.errors.IllegalActionError` and changes nothing.
 """
 
 from __future__ import annotations
@@ -162,3 +163,8 @@ class CluedoActions(ActionBuilder[Action]):
         action = decode(self.prefix)
         self.prefix = []
         return action
+
+    def ids_of(self, action: Action) -> tuple[int, ...]:
+        if action not in self._legal:
+            raise IllegalActionError(f"{action}: not a legal action here")
+        return encode(action)

@@ -8,7 +8,8 @@ Observations have the same size for every option set (seats are padded to six), 
 agent may play any number of players.  Seats are *relative*: row ``k`` of a per-seat segment
 is the seat ``k`` places clockwise from the observer (row 0 is the observer); rows past the
 last seat stay zero.  Cards are in card order (C2: suspects, weapons, rooms), rooms in card
-order (Hall first).  Counts ``n`` are shown as ``min(n, 3) / 3``.  See
+order (Hall first).  Counts ``n`` are shown as ``min(n, 3) / 3``, so every value lies in
+``[0, 1]`` (the segments' bounds, those of the adapters' spaces).  See
 :meth:`CluedoEncoding.describe` for the indices.
 
 ===========  =======  =========================================================================

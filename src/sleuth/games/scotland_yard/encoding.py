@@ -19,7 +19,8 @@ one seat moves every detective (``seats=2``: the ``to move`` segment says which 
 has a seat.  Mr. X never passes: with no move he has lost (S26).
 
 Observations (``S`` seats, ``D`` detectives, ``L`` log entries; see
-:meth:`ScotlandYardEncoding.describe` for the indices):
+:meth:`ScotlandYardEncoding.describe` for the indices), every value in ``[0, 1]`` (the segments'
+bounds, those of the adapters' spaces: no count exceeds what it is divided by):
 
 =================  ===========  ===================================================================
 segment            size         meaning
@@ -227,6 +228,11 @@ class ScotlandYardActions(ActionBuilder[Action]):
         self._step = dict.fromkeys(doubles) if len(self.prefix) == 1 else doubles[action_id]
         self._ids = None
         return None
+
+    def ids_of(self, action: Action) -> tuple[int, ...]:
+        if action not in self._legal:
+            raise IllegalActionError(f"{action}: not a legal action here")
+        return self.encoding.ids_of(action)
 
     def _doubles(self) -> dict[int, dict[int, Action | None]]:
         """The double moves by the ids of their first leg, then of their second."""
