@@ -124,16 +124,26 @@ def train(
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     class Copies(BaseCallback):  # type: ignore[misc]
-        """Saves ``<stem>-<steps>.zip`` each time the steps pass a multiple of ``every``."""
+        """Saves ``<stem>-<steps>.zip``, the policy updated on its first ``steps`` steps, when
+        a multiple of ``every`` was passed since the last copy: as a rollout starts (PPO has
+        updated the policy on every step before it) and when the training ends."""
+
+        def _init_callback(self) -> None:
+            self.copied = self.num_timesteps
+
+        def _copy(self) -> None:
+            if self.num_timesteps // every > self.copied // every:
+                name = f"{model_path.stem}-{self.num_timesteps}.zip"
+                _save(self.model, model_path.with_name(name))
+                self.copied = self.num_timesteps
+
+        def _on_rollout_start(self) -> None:
+            self._copy()
+
+        def _on_training_end(self) -> None:
+            self._copy()
 
         def _on_step(self) -> bool:
-            if (
-                self.num_timesteps // every
-                > (self.num_timesteps - self.training_env.num_envs) // every
-            ):
-                _save(
-                    self.model, model_path.with_name(f"{model_path.stem}-{self.num_timesteps}.zip")
-                )
             return True
 
     envs = environments(setting)

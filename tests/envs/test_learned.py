@@ -75,6 +75,10 @@ def play(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path: Path) -> None:
+    import torch
+
+    from sleuth.search.learned import learning_libraries
+
     model = tmp_path / "model.zip"
     trained = subprocess.run(
         [sys.executable, str(SCRIPTS[game]), "train", "--quick", "--model", str(model)],
@@ -86,6 +90,9 @@ def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path:
     assert 10_000 < model.stat().st_size < 1_000_000  # small enough to ship
     made = sorted(p.name for p in tmp_path.iterdir())
     assert made == ["model-0.zip", "model-2048.zip", "model.zip"]  # imitation, PPO, the last
+    ppo = learning_libraries()
+    copy, last = (ppo.load(tmp_path / name).policy.state_dict() for name in made[1:])
+    assert all(torch.equal(copy[key], last[key]) for key in last)  # the copy after the update
     evaluated = subprocess.run(
         [sys.executable, str(SCRIPTS[game]), "evaluate", "--quick", str(model)],
         cwd=tmp_path, capture_output=True, text=True, timeout=900,
