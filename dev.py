@@ -30,6 +30,9 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".sleuth-install-stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+TORCH = "2.13.0"
+"""The PyTorch of the learn extra that setup installs: the CPU build where pip finds one (a
+wheel index or folder of its configuration), which must come before the extra pulls a torch."""
 PLAIN = ROOT / ".venv-plain"
 PLAIN_BIN = PLAIN / BIN.name
 PLAIN_TESTS = ("tests/test_docs_examples.py", "tests/test_cli_help.py", "tests/test_cli_startup.py")
@@ -71,7 +74,14 @@ def setup() -> None:
     if STAMP.exists() and STAMP.read_text() == wanted and (BIN / "sleuth").exists():
         return
     make_venv(VENV)
-    run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+    pip = (BIN / "python", "-m", "pip", "install", "--quiet")
+    try:  # the learn extra's PyTorch: its CPU build first (a bare `torch` would fetch CUDA's)
+        run(*pip, f"torch=={TORCH}")
+        extras = "dev,learn"
+    except subprocess.CalledProcessError:
+        print(f"torch {TORCH} could not be installed: the learning tests will be skipped")
+        extras = "dev"
+    run(*pip, "-e", f".[{extras}]")
     STAMP.write_text(wanted)
 
 

@@ -8,6 +8,7 @@ The kit's own oracles: broken variants of a toy game, each caught by the check i
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -22,6 +23,7 @@ import tests.tally  # noqa: F401  (registers the tournament tests' toy game)
 from sleuth.core.events import Event
 from sleuth.core.outcome import Outcome
 from sleuth.core.registry import game_names, game_spec
+from sleuth.search import learned
 from sleuth.testing import (
     GAME_CHECKS,
     Case,
@@ -73,6 +75,11 @@ QUICK_SETTINGS = {
 """Bot options for the quick run; the slow run plays every bot with its defaults."""
 SLOW_BOTS = {("fugitive", "elusive")}
 """Bots whose every game takes seconds even in the quick run: run only when slow."""
+LEARN_MISSING = pytest.mark.skipif(
+    importlib.util.find_spec("sb3_contrib") is None,
+    reason="the ppo bots need the learn extra (torch's CPU build, then pip install -e '.[learn]')",
+)
+"""The learned players (:mod:`sleuth.search.learned`) play where the learn extra is installed."""
 
 
 def _cases() -> list[Any]:
@@ -153,8 +160,11 @@ def _bots(quick: bool) -> list[Any]:
                 continue
             setting = QUICK_SETTINGS.get(bot.name, "") if quick else ""
             options = OPTIONS.get(name, [{}])[0]
+            marks = [LEARN_MISSING] if bot.warm_up is learned.warm_up else []
             out.append(
-                pytest.param(Case.of(name, options), bot.name + setting, id=f"{name}-{bot.name}")
+                pytest.param(
+                    Case.of(name, options), bot.name + setting, id=f"{name}-{bot.name}", marks=marks
+                )
             )
     return out
 

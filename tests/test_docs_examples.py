@@ -66,6 +66,8 @@ SKIPPED = {
     "commands shown on docs/fox.md",
     "python3 dev.py test": "is CI itself (.ci/run)",
     "python bench/": "benchmarks run with --quick in tests/test_bench.py",
+    "python studies/learn_camel_up.py train --steps": "a real training (10 minutes or more); "
+    "--quick runs here and in tests/envs/test_learned.py",
 }
 """Examples that are not run here, by a part of their text, with the reason."""
 
@@ -253,6 +255,8 @@ def outputs(example: Example) -> set[str]:
     study = re.search(r"(studies/\w+\.py) run\b", example.text)
     if study:
         made |= {study.group(1), "study-output"}
+    if re.search(r"studies/learn_\w+\.py train\b", example.text) and "--model" in words:
+        made.add(words[words.index("--model") + 1])  # the model a training saves
     return made
 
 
@@ -326,6 +330,15 @@ def slow(example: Example) -> bool:
     return any(part in example.text for part in SLOW)
 
 
+LEARNING = re.compile(r"studies/learn_|\bppo\b")
+"""Examples that play or train a learned model: they need the learn extra (torch, sb3-contrib),
+which the plain install has not."""
+LEARN_MISSING = pytest.mark.skipif(
+    importlib.util.find_spec("sb3_contrib") is None,
+    reason="needs the learn extra (torch's CPU build, then pip install -e '.[learn]')",
+)
+
+
 def _marks(example: Example) -> list[pytest.MarkDecorator]:
     steps = [*prerequisites(example), example]
     marks = [pytest.mark.slow] if any(slow(step) for step in steps) else []
@@ -335,6 +348,8 @@ def _marks(example: Example) -> list[pytest.MarkDecorator]:
             if importlib.util.find_spec(module) is None:
                 reason = f"{module} not installed (the extra `{part}` needs)"
                 marks.append(pytest.mark.skip(reason=reason))
+    if any(LEARNING.search(step.text) for step in steps):
+        marks.append(LEARN_MISSING)
     for part, reason in SKIPPED.items():
         if example.text.startswith(part):
             marks.append(pytest.mark.skip(reason=reason))

@@ -3,11 +3,10 @@ small options, and the bots that play them in the reproducibility tests."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 from sleuth.core.bots import Bot
-from sleuth.core.match import MatchRecord, run_match
+from sleuth.core.match import MatchRecord, offered, run_match
 from sleuth.core.registry import builtin_game_names, game_spec
 from sleuth.core.rng import derive_seed
 from sleuth.envs.episode import Episode
@@ -17,6 +16,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "camel-up": {"players": 2, "turn_cap": 20},
     "scotland-yard": {"detectives": 2, "max_rounds": 6},
     "cluedo": {"max_turns": 30},
+    "fugitive": {"max_rounds": 6},
 }
 """Each game's options in the adapter tests, small so that random games are short (a game left
 out plays with its defaults).  Typed as the game's ``options()`` gives them, each one an
@@ -70,7 +70,7 @@ def bot_ids(episode: Episode, bot: Bot) -> tuple[int, ...]:
     """The ids of the action ``bot`` chooses for the seat to move (asked as the runner asks)."""
     seat = episode.seat
     assert seat is not None and not episode.builder.prefix
-    legal: tuple[Hashable, ...] = tuple(episode.state.legal_actions())
+    legal = offered(episode.state.legal_actions())
     return episode.builder.ids_of(bot.ask(episode.views[seat], legal))
 
 

@@ -480,6 +480,13 @@ def _apply_checked(state: State[Any], action: Hashable) -> tuple[tuple[Event, ..
         return (), f"returned an action the engine refused: {exc}"
 
 
+def offered(legal: Sequence[Hashable]) -> Sequence[Hashable]:
+    """The legal actions as a bot is given them: a list copied into a tuple (the bot cannot
+    change the state's), an immutable sequence as it is (a game's lazy sequence, such as a
+    Fugitive hand's million placements, keeps its type, which its bots read)."""
+    return tuple(legal) if isinstance(legal, MutableSequence) else legal
+
+
 def _ask(
     player: Bot,
     state: State[Any],
@@ -498,7 +505,7 @@ def _ask(
         if stops is not None and hard is not None:  # inline, not _stopped_after(): hot path
             stops.begin(t0, hard)
         try:
-            action = player.ask(view, tuple(legal) if isinstance(legal, MutableSequence) else legal)
+            action = player.ask(view, offered(legal))
         finally:
             if stops is not None:
                 stops.started = None

@@ -95,10 +95,17 @@ def check_interactive(
     options: tuple[OptionSpec, ...], values: Mapping[str, JSON], owner: str
 ) -> None:
     """Raise :class:`OptionError` naming ``owner``, the option and its bound if a numeric value
-    in ``values`` is over its :func:`interactive_limit`."""
+    in ``values`` is over its :func:`interactive_limit`, or naming the option if its value
+    names a file (:meth:`OptionSpec.names_file`: a program where a person waits for each move
+    is the web app, which reads no files its users name; a ``ppo`` bot's model)."""
     for option in options:
         limit = interactive_limit(option)
         value = values.get(option.name)
+        if option.names_file(value):
+            raise OptionError(
+                f"option {option.name}={str(value)[:200]!r} of {owner} names a file: the web "
+                "app reads no files"
+            )
         if limit is None or isinstance(value, bool) or not isinstance(value, int | float):
             continue
         if value > limit:

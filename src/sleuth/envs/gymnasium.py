@@ -41,6 +41,7 @@ except ModuleNotFoundError as exc:  # the rl extra is not installed
 
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.errors import IllegalActionError, OptionError, SleuthError
+from sleuth.core.match import offered
 from sleuth.core.registry import game_spec
 from sleuth.core.rng import derive_seed
 from sleuth.envs.episode import Episode
@@ -164,7 +165,7 @@ class SleuthEnv(gymnasium.Env[Observation, np.int64]):
             who = f"bot {name!r} at seat {seat} ({self.game.roles[seat]})"
             legal = episode.state.legal_actions()
             try:
-                action = bot.ask(episode.views[seat], tuple(legal))
+                action = bot.ask(episode.views[seat], offered(legal))
             except Exception as exc:
                 raise OpponentError(f"{who} raised {type(exc).__name__}: {exc}") from exc
             try:

@@ -140,3 +140,33 @@ def search_bot_infos(
             budget,
         ),
     )
+
+
+def _model_text(raw: Any) -> str:
+    return str(raw).strip()
+
+
+def _names_model(raw: Any) -> bool:
+    return _model_text(raw) != ""
+
+
+MODEL = OptionSpec(
+    "model",
+    "",
+    "the model file to play (empty: the model shipped with Sleuth)",
+    _model_text,
+    file_values=_names_model,
+)
+"""The ``ppo`` bots' one option: a model file (docs/learning.md), read by the command line
+only; the web app plays the shipped model."""
+
+
+def policy_bot_info(roles: tuple[str, ...]) -> BotInfo:
+    """The ``ppo`` bot of a game that ships a learned model for ``roles``
+    (:class:`~sleuth.search.learned.PolicyPlayer`)."""
+    return BotInfo(
+        "ppo",
+        roles,
+        "a policy learned by MaskablePPO (the learn extra: torch, sb3-contrib): masked argmax",
+        (MODEL,),
+    )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 from sleuth.core.bots import Bot
@@ -28,6 +29,7 @@ from sleuth.games.camel_up.odds import game_odds, leg_counts
 from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.strategy import Weights, strong_values
 from sleuth.games.camel_up.track import arrangement
+from sleuth.search.learned import policy_bot
 
 
 def random_action(legal: Sequence[CamelAction], rng: random.Random) -> CamelAction:
@@ -154,5 +156,6 @@ BOTS = (
     GAME.bot("random").implemented(_random_bot),
     GAME.bot("ev").implemented(ExpectedValueBot, warm_up_bots),
     GAME.bot("strong").implemented(StrongBot, warm_up_bots),
+    policy_bot(GAME.bot("ppo"), Path(__file__).parent / "models" / "ppo.zip"),
 )
 """The bots, as the game's catalogue declares them."""

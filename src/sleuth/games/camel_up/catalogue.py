@@ -12,6 +12,7 @@ from typing import Any
 from sleuth.core.bots import BotInfo
 from sleuth.core.compiling import kernels_compiled
 from sleuth.core.registry import GameInfo, OptionSpec, parse_bool, parse_float, parse_int
+from sleuth.search.catalogue import policy_bot_info
 
 RICHEST = 0.35
 """The strong bot's default weight of the richest opponent's gains
@@ -134,6 +135,7 @@ GAME = GameInfo(
             ),
             _move_budget,
         ),
+        policy_bot_info(("player",)),
     ),
     seats_option="players",
 )

@@ -550,6 +550,12 @@ class ExactBelief:
             )
         return found
 
+    def fits_kernel(self) -> bool:
+        """Whether the compiled programme can count this belief (its missed guesses pack); if
+        not, the plain programme always runs, however many states it needs (a caller on a
+        budget may allow it fewer)."""
+        return self._packs(())
+
     def _packs(self, pool: tuple[int, ...]) -> bool:
         """Whether the clauses and ``pool`` fit the compiled programme's packed state."""
         return (

@@ -24,4 +24,5 @@ SPEC = GAME.spec(
     search=SEARCH,
     infer=INFER,
     assist=ASSIST,
+    encoding="sleuth.games.fugitive.encoding:FugitiveEncoding",
 )

@@ -39,6 +39,7 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.core.encoding import ActionBuilder as CoreActionBuilder
 from sleuth.core.errors import ActionParseError, IllegalActionError
 from sleuth.core.game import CHANCE, TERMINAL
 from sleuth.core.numbers import whole_number
@@ -163,8 +164,10 @@ def decode(ids: Sequence[int]) -> FugitiveAction:
     )
 
 
-class ActionBuilder:
-    """The ids chosen so far towards the next action in ``state``, and what may follow.
+class ActionBuilder(CoreActionBuilder[FugitiveAction]):
+    """The ids chosen so far towards the next action in ``state``, and what may follow (the
+    core's :class:`~sleuth.core.encoding.ActionBuilder`, so the ``sleuth.envs`` adapters step
+    it).
 
     Invariants: every id in :meth:`legal_ids` extends the prefix towards at least one legal
     action, and the legal actions reachable this way are exactly ``state.legal_actions()``
@@ -224,6 +227,19 @@ class ActionBuilder:
             self.prefix = []
             return action
         return None
+
+    def ids_of(self, action: FugitiveAction) -> tuple[int, ...]:
+        """The ids that build the legal ``action`` from an empty prefix (:func:`encode`);
+        an action this builder cannot reach raises :class:`IllegalActionError` naming it."""
+        if not self.state.is_legal(action):
+            reason = self.state.illegal_reason(action)
+            raise IllegalActionError(f"{action}: not a legal action here ({reason})")
+        if isinstance(action, Guess) and self.possible is not None:
+            ruled_out = [n for n in action.numbers if n not in self.possible]
+            if ruled_out:
+                shown = ", ".join(map(str, ruled_out))
+                raise IllegalActionError(f"{action}: {shown} not possible (the mask's narrowing)")
+        return encode(action)
 
     def pop(self) -> int:
         """Take back the last id (an :class:`IndexError` when there is none)."""
