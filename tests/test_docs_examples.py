@@ -46,6 +46,7 @@ GAMES_CAP = 10
 """The most games a rewritten ``-n``/``--games`` asks for (the docs show up to 100,000)."""
 STUDY_GAMES = {
     "fugitive_study.py": 1,
+    "fugitive_balance.py": 1,
     "camel_up_study.py": 300,
     "scotland_yard_study.py": 1,
     "cluedo_study.py": 1,

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 
 from sleuth.arena import store
+from sleuth.arena.equilibrium import solve_zero_sum
 from sleuth.arena.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,3 +126,43 @@ def test_camel_up_study_runs_resumes_and_reports(tmp_path: Path) -> None:
     assert elsewhere.returncode == 0 and (out / "camel-up-study.png").exists(), elsewhere.stderr
     missing = camel("report", "--db", str(tmp_path / "none.duckdb"))
     assert missing.returncode != 0 and "none.duckdb does not exist" in missing.stderr
+
+
+BALANCE = ROOT / "studies" / "fugitive_balance.py"
+
+
+def test_fugitive_balance_runs_resumes_and_solves_the_matrix_game(tmp_path: Path) -> None:
+    before = docs_files()
+
+    def balance(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(BALANCE), *args, "--quick"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+
+    first = balance("run", "--edition", "first", "--workers", "1")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.count(", first ...") == 4  # 2 Fugitives x 2 Marshals
+    db = tmp_path / "study-output" / "fugitive-balance.duckdb"
+    again = balance("run", "--edition", "first", "--workers", "1")
+    assert again.stdout == (
+        "nothing to play: every setting has its 2 games (a larger --games adds more)\n"
+    ), again.stderr
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute(
+            "select bots[1], bots[2], avg(wins[1]) from games group by all"
+        ).fetchall()
+        assert con.execute("select count(*) from games").fetchone() == (8,)
+    rates = {(f, m): rate for f, m, rate in rows}
+    result = balance("matrix", "--samples", "50")
+    assert result.returncode == 0, result.stderr
+    assert "## first edition" in result.stdout and "## second" not in result.stdout
+    assert result.stdout.count("| `random` |") == 1 and "| worst for the Marshal |" in result.stdout
+    payoff = [[rates[f, m] for m in ("candidates", "notes")] for f in ("random", "steady")]
+    value = solve_zero_sum(payoff).value
+    assert f"value (the Fugitive's equilibrium win rate): {value:.2%}, 95% bootstrap" in (
+        result.stdout
+    )
+    assert "Fugitive's equilibrium mix: `" in result.stdout
+    assert (db.parent / "fugitive-balance-first.png").stat().st_size > 10_000
+    assert docs_files() == before
+    missing = balance("matrix", "--out", str(tmp_path / "none"))
+    assert missing.returncode != 0 and "fugitive-balance.duckdb does not exist" in missing.stderr

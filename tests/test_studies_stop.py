@@ -37,6 +37,7 @@ def stored(db: Path, table: str) -> int:
     [
         ("fugitive_study.py", "ctrl-c"),
         ("fugitive_study.py", "sigterm"),
+        ("fugitive_balance.py", "ctrl-c"),
         ("cluedo_study.py", "ctrl-c"),
         ("scotland_yard_study.py", "sigterm"),
     ],

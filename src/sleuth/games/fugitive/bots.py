@@ -29,7 +29,7 @@ from sleuth.games.fugitive.players.fugitives import (
     SteadyFugitive,
     Strategy,
 )
-from sleuth.games.fugitive.players.marshals import BeliefMarshal, NotesMarshal
+from sleuth.games.fugitive.players.marshals import BeliefMarshal, CandidatesMarshal, NotesMarshal
 from sleuth.games.fugitive.rules import FUGITIVE
 
 
@@ -88,5 +88,6 @@ BOTS = (
     GAME.bot("steady").implemented(SteadyFugitive),
     GAME.bot("belief").implemented(_belief_marshal, start_warm_up),
     GAME.bot("notes").implemented(NotesMarshal),
+    GAME.bot("candidates").implemented(CandidatesMarshal),
 )
 """The game's own bots, as its catalogue declares them (the search bots come after)."""

@@ -253,6 +253,20 @@ GAME = GameInfo(
                 ),
             ),
         ),
+        BotInfo(
+            "candidates",
+            ("marshal",),
+            "the candidate-list random Marshal: the notes' certain hideouts, else one number "
+            "uniformly from the notes' candidates",
+            (
+                OptionSpec(
+                    "draw",
+                    "frontier",
+                    "draw policy: frontier, low, high or random",
+                    parse_choice(DRAW_POLICIES),
+                ),
+            ),
+        ),
         *search_bot_infos(
             ROLES, SEARCH_OPTIONS, BELIEF_OVERHEAD, SEARCH_DEFAULTS, SEARCH_ITERATION_COST
         ),

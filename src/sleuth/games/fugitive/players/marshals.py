@@ -1,12 +1,14 @@
-"""Marshal players: the belief Marshal (exact deduction) and the graph-notes Marshal (the
-source's layered graph), with a shared draw policy.
+"""Marshal players: the belief Marshal (exact deduction), the graph-notes Marshal (the
+source's layered graph) and the candidate-list random Marshal (the same notes, a uniform
+choice), with a shared draw policy.
 
 Both read only the Marshal's view.  The belief Marshal asks :class:`Deduction` for a guess in
 one of the modes of :data:`GUESS_MODES`, looking one turn ahead when 42 may come next
 (``lookahead``); told whom she faces (``opponent``, a Fugitive whose move probabilities are
 known), she plays that look ahead and the Manhunt from :class:`StrategyBelief` instead.
 The notes Marshal guesses what the baseline notes allow: a value forced in some layer, else the
-value on the most paths of the graph.
+value on the most paths of the graph; the candidates Marshal, a value drawn uniformly from the
+candidates the notes leave.
 
 Draw policies (``draw=``): ``frontier`` draws from the pile holding the numbers just above the
 expected last hideout as she saw it at her latest guess or skip (:meth:`_Marshal.expected_last`,
@@ -255,10 +257,26 @@ class NotesMarshal(_Marshal):
         if forced:
             return tuple(forced[:1]) if manhunt else tuple(forced)
         weights = notes.value_weights(hidden)
-        ranked = sorted(
-            (n for n in weights if manhunt or n < threshold), key=lambda n: (-weights[n], n)
-        )
+        return self.pick(sorted(n for n in weights if manhunt or n < threshold), weights)
+
+    def pick(self, pool: list[int], weights: dict[int, int]) -> tuple[int] | None:
+        """The one number to name when nothing is forced: among ``pool`` (the values of the
+        face-down layers on some path that she may name now, sorted), the value on the most
+        paths (``weights``; ties to the lower); None when ``pool`` is empty."""
+        ranked = sorted(pool, key=lambda n: (-weights[n], n))
         return (ranked[0],) if ranked else None
+
+
+class CandidatesMarshal(NotesMarshal):
+    """The candidate-list random Marshal: the notes Marshal's certain hideouts (named as she
+    finds them) and pile choice, but when nothing is forced one number chosen uniformly from
+    the notes' candidate list (every value a face-down hideout may have, below the Manhunt
+    threshold before the Manhunt), with no skill in the choice.  Her choices depend only on
+    her seed and her view."""
+
+    def pick(self, pool: list[int], weights: dict[int, int]) -> tuple[int] | None:
+        """A uniform member of ``pool``, whatever its ``weights`` (None when it is empty)."""
+        return (self.rng.choice(pool),) if pool else None
 
 
 def _notes_last(notes: MarshalNotes) -> float:
