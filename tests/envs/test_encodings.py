@@ -8,19 +8,8 @@ from sleuth.core.registry import builtin_game_names, game_spec
 from sleuth.testing.case import Case
 from sleuth.testing.encoding import check_encoding
 
-PENDING = {"fugitive": "fugitive encoding on branch encfug"}
-"""Built-in games whose encoding is written elsewhere, with where."""
 
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=PENDING[n]))
-        if n in PENDING
-        else n
-        for n in builtin_game_names()
-    ],
-)
+@pytest.mark.parametrize("name", builtin_game_names())
 def test_every_built_in_game_has_an_encoding(name: str) -> None:
     """So that every adapter (their tests take the games from the registry) plays it."""
     spec = game_spec(name)

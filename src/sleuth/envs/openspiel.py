@@ -209,8 +209,9 @@ class SleuthState(pyspiel.State):  # type: ignore[misc]
         else:
             assert self.progress.builder is not None
             action = self.progress.builder.push(action_id)
-            if action is not None:
-                self.progress.play(action)
+            if action is None:
+                return  # more ids to come: the builder keeps its prefix
+            self.progress.play(action)
         self.progress.settle()
 
     def _action_to_string(self, player: int, action_id: int) -> str:
