@@ -1,8 +1,9 @@
 """Benchmark: what the PettingZoo, Gymnasium and OpenSpiel adapters cost over the rules engine,
 per game.
 
-For every built-in game with an encoding (its default options), these ways to play random
-games in this process, one core:
+For every built-in game with an encoding (its default options, but Fugitive's: a draw after
+50 rounds, :data:`OPTIONS`, as for learning: random play may go on for ever), these ways to
+play random games in this process, one core:
 
 (a) ``engine``: the rules engine driven by a bare loop (``current_player``, ``legal_actions``,
     a uniformly random legal action, ``apply``; chance sampled with ``sample_chance``).
@@ -57,12 +58,15 @@ try:
 except ModuleNotFoundError as exc:
     raise SystemExit(f"bench/envs.py: {exc}") from None
 
+OPTIONS: dict[str, dict[str, Any]] = {"fugitive": {"max_rounds": 50}}
+"""Each game's options here (the defaults otherwise)."""
+
 Play = Callable[[str, int, int], tuple[int, int]]
 """Plays ``games`` games of a game from a seed; returns (steps, actions by seats)."""
 
 
 def play_engine(name: str, games: int, seed: int) -> tuple[int, int]:
-    game = game_spec(name).make({})
+    game = game_spec(name).make(OPTIONS.get(name, {}))
     rng = random.Random(seed)
     actions = 0
     for _ in range(games):
@@ -79,7 +83,7 @@ def play_engine(name: str, games: int, seed: int) -> tuple[int, int]:
 
 def play_episode(name: str, games: int, seed: int) -> tuple[int, int]:
     spec = game_spec(name)
-    encoding = spec.encoding_for(spec.make({}))
+    encoding = spec.encoding_for(spec.make(OPTIONS.get(name, {})))
     rng = random.Random(seed)
     steps = actions = 0
     for index in range(games):
@@ -97,7 +101,8 @@ def seat_actions(actions: list[tuple[int, Any]]) -> int:
 
 
 def play_pettingzoo(name: str, games: int, seed: int, wrapped: bool = True) -> tuple[int, int]:
-    made = aec_env(name) if wrapped else raw_env(name)
+    options = OPTIONS.get(name, {})
+    made = aec_env(name, **options) if wrapped else raw_env(name, **options)
     rng = random.Random(seed)
     steps = actions = 0
     for index in range(games):
@@ -115,7 +120,7 @@ def play_pettingzoo(name: str, games: int, seed: int, wrapped: bool = True) -> t
 
 
 def play_gymnasium(name: str, games: int, seed: int) -> tuple[int, int]:
-    made = SleuthEnv(name, seat=0)
+    made = SleuthEnv(name, seat=0, **OPTIONS.get(name, {}))
     rng = random.Random(seed)
     steps = actions = 0
     for index in range(games):
@@ -135,7 +140,7 @@ def play_pettingzoo_raw(name: str, games: int, seed: int) -> tuple[int, int]:
 
 
 def play_openspiel(name: str, games: int, seed: int) -> tuple[int, int]:
-    game = pyspiel.load_game(game_name(name), {"rng_seed": seed})
+    game = pyspiel.load_game(game_name(name), {"rng_seed": seed, **OPTIONS.get(name, {})})
     observer = make_observation(game)
     rng = random.Random(seed)
     steps = actions = 0
@@ -176,7 +181,10 @@ def main() -> None:
     seconds, rounds = (0.05, 1) if args.quick else (args.seconds, args.rounds)
     games = [n for n in builtin_game_names() if game_spec(n).encoding is not None]
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"random games, default options, one core, Python {platform.python_version()}")
+    print(
+        f"random games, default options (but {OPTIONS}), one core, "
+        f"Python {platform.python_version()}"
+    )
     print(f"load average at start: {load}")
     rows, worst = [], 0.0
     for name in games:
