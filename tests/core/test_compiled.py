@@ -142,6 +142,56 @@ def test_a_background_warm_up_leaves_other_threads_not_ready_until_it_ends(
     assert compiled._idle.wait(60) and compiled.ready()
 
 
+_gate = threading.Event()
+"""Holds :func:`_gated_warm_up` back until set."""
+
+
+def _gated_warm_up() -> None:
+    _gate.wait(60)
+    _halve(8)
+
+
+def _failing_warm_up() -> None:
+    raise ValueError
+
+
+@needs_numba
+def test_a_warm_up_that_ran_to_its_end_is_waited_for_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first run compiles: meanwhile odds come from plain Python.  A later run only loads
+    the kernels from the cache, which is sooner than plain Python: a block waits for it."""
+    monkeypatch.setenv("SLEUTH_CACHE_DIR", str(tmp_path))
+    marker = compiled.warmed_marker(_gated_warm_up)
+    assert not marker.exists()
+    for warmed_before in (False, True):
+        _gate.clear()
+        compiled.compile_in_background(_gated_warm_up)
+        try:
+            with compiled.plain_until_ready():
+                assert getattr(compiled._local, "plain", False) is not warmed_before
+        finally:
+            _gate.set()
+        assert compiled._idle.wait(60)
+        assert marker.exists()
+    compiled.compile_in_background(_failing_warm_up)
+    compiled.compile_in_background(lambda: None)
+    assert compiled._idle.wait(60)
+    assert [path.name.split("-")[0] for path in marker.parent.iterdir()] == [
+        f"{__name__}._gated_warm_up"
+    ]  # a failed warm-up and a lambda leave no marker
+
+
+@needs_numba
+def test_the_marker_names_this_copy_of_the_module_and_numba_s_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SLEUTH_CACHE_DIR", str(tmp_path))
+    here = compiled.warmed_marker(_gated_warm_up)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert compiled.warmed_marker(_gated_warm_up) != here
+
+
 LONG_WARM_UP = """\
 import os, pathlib, time
 def warm_up():

@@ -21,7 +21,10 @@ An interactive command need not wait for that: :func:`compile_in_background` run
 takes it then (the answers are the same): a programme of its own, or the kernels' Python
 originals (:func:`plain_until_ready`); a kernel called otherwise waits for the warm-up to end.
 The warm-up's thread ends with its process (a quit, Ctrl-C or a kill leaves nothing running):
-what it compiled is in Numba's cache, and the next run's warm-up compiles the rest.
+what it compiled is in Numba's cache, and the next run's warm-up compiles the rest.  A warm-up
+that ran to its end leaves a marker in Sleuth's cache folder (:func:`warmed_marker`): the next
+run's warm-up only loads the kernels from the cache (a second or two), so
+:func:`plain_until_ready` waits for it rather than run plain Python that takes longer.
 Compiling on first use in the foreground is announced by the callers
 (:mod:`sleuth.core.prepare`).
 
@@ -37,15 +40,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
+import importlib.metadata
 import os
 import select
 import subprocess
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from sleuth.core.cache import cache_dir
 from sleuth.core.compiling import DISABLE_VARIABLE as DISABLE_VARIABLE
 from sleuth.core.compiling import kernels_compiled
 
@@ -60,6 +68,11 @@ _pending: list[Callable[[], None]] = []
 """Warm-ups queued for the background thread, first to run first."""
 _worker: threading.Thread | None = None
 """The thread running the warm-ups of :func:`compile_in_background`, while it runs."""
+_running: Callable[[], None] | None = None
+"""The warm-up the background thread runs now, if any."""
+_loading: set[Callable[[], None]] = set()
+"""The warm-ups queued with their marker present (:func:`warmed_marker`): they load the
+kernels from Numba's cache rather than compile them."""
 _idle = threading.Event()
 """Set when no warm-up runs in the background."""
 _idle.set()
@@ -171,9 +184,11 @@ def ready() -> bool:
 def plain_until_ready() -> Iterator[None]:
     """Run the block with the kernels compiled if they are :func:`ready`, and otherwise with
     every kernel this thread calls run as its Python original, at once: the same results,
-    slower, instead of a wait for the background warm-up.  The choice holds for the whole
-    block."""
-    if ready() or getattr(_local, "plain", False):
+    slower, instead of a wait for the background warm-up.  When every warm-up still to run
+    only loads the kernels from the cache (:func:`warmed_marker`), and no process of
+    :func:`compile_elsewhere` runs, the block runs compiled too: its kernels wait for the
+    load, which is sooner.  The choice holds for the whole block."""
+    if ready() or getattr(_local, "plain", False) or _only_loading():
         yield
         return
     _local.plain = True
@@ -181,6 +196,71 @@ def plain_until_ready() -> Iterator[None]:
         yield
     finally:
         _local.plain = False
+
+
+def _only_loading() -> bool:
+    """Whether the background warm-ups running or queued all only load their kernels from the
+    cache, and no process of :func:`compile_elsewhere` runs."""
+    with _lock:
+        left = [*_pending, *([_running] if _running is not None else [])]
+        return not _away and all(warm_up in _loading for warm_up in left)
+
+
+def warmed_marker(warm_up: Callable[[], None]) -> Path:
+    """The file that says ``warm_up`` (a module-level function) ran to its end with this
+    Numba, this Python, this copy of the warm-up's module and this ``NUMBA_CACHE_DIR``: its
+    kernels are in Numba's cache.  (A cache emptied by hand behind the marker's back costs
+    one compilation in the foreground.)"""
+    module = sys.modules[warm_up.__module__]
+    source = Path(getattr(module, "__file__", "") or warm_up.__module__)
+    with contextlib.suppress(OSError):
+        source = source.resolve()
+    try:
+        stamp = source.stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    key = "\n".join(
+        (
+            importlib.metadata.version("numba"),
+            sys.version,
+            str(source),
+            str(stamp),
+            os.environ.get("NUMBA_CACHE_DIR", ""),
+        )
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return cache_dir() / "compiled" / f"{warm_up.__module__}.{warm_up.__qualname__}-{digest}"
+
+
+def _markable(warm_up: Callable[[], None]) -> bool:
+    """Whether ``warm_up`` is a module-level function, which a later process names alike (a
+    lambda, a nested function or a bound method gets no marker)."""
+    return (
+        isinstance(warm_up, types.FunctionType)
+        and "<" not in warm_up.__qualname__
+        and ("." not in warm_up.__qualname__)
+    )
+
+
+def _mark_warmed(warm_up: Callable[[], None]) -> None:
+    """Leave :func:`warmed_marker` for ``warm_up`` (a cache folder that cannot be written only
+    leaves the next run to run plain Python while it loads the kernels)."""
+    if not _markable(warm_up):
+        return
+    with contextlib.suppress(OSError, importlib.metadata.PackageNotFoundError):
+        marker = warmed_marker(warm_up)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+
+def _is_warmed(warm_up: Callable[[], None]) -> bool:
+    """Whether :func:`warmed_marker` of ``warm_up`` is there."""
+    if not _markable(warm_up):
+        return False
+    try:
+        return warmed_marker(warm_up).exists()
+    except (OSError, importlib.metadata.PackageNotFoundError):
+        return False
 
 
 def settle() -> None:
@@ -268,7 +348,10 @@ def compile_in_background(warm_up: Callable[[], None]) -> None:
     The thread does not keep the process alive: at its end the warm-ups left are dropped."""
     if not COMPILED:
         return
+    warmed = _is_warmed(warm_up)
     with _lock:
+        if warmed:
+            _loading.add(warm_up)
         _queue(warm_up)
 
 
@@ -285,16 +368,19 @@ def _queue(warm_up: Callable[[], None]) -> None:
 
 def _warm_all() -> None:
     """The background thread: run the queued warm-ups until none is left."""
-    global _worker
+    global _worker, _running
     while True:
         with _lock:
             if not _pending:
-                _worker = None
+                _worker = _running = None
                 _idle.set()
                 return
-            warm_up = _pending.pop(0)
-        with contextlib.suppress(Exception):  # its kernels compile on first use instead
+            warm_up = _running = _pending.pop(0)
+        try:
             warm_up()
+        except Exception:  # its kernels compile on first use instead
+            continue
+        _mark_warmed(warm_up)
 
 
 ELSEWHERE = """\
