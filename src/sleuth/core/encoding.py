@@ -120,6 +120,8 @@ class Encoding(ABC, Generic[ActionT]):
     action_count: int
     max_prefix: int = 0
     """The most ids an action may need before its last (0: one id per action)."""
+    _sizes: tuple[int, int] | None = None
+    """:meth:`size` without and with the belief, kept by the first observation."""
 
     def __init__(self, game: Game[ActionT]) -> None:
         self.game = game
@@ -148,10 +150,14 @@ class Encoding(ABC, Generic[ActionT]):
         chosen: a fresh float32 vector of :meth:`size` that depends on nothing else."""
         if belief and not self.belief_segments:
             raise ValueError(f"{self.game.name} has no belief to add to its observations")
-        out = np.zeros(self.size(belief), dtype=np.float32)
-        self.observe_into(out[: sum(s.size for s in self.segments)], view, prefix)
+        sizes = self._sizes
+        if sizes is None:  # the segments are fixed once the encoding is made
+            sizes = self._sizes = (self.size(False), self.size(True))
+        out = np.zeros(sizes[belief], dtype=np.float32)
+        base = sizes[0]
+        self.observe_into(out[:base], view, prefix)
         if belief:
-            self.belief_into(out[sum(s.size for s in self.segments) :], view)
+            self.belief_into(out[base:], view)
         return out
 
     @abstractmethod
