@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -66,10 +68,6 @@ def test_resampled_worlds_look_the_same(name: str) -> None:
             continue
         player = state.current_player()
         if rng.random() < 0.3:
-            if game_spec(name).search is None:
-                with pytest.raises(SleuthError, match=f"{name} has no world sampler"):
-                    state.resample_from_infostate(player, rng.random)
-                return
             world = state.resample_from_infostate(player, rng.random)
             assert world.information_state_string(player) == state.information_state_string(player)
             assert world.observation_tensor(player) == state.observation_tensor(player)
@@ -153,6 +151,45 @@ def test_ismcts_searches_the_worlds_of_sleuths_belief() -> None:
     assert wins["random"] < 6.0
 
 
+def _ismcts(
+    game: pyspiel.Game,
+    resample: Callable[[pyspiel.State, int], pyspiel.State],
+    simulations: int,
+    seed: int,
+) -> ismcts.ISMCTSBot:
+    """OpenSpiel's ISMCTS with random rollouts, searching the worlds ``resample`` draws."""
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+        uct_c=2.0,
+        max_simulations=simulations,
+        random_state=np.random.RandomState(seed),
+    )
+    bot.set_resampler(resample)
+    return bot
+
+
+def _play(
+    game: pyspiel.Game,
+    bot: ismcts.ISMCTSBot,
+    seat: int,
+    rng: random.Random,
+    choose: Callable[[list[int]], int],
+) -> pyspiel.State:
+    """A game with ``bot`` at ``seat``, the other seats choosing among their legal ids with
+    ``choose``, chance drawn by ``rng``: its terminal state."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+        elif state.current_player() == seat:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(choose(state.legal_actions()))
+    return state
+
+
 def test_ismcts_detectives_play_scotland_yard_to_the_end_in_sleuths_worlds() -> None:
     """OpenSpiel's ISMCTS plays the detectives of a short Scotland Yard against a random
     Mr. X, searching worlds drawn by Sleuth's exact sampler: every world it searches gives
@@ -168,25 +205,51 @@ def test_ismcts_detectives_play_scotland_yard_to_the_end_in_sleuths_worlds() -> 
         resampled += 1
         return world
 
-    bot = ismcts.ISMCTSBot(
-        game,
-        mcts.RandomRolloutEvaluator(1, np.random.RandomState(5)),
-        uct_c=2.0,
-        max_simulations=20,
-        random_state=np.random.RandomState(5),
-    )
-    bot.set_resampler(resample)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, weights)[0])
-        elif state.current_player() == 1:
-            state.apply_action(bot.step(state))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    bot = _ismcts(game, resample, simulations=20, seed=5)
+    state = _play(game, bot, 1, rng, lambda ids: rng.choice(ids))
     assert sorted(state.returns()) == [0.0, 1.0]
     assert resampled >= 20
+
+
+def test_a_game_without_a_world_sampler_refuses_to_resample() -> None:
+    """Resampling a game whose spec has no search model is refused by name (a clone of the
+    true state would show a search the hidden information)."""
+    spec = dataclasses.replace(game_spec("fox"), search=None)
+    attributes = {"spec": spec, "game_type": sleuth_spiel._game_type(spec)}
+    game = type("Unsampled", (sleuth_spiel.SleuthGame,), attributes)({"graph": "path:3"})
+    state = game.new_initial_state()
+    with pytest.raises(SleuthError, match="fox has no world sampler"):
+        state.resample_from_infostate(0, random.Random(0).random)
+
+
+def test_ismcts_plays_cluedo_in_worlds_of_the_exact_deal_sampler() -> None:
+    """OpenSpiel's ISMCTS plays seat 0 of short Cluedo games against players of random ids
+    that never accuse, every world it searches drawn by Sleuth's exact sampler: each gives
+    the seat the real game's information state and legal ids, and their deals are not the
+    true one (the sampler draws among every deal the view allows, not a copy of the truth)."""
+    from sleuth.games.cluedo.action_ids import ACCUSE_ID
+
+    game = loaded("cluedo")
+    rng = random.Random(3)
+    resampled = differ = 0
+
+    def resample(state: pyspiel.State, player: int) -> pyspiel.State:
+        nonlocal resampled, differ
+        world = state.resample_from_infostate(player, rng.random)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.legal_actions() == state.legal_actions()
+        truth, drawn = state.progress.sleuth, world.progress.sleuth
+        assert drawn.hands[player] == truth.hands[player]
+        resampled += 1
+        differ += drawn.hands != truth.hands or drawn.envelope != truth.envelope
+        return world
+
+    bot = _ismcts(game, resample, simulations=8, seed=3)
+    for _ in range(2):
+        state = _play(game, bot, 0, rng, lambda ids: rng.choice([i for i in ids if i != ACCUSE_ID]))
+        assert sum(state.returns()) <= 1.0
+    assert resampled >= 100
+    assert differ > 0.9 * resampled
 
 
 def test_observations_read_each_event_of_a_view_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,19 +23,21 @@ actions of the seat to move, which are public to that seat.
 
 from __future__ import annotations
 
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from sleuth.core.errors import IllegalActionError
-from sleuth.core.events import View
+from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
 
 ActionT = TypeVar("ActionT", bound=Hashable)
+ReaderT = TypeVar("ReaderT", bound="ViewReader")
 
 Observation = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -118,6 +120,8 @@ class Encoding(ABC, Generic[ActionT]):
     action_count: int
     max_prefix: int = 0
     """The most ids an action may need before its last (0: one id per action)."""
+    _sizes: tuple[int, int] | None = None
+    """:meth:`size` without and with the belief, kept by the first observation."""
 
     def __init__(self, game: Game[ActionT]) -> None:
         self.game = game
@@ -146,10 +150,14 @@ class Encoding(ABC, Generic[ActionT]):
         chosen: a fresh float32 vector of :meth:`size` that depends on nothing else."""
         if belief and not self.belief_segments:
             raise ValueError(f"{self.game.name} has no belief to add to its observations")
-        out = np.zeros(self.size(belief), dtype=np.float32)
-        self.observe_into(out[: sum(s.size for s in self.segments)], view, prefix)
+        sizes = self._sizes
+        if sizes is None:  # the segments are fixed once the encoding is made
+            sizes = self._sizes = (self.size(False), self.size(True))
+        out = np.zeros(sizes[belief], dtype=np.float32)
+        base = sizes[0]
+        self.observe_into(out[:base], view, prefix)
         if belief:
-            self.belief_into(out[sum(s.size for s in self.segments) :], view)
+            self.belief_into(out[base:], view)
         return out
 
     @abstractmethod
@@ -192,3 +200,61 @@ class Encoding(ABC, Generic[ActionT]):
             )
             start += segment.size
         return {"game": self.game.name, "actions": self.action_count, "segments": rows}
+
+
+class ViewReader(Protocol):
+    """What an encoding keeps of one view: it has read the view's first :attr:`read` events,
+    the last of them being :attr:`last`, and :meth:`update` reads the events after those."""
+
+    read: int
+    last: Event | None
+
+    def update(self, events: Sequence[Event]) -> Any:
+        """Read ``events[self.read:]``, in order (setting :attr:`read` and :attr:`last`)."""
+        ...
+
+
+class ViewReaders(Generic[ReaderT]):
+    """Each live view object's reader, so that an encoding reads every event of a growing view
+    once: an observation costs the events added since the last one, not the game's.
+
+    Invariant: :meth:`of` returns a reader that has read exactly ``view.events``, as a fresh
+    one would have (a reader depends only on the events it read): the kept one, read on, while
+    the view's list still holds the last event it read at the same place (views only grow),
+    else a new one.  A reader is forgotten when its view is garbage-collected, and a pickled
+    copy keeps none (weak references do not pickle; the readers are only a cache)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[weakref.ref[View], ReaderT]] = {}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_kept": {}}
+
+    def of(self, view: View, make: Callable[[View], ReaderT]) -> ReaderT:
+        """``view``'s reader after all its events (``make(view)`` makes a new one)."""
+        key = id(view)
+        entry = self._kept.get(key)
+        events = view.events
+        if entry is not None:
+            ref, reader = entry
+            read = reader.read
+            if (
+                ref() is view
+                and len(events) >= read
+                and (not read or events[read - 1] is reader.last)
+            ):
+                reader.update(events)
+                return reader
+        reader = make(view)
+        kept = self._kept
+
+        def forget(dead: weakref.ref[View]) -> None:
+            if kept.get(key, (None,))[0] is dead:
+                del kept[key]
+
+        kept[key] = (weakref.ref(view, forget), reader)
+        reader.update(events)
+        return reader

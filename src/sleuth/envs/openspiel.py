@@ -44,6 +44,7 @@ from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, TERMINAL, Game, State
 from sleuth.core.registry import GameSpec, builtin_game_names, game_spec
 from sleuth.core.rng import derive_seed
+from sleuth.core.searchmodel import WorldSampler
 
 PREFIX = "python_sleuth_"
 MAX_CHANCE_OUTCOMES = 64
@@ -135,6 +136,9 @@ class Progress:
         self.forced: dict[int, Hashable] = {}
         """Outcomes of unlisted chance events set by :func:`replay`, by action number."""
         self.builder: ActionBuilder[Any] | None = None
+        self.samplers: dict[int, tuple[int, WorldSampler[Any]]] = {}
+        """Each seat's world sampler with the length of the view it was made from (a search
+        resamples one state many times; a copy starts without them)."""
         self.settle()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
@@ -145,6 +149,7 @@ class Progress:
         copy.views = copy._views()
         copy.actions = list(self.actions)
         copy.forced = dict(self.forced)
+        copy.samplers = {}
         copy.settle()
         if self.builder is not None and copy.builder is not None:
             for action_id in self.builder.prefix:
@@ -236,7 +241,8 @@ class SleuthState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> SleuthState:
         """A state ``player`` cannot tell from this one, drawn by the game's search sampler
         from its view, with the same chosen ids.  A game without a sampler is refused by name:
-        a clone of this state would hand a search the hidden truth."""
+        a clone of this state would hand a search the hidden truth.  The sampler made from a
+        view is kept while the view does not grow (a search resamples one state many times)."""
         game = self.progress.game
         model = game.spec.search
         if model is None:
@@ -246,9 +252,13 @@ class SleuthState(pyspiel.State):  # type: ignore[misc]
             )
         rng = random.Random(int(sampler() * 2**53))
         now = self.view(player)
-        frozen = View(now.seat, now.role, now.game_info, tuple(now.events))  # as of now
-        history = model.sampler(game.sleuth, frozen).sample_history(rng)
-        world = replay(game, history)
+        samplers = self.progress.samplers
+        kept = samplers.get(player)
+        if kept is None or kept[0] != len(now.events):
+            frozen = View(now.seat, now.role, now.game_info, tuple(now.events))  # as of now
+            kept = (len(now.events), model.sampler(game.sleuth, frozen))
+            samplers[player] = kept
+        world = replay(game, kept[1].sample_history(rng))
         for action_id in self.prefix(player):
             world.apply_action(action_id)
         return world

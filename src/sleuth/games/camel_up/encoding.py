@@ -64,12 +64,10 @@ and the odds of a position are cached, so an observation costs a few events' rep
 from __future__ import annotations
 
 import functools
-import weakref
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
-from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment
+from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment, ViewReaders
 from sleuth.core.events import Event, View
 from sleuth.core.game import CHANCE, TERMINAL, State
 from sleuth.games.camel_up.actions import PILES, ROLL, CamelAction
@@ -193,12 +191,7 @@ class CamelUpEncoding(Encoding[CamelAction]):
         for segment in self.segments:
             self._start[segment.name] = start
             start += segment.size
-        self._readers: dict[int, tuple[weakref.ref[View], _Reader]] = {}
-        """Each live view's reader, by the view's id (see :meth:`_reader`)."""
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the readers (weak references do not pickle; they are a cache)."""
-        return {**self.__dict__, "_readers": {}}
+        self._readers: ViewReaders[_Reader] = ViewReaders()
 
     def action_id(self, action: CamelAction) -> int:
         """The id of one player action; a KeyError for chance's."""
@@ -213,31 +206,8 @@ class CamelUpEncoding(Encoding[CamelAction]):
         return str(self.actions[action_id])
 
     def _reader(self, view: View) -> _Reader:
-        """``view``'s table, read up to its last event (cached per view object; a view whose
-        events no longer extend what was read is read afresh)."""
-        key = id(view)
-        entry = self._readers.get(key)
-        events = view.events
-        if entry is not None:
-            ref, reader = entry
-            read = reader.read
-            if (
-                ref() is view
-                and len(events) >= read
-                and (not read or events[read - 1] is reader.last)
-            ):
-                reader.update(events)
-                return reader
-        reader = _Reader(self.camel_game)
-        readers = self._readers
-
-        def forget(dead: weakref.ref[View]) -> None:
-            if readers.get(key, (None,))[0] is dead:
-                del readers[key]
-
-        readers[key] = (weakref.ref(view, forget), reader)
-        reader.update(events)
-        return reader
+        """``view``'s table, read up to its last event (:class:`ViewReaders`)."""
+        return self._readers.of(view, lambda _: _Reader(self.camel_game))
 
     def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
         game = self.camel_game

@@ -66,14 +66,13 @@ ones it read (a pure function of the events either way).
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from sleuth.core.encoding import Encoding, Observation, Segment
+from sleuth.core.encoding import Encoding, Observation, Segment, ViewReaders
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import State
 from sleuth.games.cluedo.action_ids import (
@@ -95,8 +94,6 @@ from sleuth.games.cluedo.view import move_token
 SEATS, OTHERS, CARDS, ROOM_COUNT = MAX_PLAYERS, MAX_PLAYERS - 1, CARD_COUNT, len(ROOMS)
 COUNTED = 3
 """Counts are shown as ``min(n, COUNTED) / COUNTED``."""
-CACHED_VIEWS = 64
-"""The views whose reading the encoding keeps (the least recently observed goes first)."""
 
 SEGMENTS = (
     Segment("rules", 4, "players / 6; two dice; accuse in the room one is in; tokens may turn"),
@@ -208,6 +205,11 @@ class _Notes:
     def row(self, seat: int) -> int:
         """The row of ``seat``: how many places clockwise from the observer it sits."""
         return (seat - self.seat) % self.game.players
+
+    def update(self, events: Sequence[Event]) -> None:
+        """Read the events after the :attr:`read` first."""
+        for index in range(self.read, len(events)):
+            self.take(events[index])
 
     def take(self, event: Event) -> None:
         """Read the next event."""
@@ -360,12 +362,7 @@ class CluedoEncoding(Encoding[Action]):
         super().__init__(game)
         self.cluedo = game
         self._base = sum(s.size for s in SEGMENTS[:-1])
-        self._cache: dict[int, tuple[weakref.ref[View], _Notes]] = {}
-
-    def __getstate__(self) -> dict[str, object]:
-        """The encoding without the views it read (weak references do not pickle): a copy
-        sent to another process reads its views afresh."""
-        return {**self.__dict__, "_cache": {}}
+        self._readers: ViewReaders[_Notes] = ViewReaders()
 
     def builder(self, state: State[Action]) -> CluedoActions:
         return CluedoActions(state)
@@ -389,21 +386,5 @@ class CluedoEncoding(Encoding[Action]):
         out[:] = self._notes(view).belief_values(view)
 
     def _notes(self, view: View) -> _Notes:
-        """The notes of ``view`` after all its events: those kept for this view object, read
-        on from where they stopped, or new ones when the view's first events are not the ones
-        read."""
-        events = view.events
-        kept = self._cache.pop(id(view), None)
-        notes = None
-        if kept is not None and kept[0]() is view:
-            read, last = kept[1].read, kept[1].last
-            if read <= len(events) and (read == 0 or events[read - 1] is last):
-                notes = kept[1]
-        if notes is None:
-            notes = _Notes(self.cluedo, view.seat, self._base)
-        for index in range(notes.read, len(events)):
-            notes.take(events[index])
-        if len(self._cache) >= CACHED_VIEWS:
-            del self._cache[next(iter(self._cache))]
-        self._cache[id(view)] = (weakref.ref(view), notes)
-        return notes
+        """The notes of ``view`` after all its events (:class:`ViewReaders`)."""
+        return self._readers.of(view, lambda v: _Notes(self.cluedo, v.seat, self._base))

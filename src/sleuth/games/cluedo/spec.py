@@ -10,6 +10,7 @@ from sleuth.games.cluedo.cards import Category, card_named
 from sleuth.games.cluedo.catalogue import GAME
 from sleuth.games.cluedo.plugins import INFER
 from sleuth.games.cluedo.rules import CluedoGame
+from sleuth.games.cluedo.search import CluedoSearchModel
 
 
 def _build(values: dict[str, JSON]) -> CluedoGame:
@@ -30,10 +31,13 @@ def _build(values: dict[str, JSON]) -> CluedoGame:
     )
 
 
+SEARCH = CluedoSearchModel()
+
 SPEC = GAME.spec(
     build=_build,
     bots=BOTS,
     infer=INFER,
     assist=ASSIST,
+    search=SEARCH,
     encoding="sleuth.games.cluedo.encoding:CluedoEncoding",
 )

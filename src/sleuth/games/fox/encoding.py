@@ -24,11 +24,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment
-from sleuth.core.events import View
+from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment, ViewReaders
+from sleuth.core.events import Event, View
 from sleuth.core.game import State
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.rules import HIDE, FoxAction, FoxGame, FoxMove, Inspect
+
+
+class _Reader:
+    """What one view's events have shown so far, read one event at a time: the indices of
+    the observation set to 1 (its grids) and the day of the next inspection."""
+
+    def __init__(self, game: FoxGame) -> None:
+        self.n = game.graph.n
+        self.fox_holes = 3 + game.days * self.n  # where the second grid starts (the first: 3)
+        self.ones: list[int] = []
+        self.day = 1
+        self.read = 0
+        self.last: Event | None = None
+
+    def update(self, events: Sequence[Event]) -> None:
+        n = self.n
+        for index in range(self.read, len(events)):
+            event = events[index]
+            if event.kind == "inspected":
+                day = int(event.public["day"])
+                row = 3 + (day - 1) * n
+                self.ones.extend(row + hole for hole in event.public["holes"])
+                self.day = day + 1
+            elif event.kind == "fox_moved" and event.private is not None:
+                row = self.fox_holes + int(event.public["night"]) * n
+                self.ones.extend(row + hole for hole in event.private["holes"])
+            self.read, self.last = index + 1, event
 
 
 class FoxEncoding(Encoding[FoxAction]):
@@ -47,6 +74,7 @@ class FoxEncoding(Encoding[FoxAction]):
             Segment("fox holes", days * n, "row d: the fox's own possible holes after night d"),
         )
         self.belief_segments = (Segment("possible", n, "1 where the hunter's belief holds"),)
+        self._readers: ViewReaders[_Reader] = ViewReaders()
 
     def action_id(self, action: FoxAction) -> int:
         """The id of one action."""
@@ -71,22 +99,10 @@ class FoxEncoding(Encoding[FoxAction]):
         raise ValueError(f"{action_id} is not a fox action id (0-{self.action_count - 1})")
 
     def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
-        n, days = self.fox_game.graph.n, self.fox_game.days
+        reader = self._readers.of(view, lambda _: _Reader(self.fox_game))
         out[view.seat] = 1.0
-        inspections, fox_holes = 3, 3 + days * n  # where the two grids start
-        ones: list[int] = []  # indices set to 1 in one NumPy call (one per event is slower)
-        day = 1
-        for event in view.events:
-            if event.kind == "inspected":
-                day = int(event.public["day"])
-                row = inspections + (day - 1) * n
-                ones.extend(row + hole for hole in event.public["holes"])
-                day += 1
-            elif event.kind == "fox_moved" and event.private is not None:
-                row = fox_holes + int(event.public["night"]) * n
-                ones.extend(row + hole for hole in event.private["holes"])
-        out[ones] = 1.0
-        out[2] = min(day, days) / days
+        out[reader.ones] = 1.0
+        out[2] = min(reader.day, self.fox_game.days) / self.fox_game.days
 
     def belief_into(self, out: Observation, view: View) -> None:
         out[FoxBelief.from_view(self.game, view).possible_holes()] = 1.0

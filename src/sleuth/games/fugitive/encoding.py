@@ -83,14 +83,13 @@ programme, or its plain-Python twin while Numba compiles in the background.
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from sleuth.core.compiled import compile_in_background
-from sleuth.core.encoding import Encoding, Observation, Segment
+from sleuth.core.encoding import Encoding, Observation, Segment, ViewReaders
 from sleuth.core.errors import SolverLimitError
 from sleuth.core.events import Event, View
 from sleuth.core.game import State
@@ -305,8 +304,7 @@ class FugitiveEncoding(Encoding[FugitiveAction]):
     def __init__(self, game: FugitiveGame) -> None:
         super().__init__(game)
         self.fugitive_game = game
-        self._readers: dict[int, tuple[weakref.ref[View], _Reader]] = {}
-        """Each live view's reader, by the view's id (see :meth:`_reader`)."""
+        self._readers: ViewReaders[_Reader] = ViewReaders()
         self._options = [
             float(game.edition == "second"),
             float(game.opening == "one_or_two"),
@@ -314,10 +312,6 @@ class FugitiveEncoding(Encoding[FugitiveAction]):
             float(game.marshal_may_skip),
             min(game.manhunt_threshold, LAST) / LAST,
         ]
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the readers (weak references do not pickle; they are a cache)."""
-        return {**self.__dict__, "_readers": {}}
 
     def builder(self, state: State[FugitiveAction]) -> ActionBuilder:
         assert isinstance(state, FugitiveState)
@@ -327,31 +321,8 @@ class FugitiveEncoding(Encoding[FugitiveAction]):
         return id_text(action_id)
 
     def _reader(self, view: View) -> _Reader:
-        """``view``'s reading up to its last event (cached per view object; a view whose
-        events no longer extend what was read is read afresh)."""
-        key = id(view)
-        entry = self._readers.get(key)
-        events = view.events
-        if entry is not None:
-            ref, reader = entry
-            read = reader.read
-            if (
-                ref() is view
-                and len(events) >= read
-                and (not read or events[read - 1] is reader.last)
-            ):
-                reader.update(events)
-                return reader
-        reader = _Reader(self.fugitive_game, view.seat)
-        readers = self._readers
-
-        def forget(dead: weakref.ref[View]) -> None:
-            if readers.get(key, (None,))[0] is dead:
-                del readers[key]
-
-        readers[key] = (weakref.ref(view, forget), reader)
-        reader.update(events)
-        return reader
+        """``view``'s reading up to its last event (:class:`ViewReaders`)."""
+        return self._readers.of(view, lambda v: _Reader(self.fugitive_game, v.seat))
 
     def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
         reader = self._reader(view)
