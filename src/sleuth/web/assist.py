@@ -3,11 +3,11 @@
 Every ``sleuth assist GAME`` session (and the fox puzzle of ``sleuth fox play``) as a notepad
 owned by one browser session: an entry box, the history with undo, edit, delete and insert,
 the session's own commands (``why CARD``, the fox's ``hint`` and ``give up``), save (download
-the view log) and load (upload one), the assistant's text rendered as HTML and the game's own
-picture (:mod:`sleuth.web.assist_visuals`).  The store keeps each notepad as its record
-(:mod:`sleuth.web.assist_session`); every answer is :func:`notepad_payload`.  A refused
-request (a bad entry, an entry number out of range, a bad log) is a 4xx with the assistant's
-own message, and the stored record is as before.
+the view log) and load (upload one), the assistant's text rendered as HTML and its picture
+(drawn by the game's page plug-in: :func:`sleuth.render.notepad_svg`).  The store keeps each
+notepad as its record (:mod:`sleuth.web.assist_session`); every answer is
+:func:`notepad_payload`.  A refused request (a bad entry, an entry number out of range, a bad
+log) is a 4xx with the assistant's own message, and the stored record is as before.
 
 The pages work without scripts: ``/assist/ID`` is drawn from :func:`notepad_payload`, and its
 forms (``POST /assist``, ``/assist/ID/entries``, ``.../undo`` and so on) call the JSON
@@ -37,8 +37,8 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.game import Game
 from sleuth.core.registry import game_spec
 from sleuth.core.table import TableSession, count_entries
+from sleuth.render import notepad_svg
 from sleuth.web import assist_session as notes
-from sleuth.web.assist_visuals import visual
 from sleuth.web.live import option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.pages import templates
@@ -143,7 +143,7 @@ class _Live:
             if drawn is not None:
                 self.drawn.move_to_end(key)
                 return drawn
-        html, svg = rendered_html(session), visual(record["game"], session)
+        html, svg = rendered_html(session), notepad_svg(record["game"], session)
         with self.guard:
             self.drawn[key] = (html, svg)
             while len(self.drawn) > DRAWN:
@@ -245,7 +245,7 @@ def notepad_payload(
     they were drawn for this very record)."""
     name = record["game"]
     if live is None:
-        html, svg = rendered_html(session), visual(name, session)
+        html, svg = rendered_html(session), notepad_svg(name, session)
     else:
         html, svg = live.pictures(record_id, record, session)
     return {

@@ -19,8 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from sleuth.core.events import JSON
-from sleuth.core.plugins import InferPlugin
+from sleuth.core.plugins import InferPlugin, PagePlugin
 from sleuth.core.seatview import ViewLog
+from sleuth.games.fox import notepad_picture, picture
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.graph import holes_of
 from sleuth.games.fox.rules import FoxGame
@@ -135,3 +136,7 @@ INFER = InferPlugin(
     "and one walk that dodged them all.",
     run=infer,
 )
+
+PAGE = PagePlugin(board=picture.svg, describe=picture.describe, notepad=notepad_picture.notepad)
+"""The game's page in the web app: the board from one seat's view, the events in words, and
+the assistant's picture."""
