@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import Game
 from sleuth.core.seatview import ViewLog
-from sleuth.core.table import TableSession
+from sleuth.core.table import Command, TableSession
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -137,6 +137,13 @@ class PagePlugin:
     event in words, or None to leave it to the generic text of its kind and fields.
     ``notepad(session)`` (optional) is the picture of the game's assistant session (its
     :class:`AssistPlugin`'s), or ``""`` when there is nothing to draw yet.
+    ``assistant`` is the assistant the page offers for a game whose spec has none (the fox
+    puzzle of ``sleuth fox play``); ``hidden`` names the assistant's commands and params that
+    the page offers in its own way, not in its lists (the fox's ``marks``: a switch on the
+    board); ``commands(session)`` (optional) are the page's own commands, besides the
+    session's, none of which changes the session (the fox's ``solve``); ``entry_event`` is the
+    kind of the view-log event that each entry gives, for a game whose loaded log is replayed
+    from the start (the web app counts them before any replay).
     Invariants: ``board`` and ``describe`` read nothing but their arguments, so a picture holds
     nothing the seat may not see; ``notepad`` never raises for a session in any state.  Text
     is written with :mod:`sleuth.render.svg`'s helpers, which escape it.
@@ -145,6 +152,10 @@ class PagePlugin:
     board: Callable[[Game[Any], View, Sequence[str]], str]
     describe: Callable[[Event], str | None] | None = None
     notepad: Callable[[TableSession], str] | None = None
+    assistant: AssistPlugin | None = None
+    hidden: tuple[str, ...] = ()
+    commands: Callable[[TableSession], Sequence[Command]] | None = None
+    entry_event: str | None = None
 
 
 AS_JSON = Param("json", "Print one JSON object.", kind=bool)

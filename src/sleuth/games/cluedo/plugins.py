@@ -240,6 +240,11 @@ INFER = InferPlugin(
     by_seat=True,
 )
 
-PAGE = PagePlugin(board=picture.svg, describe=picture.describe, notepad=notepad_picture.notepad)
+PAGE = PagePlugin(
+    board=picture.svg,
+    describe=picture.describe,
+    notepad=notepad_picture.notepad,
+    hidden=("full", "brief"),  # the page always shows the whole notepad, with its picture
+)
 """The game's page in the web app: the board from one seat's view, the events in words, and
 the assistant's picture."""
