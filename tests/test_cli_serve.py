@@ -75,3 +75,77 @@ def test_serve_forgets_idle_sessions_after_the_days_given(
         assert served.pop().state.store.forget_after == seconds
     refused = entry("serve", "--store", str(store), "--forget-after", "-1", cwd=tmp_path)
     assert refused.returncode == 2 and "--forget-after" in refused.stderr and not served
+
+
+def test_serve_with_workers_runs_that_many_processes_on_the_one_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("fastapi")
+    import uvicorn
+
+    from sleuth.web import app as web_app
+
+    calls: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    for name in (web_app.STORE_VARIABLE, web_app.FORGET_VARIABLE):
+        monkeypatch.delenv(name, raising=False)
+    store = tmp_path / "web.sqlite3"
+    result = entry("serve", "--workers", "3", "--store", store, "--forget-after", "7", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    ((app, options),) = calls
+    assert app == web_app.FACTORY and options["factory"] and options["workers"] == 3
+    assert store.exists() and "3 processes" in result.stdout
+    built = web_app.app_from_environment()  # what each worker process builds
+    assert built.state.store.path == store and built.state.store.forget_after == 7 * 86400.0
+    refused = entry("serve", "--workers", "0", cwd=tmp_path)
+    assert refused.returncode == 2 and "--workers" in refused.stderr and len(calls) == 1
+
+
+def test_serve_with_two_workers_serves_a_game_from_two_processes(tmp_path: Path) -> None:
+    """The real command: two uvicorn worker processes under one parent, both answering."""
+    pytest.importorskip("fastapi")
+    import socket
+    import time
+
+    import httpx2 as httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sleuth = Path(sys.executable).with_name("sleuth")
+    command = [str(sleuth), "serve", "--workers", "2", "--port", str(port),
+               "--store", str(tmp_path / "web.sqlite3")]  # fmt: skip
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(url, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        workers = [
+            pid
+            for pid in Path("/proc").iterdir()
+            if pid.name.isdigit() and _parent(pid) == server.pid
+        ]
+        assert len(workers) >= 2, workers  # uvicorn's workers (and its spawn helper)
+        with httpx.Client(base_url=url, timeout=30) as client:
+            game = client.post("/api/play", json={"game": "fox", "options": {"graph": "path:3"}})
+            assert game.status_code == 201, game.text
+            record = game.json()["id"]
+            for _ in range(6):  # each request on a fresh connection: either worker may answer
+                answer = client.get(f"/api/play/{record}", headers={"connection": "close"})
+                assert answer.status_code == 200 and answer.json()["id"] == record
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _parent(process: Path) -> int | None:
+    """The parent process id of the process ``/proc/PID`` (None once it is gone)."""
+    try:
+        return int((process / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None

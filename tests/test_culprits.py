@@ -19,11 +19,11 @@ from sleuth.core.errors import LogError, OptionError, SleuthError
 from sleuth.core.log import replay_log
 from sleuth.core.registry import make_game
 from sleuth.core.viewlog import read_view_log
+from sleuth.games.cluedo.notepad_picture import notepad as cluedo_picture
 from sleuth.games.cluedo.table import room_table
 from sleuth.games.scotland_yard import assistant as sy_assistant
 from sleuth.games.scotland_yard.table import example_starts
 from sleuth.web.assist_session import assistants, new_record
-from sleuth.web.assist_visuals import cluedo as cluedo_picture
 from tests.cli_helpers import entry, flat
 
 

@@ -12,10 +12,10 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
+from sleuth.render import notepad_svg as visual
 from sleuth.web import assist
 from sleuth.web import assist_session as notes
 from sleuth.web.assist import rendered_html
-from sleuth.web.assist_visuals import visual
 from tests.web.test_assist import SETUPS, enter, new
 
 

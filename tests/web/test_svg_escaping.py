@@ -17,7 +17,13 @@ from sleuth.render.svg import document, tag, text, title
 
 NAME = "<script>alert(1)</script>"
 SHOWN = "&lt;script&gt;alert(1)&lt;/script&gt;"
-WEB = Path(__file__).parents[2] / "src" / "sleuth" / "web"
+SRC = Path(__file__).parents[2] / "src" / "sleuth"
+PICTURES = [
+    *(SRC / "web").glob("*.py"),
+    *(SRC / "render").glob("*.py"),
+    *(SRC / "games").glob("*/*picture.py"),
+]
+"""The web app's modules and every game's pictures (``picture.py``, ``notepad_picture.py``)."""
 
 
 def test_the_helpers_escape_text_titles_labels_and_attributes() -> None:
@@ -51,7 +57,8 @@ def test_a_typed_player_name_in_a_tooltip_is_text(client: TestClient) -> None:
 def test_every_title_in_the_web_pictures_goes_through_the_escaping_helper() -> None:
     """``tag``'s body is markup, not escaped: a title written with it would let a typed name
     through, so the pictures write titles with ``title`` only."""
-    for source in [*WEB.glob("*.py"), *(WEB / "render").glob("*.py")]:
+    assert len([p for p in PICTURES if p.name.endswith("picture.py")]) == 10
+    for source in PICTURES:
         if source.name == "svg.py":
             continue
         code = source.read_text(encoding="utf-8")

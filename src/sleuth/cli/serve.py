@@ -50,19 +50,33 @@ def serve_command(
             "notepads (0: keep them for ever).",
         ),
     ] = 30.0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Server processes sharing the store (one per core serves the most requests "
+            "at once).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the web app: play every game against Sleuth's bots, use the assistants."""
     if any(importlib.util.find_spec(name) is None for name in WEB_MODULES):
         raise SleuthError(MISSING)
     import uvicorn
 
-    from sleuth.web.app import create_app
+    from sleuth.web.app import FACTORY, create_app, set_environment
     from sleuth.web.store import default_store
 
     path = store if store is not None else default_store()
-    app = create_app(path, forget_after or None)
+    app = create_app(path, forget_after or None)  # the store made or upgraded once, here
     url = f"http://{host}:{port}/"
-    console.print(f"Sleuth at {url} (sessions in {path}); Ctrl+C stops it")
+    processes = f", {workers} processes" if workers > 1 else ""
+    console.print(f"Sleuth at {url} (sessions in {path}{processes}); Ctrl+C stops it")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, [url]).start()  # once the server listens
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    if workers == 1:
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+        return
+    set_environment(path, forget_after or None)  # each worker process builds its app from it
+    uvicorn.run(FACTORY, factory=True, workers=workers, host=host, port=port, log_level="warning")

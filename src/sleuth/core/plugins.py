@@ -4,6 +4,8 @@
   log, cut after ``--events N``, as an :class:`Inferred` that renders as text and as JSON.
 - :class:`AssistPlugin` — ``sleuth assist GAME``: a factory for the
   :class:`~sleuth.core.table.TableSession` the shared loop runs.
+- :class:`PagePlugin` — the game's page in the web app (``sleuth serve``) and its event texts:
+  the board drawn from one seat's view, each event in words, the assistant's picture.
 - :class:`CommandsPlugin` — the game's own sub-commands (``sleuth fox solve``) and its
   ``sleuth export GAME``, each a :class:`GameCommand`; ``GameSpec.commands`` names them as
   ``"module:attribute"``, a module that only the command line imports.
@@ -16,15 +18,15 @@ and prints what they answer (an :class:`Answer`, or runs a session on the shared
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sleuth.core.events import JSON
+from sleuth.core.events import JSON, Event, View
 from sleuth.core.game import Game
 from sleuth.core.seatview import ViewLog
-from sleuth.core.table import TableSession
+from sleuth.core.table import Command, TableSession
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -122,6 +124,38 @@ class AssistPlugin:
     prepare: Callable[[Game[Any]], None] | None = None
     check: Callable[[Game[Any], Mapping[str, Any]], None] | None = None
     load_sets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PagePlugin:
+    """The game's pictures and words, drawn as SVG text by the game's own modules, which the
+    web app shows (through :mod:`sleuth.render`) without any code of its own for the game.
+
+    ``board(game, view, legal)`` is the board as ``view``'s seat sees it; ``legal`` are the
+    texts of the seat's legal actions (empty when it is not the seat's turn), which the picture
+    may make clickable with ``data-action`` attributes.  ``describe(event)`` (optional) is an
+    event in words, or None to leave it to the generic text of its kind and fields.
+    ``notepad(session)`` (optional) is the picture of the game's assistant session (its
+    :class:`AssistPlugin`'s), or ``""`` when there is nothing to draw yet.
+    ``assistant`` is the assistant the page offers for a game whose spec has none (the fox
+    puzzle of ``sleuth fox play``); ``hidden`` names the assistant's commands and params that
+    the page offers in its own way, not in its lists (the fox's ``marks``: a switch on the
+    board); ``commands(session)`` (optional) are the page's own commands, besides the
+    session's, none of which changes the session (the fox's ``solve``); ``entry_event`` is the
+    kind of the view-log event that each entry gives, for a game whose loaded log is replayed
+    from the start (the web app counts them before any replay).
+    Invariants: ``board`` and ``describe`` read nothing but their arguments, so a picture holds
+    nothing the seat may not see; ``notepad`` never raises for a session in any state.  Text
+    is written with :mod:`sleuth.render.svg`'s helpers, which escape it.
+    """
+
+    board: Callable[[Game[Any], View, Sequence[str]], str]
+    describe: Callable[[Event], str | None] | None = None
+    notepad: Callable[[TableSession], str] | None = None
+    assistant: AssistPlugin | None = None
+    hidden: tuple[str, ...] = ()
+    commands: Callable[[TableSession], Sequence[Command]] | None = None
+    entry_event: str | None = None
 
 
 AS_JSON = Param("json", "Print one JSON object.", kind=bool)

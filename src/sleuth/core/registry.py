@@ -34,7 +34,7 @@ from sleuth.core.options import OptionSpec, parse_bool, parse_float, parse_int, 
 
 if TYPE_CHECKING:
     from sleuth.core.encoding import Encoding
-    from sleuth.core.plugins import AssistPlugin, InferPlugin
+    from sleuth.core.plugins import AssistPlugin, InferPlugin, PagePlugin
     from sleuth.core.searchmodel import SearchModel
 
 __all__ = [
@@ -88,6 +88,9 @@ class GameSpec:
     """The belief behind ``sleuth infer GAME``, if the game has one."""
     assist: AssistPlugin | None = None
     """The table session behind ``sleuth assist GAME``, if the game has one."""
+    page: PagePlugin | None = None
+    """The game's pictures and event texts in the web app (:mod:`sleuth.render` draws a game
+    without one as no picture and generic texts)."""
     commands: str | None = None
     """``"module:attribute"`` of the game's own sub-commands (``sleuth GAME ...``), a
     :class:`~sleuth.core.plugins.CommandsPlugin`, imported only by the command line."""
@@ -197,6 +200,7 @@ class GameInfo:
         commands: str | None = None,
         search: SearchModel[Any] | None = None,
         encoding: str | None = None,
+        page: PagePlugin | None = None,
     ) -> GameSpec:
         """The game's spec: this declaration with the engine's parts.  ``bots`` must be the
         declared bots in their order, implemented (:meth:`BotInfo.implemented`), else
@@ -219,6 +223,7 @@ class GameInfo:
             seats_option=self.seats_option,
             infer=infer,
             assist=assist,
+            page=page,
             commands=commands,
             encoding=encoding,
             search=search,

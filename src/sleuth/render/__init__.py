@@ -1,56 +1,56 @@
-"""SVG pictures and event texts of each game, drawn from one seat's view only.
+"""SVG pictures and event texts of any game, drawn by the game's own page plug-in.
 
-A game's module here defines ``svg(game, view, legal) -> str``: the board as the seat sees it
-(``legal`` are the texts of the seat's legal actions, empty when it is not the seat's turn;
-a picture may make them clickable with ``data-action`` attributes), and may define
-``describe(event) -> str | None``: the event in words.  Invariant: they read nothing but their
-arguments, so a picture can hold nothing the seat may not see.
+A game's :class:`~sleuth.core.plugins.PagePlugin` (``GameSpec.page``) draws its board from one
+seat's view, puts its events in words and draws its assistant's picture; this package holds
+no code of any one game: it finds the plug-in by the game's name in the registry, so that a
+game registered from another package gets its page as a built-in one does, and gives the
+generic answers for a game without one (no picture, an event as its kind and fields).
+:mod:`sleuth.render.svg` holds the helpers the games draw with.  Invariant: the board and the
+texts read nothing but the view, the event and the legal actions given, so a picture can hold
+nothing the seat may not see.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 from sleuth.core.events import Event, View, thaw
 from sleuth.core.game import Game
-
-MODULES = {
-    "fox": "sleuth.render.fox",
-    "fugitive": "sleuth.render.fugitive",
-    "camel-up": "sleuth.render.camel_up",
-    "scotland-yard": "sleuth.render.scotland_yard",
-    "cluedo": "sleuth.render.cluedo",
-}
+from sleuth.core.plugins import PagePlugin
+from sleuth.core.registry import game_spec
+from sleuth.core.table import TableSession
 
 
-def _module(game: Game[Any]) -> ModuleType | None:
-    name = MODULES.get(game.name)
-    return None if name is None else importlib.import_module(name)
+def page(name: str) -> PagePlugin | None:
+    """The page plug-in of the game called ``name`` (None for a game without one)."""
+    return game_spec(name).page
 
 
 def board_svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     """The board as ``view``'s seat sees it (empty for a game without a picture)."""
-    module = _module(game)
-    if module is None:
-        return ""
-    svg: str = module.svg(game, view, legal)
-    return svg
+    plugin = page(game.name)
+    return "" if plugin is None else plugin.board(game, view, legal)
 
 
 def describe(game: Game[Any], event: Event) -> str:
     """``event`` in words: the game's own text, else its kind and fields."""
-    module = _module(game)
-    if module is not None and hasattr(module, "describe"):
-        text: str | None = module.describe(event)
+    plugin = page(game.name)
+    if plugin is not None and plugin.describe is not None:
+        text = plugin.describe(event)
         if text is not None:
             return text
     fields = {**thaw(event.public), **(thaw(event.private) if event.private else {})}
     shown = ", ".join(f"{key} {_value(value)}" for key, value in fields.items())
     hidden = " (hidden)" if event.private is None and event.audience else ""
     return f"{event.kind.replace('_', ' ')}{': ' if shown else ''}{shown}{hidden}"
+
+
+def notepad_svg(name: str, session: TableSession) -> str:
+    """The picture of ``session``, an assistant of the game called ``name``, or ``""`` (a
+    game without one, or nothing to draw yet)."""
+    plugin = page(name)
+    return "" if plugin is None or plugin.notepad is None else plugin.notepad(session)
 
 
 def _value(value: object) -> str:

@@ -51,3 +51,7 @@ def document(
         font_family="system-ui, sans-serif",
         font_size=12,
     )
+
+
+HEAT = "#c0392b"
+"""The colour of certainty in the assistants' heat maps and bars (lighter: less likely)."""

@@ -7,12 +7,14 @@ for ``forget_after_days`` are forgotten with their records: when the app starts,
 request at most once an hour (:meth:`Store.sweep_due`).
 Errors never leak a traceback: a :class:`~sleuth.core.errors.SleuthError` or a request that
 fails validation is a 4xx with ``{"error": "..."}`` (a page when the browser asked for HTML),
-and a record of another session is a 404 like an unknown one. A request body over its bound
+and a record of another session is a 404 like an unknown one (a change that another process's
+change of the same record kept beating is a 409). A request body over its bound
 (:mod:`sleuth.web.limits`) is a 413 before anything else runs.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -31,7 +33,7 @@ from sleuth.web.head import HeadAsGet
 from sleuth.web.limits import BodyLimit
 from sleuth.web.live import ChoiceError
 from sleuth.web.pages import templates
-from sleuth.web.store import NotFoundError, Store, new_id
+from sleuth.web.store import ConflictError, NotFoundError, Store, new_id
 
 HERE = Path(__file__).parent
 COOKIE = "sleuth_session"
@@ -87,6 +89,27 @@ def create_app(
         return templates.TemplateResponse(request, "api.html", {"endpoints": endpoints})
 
     return app
+
+
+STORE_VARIABLE = "SLEUTH_WEB_STORE"
+FORGET_VARIABLE = "SLEUTH_WEB_FORGET_AFTER_DAYS"
+FACTORY = "sleuth.web.app:app_from_environment"
+"""What each process of ``sleuth serve --workers N`` imports and calls to build its app."""
+
+
+def set_environment(store: Path, forget_after_days: float | None) -> None:
+    """Put the app's settings where :func:`app_from_environment` reads them (the environment,
+    which the worker processes inherit)."""
+    os.environ[STORE_VARIABLE] = str(store)
+    os.environ[FORGET_VARIABLE] = "" if forget_after_days is None else repr(forget_after_days)
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process of ``sleuth serve --workers N``: on the store and with the
+    forgetting that :func:`set_environment` put in the environment (every worker on the one
+    store file, which is safe for several processes: :mod:`sleuth.web.store`)."""
+    days = os.environ.get(FORGET_VARIABLE, "")
+    return create_app(Path(os.environ[STORE_VARIABLE]), float(days) if days else None)
 
 
 def _first_paragraph(docstring: str) -> str:
@@ -153,7 +176,10 @@ def _error(request: Request, status: int, message: str, field: str | None = None
 
 async def _sleuth_error(request: Request, exc: Exception) -> Response:
     field = exc.field if isinstance(exc, ChoiceError) else None
-    return _error(request, 404 if isinstance(exc, NotFoundError) else 400, str(exc), field)
+    status = (
+        404 if isinstance(exc, NotFoundError) else 409 if isinstance(exc, ConflictError) else 400
+    )
+    return _error(request, status, str(exc), field)
 
 
 async def _validation_error(request: Request, exc: Exception) -> Response:

@@ -3,11 +3,11 @@
 Every ``sleuth assist GAME`` session (and the fox puzzle of ``sleuth fox play``) as a notepad
 owned by one browser session: an entry box, the history with undo, edit, delete and insert,
 the session's own commands (``why CARD``, the fox's ``hint`` and ``give up``), save (download
-the view log) and load (upload one), the assistant's text rendered as HTML and the game's own
-picture (:mod:`sleuth.web.assist_visuals`).  The store keeps each notepad as its record
-(:mod:`sleuth.web.assist_session`); every answer is :func:`notepad_payload`.  A refused
-request (a bad entry, an entry number out of range, a bad log) is a 4xx with the assistant's
-own message, and the stored record is as before.
+the view log) and load (upload one), the assistant's text rendered as HTML and its picture
+(drawn by the game's page plug-in: :func:`sleuth.render.notepad_svg`).  The store keeps each
+notepad as its record (:mod:`sleuth.web.assist_session`); every answer is
+:func:`notepad_payload`.  A refused request (a bad entry, an entry number out of range, a bad
+log) is a 4xx with the assistant's own message, and the stored record is as before.
 
 The pages work without scripts: ``/assist/ID`` is drawn from :func:`notepad_payload`, and its
 forms (``POST /assist``, ``/assist/ID/entries``, ``.../undo`` and so on) call the JSON
@@ -37,13 +37,13 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.game import Game
 from sleuth.core.registry import game_spec
 from sleuth.core.table import TableSession, count_entries
+from sleuth.render import notepad_svg
 from sleuth.web import assist_session as notes
-from sleuth.web.assist_visuals import visual
 from sleuth.web.live import option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.pages import templates
 from sleuth.web.play import refuse_other_sites
-from sleuth.web.store import NotFoundError, Store
+from sleuth.web.store import NotFoundError, Store, retrying
 
 router = APIRouter()
 CACHE_SIZE = 128
@@ -103,14 +103,15 @@ class Upload(BaseModel):
 
 class _Live:
     """Live sessions by notepad id (an LRU) with the record each was built from, the
-    renderings and pictures drawn lately by notepad id and record state (an LRU), the message
-    of the last change made by a form, by notepad id, until its page shows it once (an LRU),
-    and one lock per notepad id while it is used."""
+    renderings and pictures drawn lately by notepad id and record state (an LRU), and one lock
+    per notepad id while it is used.  Each is keyed by the whole stored record, so a record
+    another process changed is never answered from a stale copy (``sleuth serve --workers``);
+    the message a form's change leaves for the next page is in the store, which every
+    process reads (:meth:`Store.say`)."""
 
     def __init__(self) -> None:
         self.sessions: OrderedDict[str, tuple[str, TableSession]] = OrderedDict()
         self.drawn: OrderedDict[tuple[str, bytes], tuple[str, str]] = OrderedDict()
-        self.said: OrderedDict[str, str] = OrderedDict()
         self.locks = RecordLocks()
         self.guard = threading.Lock()
 
@@ -143,7 +144,7 @@ class _Live:
             if drawn is not None:
                 self.drawn.move_to_end(key)
                 return drawn
-        html, svg = rendered_html(session), visual(record["game"], session)
+        html, svg = rendered_html(session), notepad_svg(record["game"], session)
         with self.guard:
             self.drawn[key] = (html, svg)
             while len(self.drawn) > DRAWN:
@@ -154,20 +155,6 @@ class _Live:
         """Drop the live session (the next request rebuilds it from the stored record)."""
         with self.guard:
             self.sessions.pop(record_id, None)
-
-    def say(self, record_id: str, message: str) -> None:
-        """Keep ``message`` for the notepad's page to show once (:meth:`take_message`)."""
-        with self.guard:
-            self.said[record_id] = message
-            self.said.move_to_end(record_id)
-            while len(self.said) > CACHE_SIZE:
-                self.said.popitem(last=False)
-
-    def take_message(self, record_id: str) -> str:
-        """The message kept for the notepad's page, now given up (so a reload of the page
-        does not show it again); empty when there is none."""
-        with self.guard:
-            return self.said.pop(record_id, "")
 
     def keep(self, record_id: str, record: dict[str, Any], session: TableSession) -> None:
         with self.guard:
@@ -245,7 +232,7 @@ def notepad_payload(
     they were drawn for this very record)."""
     name = record["game"]
     if live is None:
-        html, svg = rendered_html(session), visual(name, session)
+        html, svg = rendered_html(session), notepad_svg(name, session)
     else:
         html, svg = live.pictures(record_id, record, session)
     return {
@@ -278,19 +265,23 @@ def _change(
     store = _store(request)
     live = _live(request)
     store.get(request.state.session, "notepad", record_id)  # a 404 before a lock is made
-    with live.hold(record_id):
-        record = store.get(request.state.session, "notepad", record_id)
-        session = live.session(record_id, record)
-        try:
-            new, session, message = change(record, session)
-            store.put(request.state.session, "notepad", record_id, new)
-        except BaseException:
-            # The change may have edited the cached session in place (half-way, or fully but
-            # not stored): drop it, so the next request rebuilds from the stored record.
-            live.forget(record_id)
-            raise
-        live.keep(record_id, new, session)
-        return notepad_payload(record_id, new, session, message, live)
+
+    def attempt() -> dict[str, Any]:
+        with live.hold(record_id):
+            record, version = store.get_versioned(request.state.session, "notepad", record_id)
+            session = live.session(record_id, record)
+            try:
+                new, session, message = change(record, session)
+                store.put(request.state.session, "notepad", record_id, new, version)
+            except BaseException:
+                # The change may have edited the cached session in place (half-way, or fully
+                # but not stored): drop it, so the next request rebuilds from the stored record.
+                live.forget(record_id)
+                raise
+            live.keep(record_id, new, session)
+            return notepad_payload(record_id, new, session, message, live)
+
+    return retrying(attempt)
 
 
 def _with_entries(
@@ -566,12 +557,13 @@ def assist_page(record_id: str, request: Request) -> Response:
     /api/assist/ID`` answers, with the message the last form's change answered, shown this
     once), so that it is kept without scripts as with them."""
     _store(request).get(request.state.session, "notepad", record_id)  # another's: a 404
-    return _notepad_page(request, record_id, _live(request).take_message(record_id))
+    message = _store(request).take_message(request.state.session, "notepad", record_id)
+    return _notepad_page(request, record_id, message)
 
 
 def _back_to_page(request: Request, record_id: str, message: str) -> Response:
     """Send the browser back to the notepad's page (303), which shows ``message`` once."""
-    _live(request).say(record_id, message)
+    _store(request).say(request.state.session, "notepad", record_id, message)
     return RedirectResponse(f"/assist/{record_id}", status_code=303)
 
 

@@ -40,12 +40,6 @@ MAX_LOG_TEXT = 2_000_000
 """The largest view log an upload may hold (characters)."""
 PARAM_CAPS = {"rollouts": 200_000}
 """Upper bounds the web app puts on numeric params (the server's time is shared)."""
-HIDDEN_COMMANDS = {"fox": ("marks",), "cluedo": ("full",)}
-"""Session commands the page offers in its own way (the fox's marks: a switch on the board;
-the Cluedo notepad's whole display: the page always shows it)."""
-HIDDEN_PARAMS = {"cluedo": ("brief",)}
-"""Assistant options for the terminal only (the Cluedo notepad's short display: the page
-shows the whole notepad, with its picture, whatever the screen)."""
 
 
 @dataclass(frozen=True)
@@ -60,35 +54,21 @@ class Assistant:
     check: Callable[[Game[Any], Mapping[str, Any]], None] | None = None
 
 
-def _fox_session(game: Game[Any], params: Mapping[str, Any]) -> TableSession:
-    from sleuth.games.fox.hunt import FoxSession
-    from sleuth.games.fox.rules import FoxGame
-
-    assert isinstance(game, FoxGame)
-    return FoxSession(game, marks=True)
-
-
-FOX_HELP = (
-    "The fox puzzle: hunt a fox that moves every night and is never where you look while "
-    "it can be elsewhere.  Click holes (or type them) to inspect; see the holes it may be "
-    "in, give up to see a path that dodged you, or ask the solver."
-)
-
-
 def assistants() -> dict[str, Assistant]:
-    """Every assistant by game name: each game's ``sleuth assist`` plug-in, and the fox
-    puzzle of ``sleuth fox play``."""
+    """Every assistant by game name: each game's ``sleuth assist`` plug-in, else the one its
+    page plug-in offers (the fox puzzle of ``sleuth fox play``), without the params the page
+    offers in its own way."""
     out = {}
     for spec in game_specs():
-        if spec.assist is not None:
-            plugin = spec.assist
-            hidden = HIDDEN_PARAMS.get(spec.name, ())
-            params = tuple(p for p in plugin.params if p.name not in hidden)
-            out[spec.name] = Assistant(
-                spec.name, plugin.help, params, plugin.session, plugin.prepare, plugin.check
-            )
-        elif spec.name == "fox":
-            out["fox"] = Assistant("fox", FOX_HELP, (), _fox_session)
+        page = spec.page
+        plugin = spec.assist or (page.assistant if page is not None else None)
+        if plugin is None:
+            continue
+        hidden = page.hidden if page is not None else ()
+        params = tuple(p for p in plugin.params if p.name not in hidden)
+        out[spec.name] = Assistant(
+            spec.name, plugin.help, params, plugin.session, plugin.prepare, plugin.check
+        )
     return out
 
 
@@ -223,17 +203,14 @@ def refuse_log_files(text: str) -> None:
         refuse_files(spec, options)
 
 
-ENTRY_EVENTS = {"fox": "inspected"}
-"""Per game whose load replays each entry from the start (a cost quadratic in the entries),
-the kind of the view-log event each entry gives: :func:`check_log_entries` counts them before
-any replay."""
-
-
 def check_log_entries(name: str, text: str) -> None:
     """Refuse (a SleuthError) an uploaded log for game ``name`` holding more than
     :data:`MAX_ENTRIES` entries, counted from its event lines before anything is replayed
-    (linear in the text; a line that is not a JSON object is left for the load to name)."""
-    kind = ENTRY_EVENTS.get(name)
+    (linear in the text; a line that is not a JSON object is left for the load to name).
+    Only a game whose load replays each entry from the start (a cost quadratic in the
+    entries) declares the kind of event each entry gives (its page's ``entry_event``)."""
+    page = game_spec(name).page
+    kind = None if page is None else page.entry_event
     if kind is None:
         return
     count = 0
@@ -302,39 +279,14 @@ def rebuild(record: Mapping[str, Any]) -> TableSession:
 
 
 def commands(name: str, session: TableSession) -> list[Command]:
-    """The session's own commands that the page lists (not those it offers otherwise), then
-    the page's own (the fox's ``solve``); none of the page's own changes the session."""
-    hidden = HIDDEN_COMMANDS.get(name, ())
-    own = [c for c in session.commands if not set(c.names) & set(hidden)]
-    return own + (_fox_commands(session) if name == "fox" else [])
-
-
-def _fox_commands(session: Any) -> list[Command]:
-    return [
-        Command(
-            ("solve",),
-            "the solver's optimal inspections from the first day",
-            lambda: fox_solution(session.game),
-        )
-    ]
-
-
-def fox_solution(game: Any) -> str:
-    """The solver's shortest sure inspection sequence for ``game``'s board from the first
-    day, or why there is none."""
-    from sleuth.games.fox.solver import solve
-
-    try:
-        solution = solve(game.graph, k=game.k, lazy=game.lazy, max_seconds=5.0)
-    except SleuthError as exc:
-        return f"no solution: {exc}"
-    if not solution.winnable or not solution.strategy:
-        return "no inspection sequence is sure to catch this fox"
-    days = "; ".join(
-        f"day {day}: {','.join(map(str, holes))}"
-        for day, holes in enumerate(solution.strategy, start=1)
-    )
-    return f"the fox is sure to be caught within {solution.days} days: {days}"
+    """The session's own commands that the page lists (not those it offers otherwise: the
+    page plug-in's ``hidden``), then the page's own (its ``commands``: the fox's ``solve``);
+    none of the page's own changes the session."""
+    page = game_spec(name).page
+    if page is None:
+        return list(session.commands)
+    own = [c for c in session.commands if not set(c.names) & set(page.hidden)]
+    return own + list(page.commands(session) if page.commands is not None else [])
 
 
 def run_command(name: str, session: TableSession, line: str) -> str:

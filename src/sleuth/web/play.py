@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -39,7 +40,7 @@ from sleuth.web.new_game import (
     option_text,
 )
 from sleuth.web.pages import templates
-from sleuth.web.store import NotFoundError, Store
+from sleuth.web.store import NotFoundError, Store, retrying
 
 router = APIRouter()
 LEGAL_SHOWN = 1000
@@ -60,32 +61,46 @@ class Move(BaseModel):
     action: str = Field(max_length=2000)
 
 
+@dataclass
+class Held:
+    """A live game and the version of its stored log that it is at."""
+
+    live: LiveGame
+    version: int
+
+
 class _Live:
-    """Live games by record id (a small LRU), with one lock per game id while it is used."""
+    """Live games by record id (a small LRU), each with the stored version it is at, and one
+    lock per game id while it is used.
+
+    The lock serialises the requests of this process; the version, those of all the
+    processes serving one store (``sleuth serve --workers``): a cached game is used only at
+    the stored log's version, and a change is stored only over the version it was made from
+    (:meth:`Store.put` refuses it otherwise, and the request makes it again from the stored
+    log: :func:`~sleuth.web.store.retrying`)."""
 
     def __init__(self) -> None:
-        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.games: OrderedDict[str, Held] = OrderedDict()
         self.locks = RecordLocks()
         self.guard = threading.Lock()
 
     @contextmanager
-    def hold(self, record: str, fetch: Callable[[], dict[str, Any]]) -> Iterator[LiveGame]:
-        """The live game of ``record``, held alone: the cached one if it is at the stored log
-        (``fetch`` reads it once the game is held, so no other request changes it
-        meanwhile), else one rebuilt from that log."""
+    def hold(self, record: str, fetch: Callable[[], tuple[dict[str, Any], int]]) -> Iterator[Held]:
+        """The live game of ``record``, held alone: the cached one if it is at the stored
+        version (``fetch`` reads the log and its version once the game is held), else one
+        rebuilt from that log.  It is cached again when the block ends, unless it raised
+        (the game may be half changed, or changed but not stored)."""
         with self.locks.hold(record):
-            log = fetch()
+            log, version = fetch()
             with self.guard:
-                live = self.games.pop(record, None)
-            if live is None or live.log["actions"] != log["actions"]:
-                live = LiveGame(log)
-            try:
-                yield live
-            finally:
-                with self.guard:
-                    self.games[record] = live
-                    while len(self.games) > CACHE_SIZE:
-                        self.games.popitem(last=False)
+                held = self.games.pop(record, None)
+            if held is None or held.version != version:
+                held = Held(LiveGame(log), version)
+            yield held
+            with self.guard:
+                self.games[record] = held
+                while len(self.games) > CACHE_SIZE:
+                    self.games.popitem(last=False)
 
 
 HELD = "forfeited (the reason is shown when the game ends)"
@@ -98,12 +113,12 @@ def _store(request: Request) -> Store:
     return store
 
 
-def _stored(request: Request, record: str) -> Callable[[], dict[str, Any]]:
-    """Reads ``record``'s stored log; a record of another session (or none) is a 404 now,
-    before anything is held."""
+def _stored(request: Request, record: str) -> Callable[[], tuple[dict[str, Any], int]]:
+    """Reads ``record``'s stored log and its version; a record of another session (or none)
+    is a 404 now, before anything is held."""
     store, session = _store(request), request.state.session
     store.get(session, "game", record)
-    return lambda: store.get(session, "game", record)
+    return lambda: store.get_versioned(session, "game", record)
 
 
 def _live(request: Request) -> _Live:
@@ -237,17 +252,23 @@ def start_game(choice: NewGame, request: Request) -> dict[str, Any]:
     log = new_log(choice.game, choice.options, choice.seat, choice.role, choice.bots, seed)
     store = _store(request)
     record = store.create(request.state.session, "game", log)
-    with _live(request).hold(record, lambda: log) as live:
-        live.advance()
-        store.put(request.state.session, "game", record, live.log)
-        return game_payload(record, live)
+
+    def start() -> dict[str, Any]:
+        with _live(request).hold(record, _stored(request, record)) as held:
+            held.live.advance()
+            held.version = store.put(
+                request.state.session, "game", record, held.live.log, held.version
+            )
+            return game_payload(record, held.live)
+
+    return retrying(start)
 
 
 @router.get("/api/play/{record}")
 def api_game(record: str, request: Request) -> dict[str, Any]:
     """The game as the human's seat sees it."""
-    with _live(request).hold(record, _stored(request, record)) as live:
-        return game_payload(record, live)
+    with _live(request).hold(record, _stored(request, record)) as held:
+        return game_payload(record, held.live)
 
 
 @router.post("/api/play/{record}/action")
@@ -261,10 +282,16 @@ def play_action(record: str, move: Move, request: Request) -> dict[str, Any]:
     move until it is the human's turn again; its :func:`game_payload`.  A bad or illegal action
     raises a SleuthError and changes nothing; another session's game is a NotFoundError."""
     store = _store(request)
-    with _live(request).hold(record, _stored(request, record)) as live:
-        live.play(move.action)
-        store.put(request.state.session, "game", record, live.log)
-        return game_payload(record, live)
+
+    def play() -> dict[str, Any]:
+        with _live(request).hold(record, _stored(request, record)) as held:
+            held.live.play(move.action)
+            held.version = store.put(
+                request.state.session, "game", record, held.live.log, held.version
+            )
+            return game_payload(record, held.live)
+
+    return retrying(play)
 
 
 @router.delete("/api/play/{record}", status_code=204)
@@ -396,8 +423,8 @@ def _game_page(
 ) -> Response:
     """The page of this session's game ``record``: its :func:`game_payload`, and the action
     ``typed`` with the ``problem`` it met (then the status is 400)."""
-    with _live(request).hold(record, _stored(request, record)) as live:
-        view = game_payload(record, live)
+    with _live(request).hold(record, _stored(request, record)) as held:
+        view = game_payload(record, held.live)
     context = {
         "view": view,
         "groups": action_groups(view["legal"]),

@@ -7,7 +7,13 @@ id and belongs to exactly one session: asking for it from another session is the
 
 Records are JSON logs (a game's options, bots, seed and actions so far; a notepad's entries):
 whoever reads one rebuilds its state by replaying it, so a record survives page reloads and
-server restarts.  Each thread has its own connection, so the store may be used from any thread.
+server restarts.  Each thread has its own connection, so the store may be used from any thread,
+and any number of processes may use one file at once (``sleuth serve --workers``): the file is
+in WAL mode (readers never wait), each write is one ``BEGIN IMMEDIATE`` transaction that waits
+for the write lock (:data:`BUSY_TIMEOUT`, :data:`RETRIES`), and each record has a version, so
+that a change made from a version another process has since replaced is refused
+(:class:`ConflictError`) instead of lost.  A form's message for the page the browser is sent to
+next is kept here too (:meth:`Store.say`), since another process may serve that page.
 
 A session not seen for ``forget_after`` seconds is forgotten with its records
 (:meth:`Store.forget_idle`): when the store opens, and then at most every
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import secrets
 import sqlite3
 import threading
@@ -26,7 +33,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 
@@ -40,6 +47,13 @@ the last update writes nothing): ``seen`` may lag a session's last use by up to 
 :meth:`Store.forget_idle` allows for."""
 SWEEP_EVERY = 3600.0
 """Seconds between two sweeps of idle sessions while the app runs."""
+BUSY_TIMEOUT = 30.0
+"""Seconds a write waits for the file's write lock while another connection holds it (every
+``sleuth serve --workers`` process writes to the one file)."""
+RETRIES = 5
+"""Attempts at taking the write lock (or setting the journal mode) when SQLite answers "locked"
+at once, without waiting (it does so where waiting could deadlock, such as while another
+connection recovers the log), each after a short random pause."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -53,9 +67,14 @@ CREATE TABLE IF NOT EXISTS records (
     kind TEXT NOT NULL,
     data TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS records_by_session ON records(session, kind, created);
+CREATE TABLE IF NOT EXISTS messages (
+    record TEXT PRIMARY KEY REFERENCES records(id),
+    text TEXT NOT NULL
+);
 """
 _SEEN = """
 CREATE INDEX IF NOT EXISTS sessions_by_seen ON sessions(seen);
@@ -67,6 +86,55 @@ UPDATE sessions SET seen = max(created,
 """
 """A store made before sessions had a ``seen`` time: each session was last seen when its
 latest record changed (or when it was stored)."""
+_ADD_VERSION = """
+ALTER TABLE records ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+"""
+"""A store made before records had a version: each is at version 0."""
+
+
+class ConflictError(SleuthError):
+    """A record changed (by another request, in this process or another) since the version
+    a change was made from: the change is not stored, and may be made again from the record
+    as it is now."""
+
+
+T = TypeVar("T")
+ATTEMPTS = 5
+"""Times a change is made again from the stored log when another process stored a change of
+the same record meanwhile (:class:`ConflictError`)."""
+
+
+def retrying(change: Callable[[], T]) -> T:
+    """``change()``, made again from the stored record while another process's change of the
+    same record lands first (at most :data:`ATTEMPTS` times; then the ConflictError)."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return change()
+        except ConflictError:
+            continue
+    return change()
+
+
+def _script(db: sqlite3.Connection, script: str) -> None:
+    """Run ``script``'s statements one by one inside the current transaction (unlike
+    ``executescript``, which commits first)."""
+    for statement in script.split(";\n"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _retried(step: Callable[[], object]) -> None:
+    """Run ``step``, again after a short random pause (up to :data:`RETRIES` times in all) while
+    SQLite answers that the database is locked or busy without having waited."""
+    for attempt in range(RETRIES):
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if attempt == RETRIES - 1 or not ("locked" in text or "busy" in text):
+                raise
+            time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
 
 
 class NotFoundError(SleuthError, LookupError):
@@ -105,28 +173,47 @@ class Store:
         self.clock = clock
         self._local = threading.local()
         self._swept = -math.inf
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
+        _retried(lambda: self._db().execute("PRAGMA journal_mode=WAL"))
+        with self._connect() as db:  # one writer at a time: processes starting at once
+            _script(db, _SCHEMA)
             columns = {row[1] for row in db.execute("PRAGMA table_info(sessions)")}
             if "seen" not in columns:
-                db.executescript(_ADD_SEEN)
-            db.executescript(_SEEN)
+                _script(db, _ADD_SEEN)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(records)")}
+            if "version" not in columns:
+                _script(db, _ADD_VERSION)
+            _script(db, _SEEN)
         self.forget_idle()
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        """This thread's connection (kept open: closing the last one would flush the log to
-        the file every time) in one transaction, committed when the block ends, else rolled
-        back."""
+    def _db(self) -> sqlite3.Connection:
+        """This thread's connection, kept open (closing the last one would flush the log to
+        the file every time), in autocommit mode: :meth:`_connect` makes its transactions."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
-            db = self._local.db = sqlite3.connect(self.path, timeout=30.0)
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
             # WAL with synchronous=NORMAL: a crash loses no committed data and leaves the file
             # whole; a power cut may lose the last moves (a commit then costs no disk flush).
             db.execute("PRAGMA synchronous=NORMAL")
-        with db:
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection in one write transaction (``BEGIN IMMEDIATE``: it takes
+        the file's write lock first, waiting up to :data:`BUSY_TIMEOUT` seconds for another
+        writer, of any process, to finish), committed when the block ends, else rolled back.
+
+        Invariant: what the block reads, no other writer changes before it commits, so a
+        read-then-write (a version compared, then the record replaced) is atomic across
+        processes; readers are never blocked (WAL)."""
+        db = self._db()
+        _retried(lambda: db.execute("BEGIN IMMEDIATE"))
+        try:
             yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     def new_session(self) -> str:
         """A fresh browser session's id."""
@@ -137,18 +224,18 @@ class Store:
         return session
 
     def has_session(self, session: str) -> bool:
-        with self._connect() as db:
-            row = db.execute("SELECT 1 FROM sessions WHERE id = ?", (session,)).fetchone()
+        row = self._db().execute("SELECT 1 FROM sessions WHERE id = ?", (session,)).fetchone()
         return row is not None
 
     def touch(self, session: str) -> bool:
         """Whether ``session`` is stored; if so it is seen now (its ``seen`` time is written
         only when it is more than :data:`TOUCH_EVERY` seconds old)."""
         now = self.clock()
-        with self._connect() as db:
-            row = db.execute("SELECT seen FROM sessions WHERE id = ?", (session,)).fetchone()
-            if row is not None and now - row[0] > TOUCH_EVERY:
-                db.execute("UPDATE sessions SET seen = ? WHERE id = ?", (now, session))
+        db = self._db()
+        row = db.execute("SELECT seen FROM sessions WHERE id = ?", (session,)).fetchone()
+        if row is not None and now - row[0] > TOUCH_EVERY:
+            with self._connect() as db:
+                db.execute("UPDATE sessions SET seen = max(seen, ?) WHERE id = ?", (now, session))
         return row is not None
 
     def sweep_due(self) -> bool:
@@ -169,10 +256,13 @@ class Store:
         self._swept = now
         cutoff = now - self.forget_after - TOUCH_EVERY
         with self._connect() as db:
+            idle = "SELECT id FROM sessions WHERE seen < ?"
             db.execute(
-                "DELETE FROM records WHERE session IN (SELECT id FROM sessions WHERE seen < ?)",
+                f"DELETE FROM messages WHERE record IN "
+                f"(SELECT id FROM records WHERE session IN ({idle}))",
                 (cutoff,),
             )
+            db.execute(f"DELETE FROM records WHERE session IN ({idle})", (cutoff,))
             forgotten: int = db.execute("DELETE FROM sessions WHERE seen < ?", (cutoff,)).rowcount
         return forgotten
 
@@ -186,34 +276,59 @@ class Store:
         with self._connect() as db:
             db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?, ?)", (session, now, now))
             db.execute(
-                "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?, 0)",
                 (record, session, kind, json.dumps(data), now, now),
             )
         return record
 
     def get(self, session: str, kind: str, record: str) -> dict[str, Any]:
         """The data of ``session``'s record ``record`` of ``kind``; NotFoundError otherwise."""
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT data FROM records WHERE id = ? AND session = ? AND kind = ?",
+        return self.get_versioned(session, kind, record)[0]
+
+    def get_versioned(self, session: str, kind: str, record: str) -> tuple[dict[str, Any], int]:
+        """The data of ``session``'s record ``record`` of ``kind`` and its version (0 when it
+        is created, one more at each :meth:`put`); NotFoundError otherwise."""
+        row = (
+            self._db()
+            .execute(
+                "SELECT data, version FROM records WHERE id = ? AND session = ? AND kind = ?",
                 (record, session, kind),
-            ).fetchone()
+            )
+            .fetchone()
+        )
         if row is None:
             raise NotFoundError(f"no {kind} {record!r} in this browser session")
         data: dict[str, Any] = json.loads(row[0])
-        return data
+        return data, int(row[1])
 
-    def put(self, session: str, kind: str, record: str, data: dict[str, Any]) -> None:
-        """Replace the data of ``session``'s record (NotFoundError, nothing changed, if it is
-        not this session's)."""
+    def put(
+        self,
+        session: str,
+        kind: str,
+        record: str,
+        data: dict[str, Any],
+        version: int | None = None,
+    ) -> int:
+        """Replace the data of ``session``'s record; its new version.  NotFoundError, nothing
+        changed, if it is not this session's; with ``version`` (the version the change was
+        made from), :class:`ConflictError`, nothing changed, if the record is at another one
+        (another request changed it meanwhile, in this process or another)."""
         with self._connect() as db:
-            changed = db.execute(
-                "UPDATE records SET data = ?, updated = ? "
-                "WHERE id = ? AND session = ? AND kind = ?",
-                (json.dumps(data), self.clock(), record, session, kind),
-            ).rowcount
-        if not changed:
-            raise NotFoundError(f"no {kind} {record!r} in this browser session")
+            row = db.execute(
+                "SELECT version FROM records WHERE id = ? AND session = ? AND kind = ?",
+                (record, session, kind),
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no {kind} {record!r} in this browser session")
+            if version is not None and row[0] != version:
+                raise ConflictError(
+                    f"the {kind} changed meanwhile (version {row[0]}, not {version}): load it again"
+                )
+            db.execute(
+                "UPDATE records SET data = ?, updated = ?, version = ? WHERE id = ?",
+                (json.dumps(data), self.clock(), row[0] + 1, record),
+            )
+        return int(row[0]) + 1
 
     def delete(self, session: str, kind: str, record: str) -> None:
         """Remove ``session``'s record (NotFoundError if it is not this session's)."""
@@ -222,14 +337,45 @@ class Store:
                 "DELETE FROM records WHERE id = ? AND session = ? AND kind = ?",
                 (record, session, kind),
             ).rowcount
+            db.execute("DELETE FROM messages WHERE record = ?", (record,))
         if not changed:
             raise NotFoundError(f"no {kind} {record!r} in this browser session")
 
+    def say(self, session: str, kind: str, record: str, message: str) -> None:
+        """Keep ``message`` for ``session``'s record (replacing any kept), for whichever
+        process serves the record's page next to show once (:meth:`take_message`);
+        NotFoundError if the record is not this session's."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT 1 FROM records WHERE id = ? AND session = ? AND kind = ?",
+                (record, session, kind),
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no {kind} {record!r} in this browser session")
+            db.execute("INSERT OR REPLACE INTO messages VALUES (?, ?)", (record, message))
+
+    def take_message(self, session: str, kind: str, record: str) -> str:
+        """The message kept for ``session``'s record, now given up (a reload of its page does
+        not show it again); empty when there is none or the record is not this session's."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT text FROM messages WHERE record = ? AND record IN "
+                "(SELECT id FROM records WHERE id = ? AND session = ? AND kind = ?)",
+                (record, record, session, kind),
+            ).fetchone()
+            if row is None:
+                return ""
+            db.execute("DELETE FROM messages WHERE record = ?", (record,))
+        return str(row[0])
+
     def list(self, session: str, kind: str) -> list[tuple[str, dict[str, Any]]]:
         """``session``'s records of ``kind``, oldest first, as ``(id, data)`` pairs."""
-        with self._connect() as db:
-            rows = db.execute(
+        rows = (
+            self._db()
+            .execute(
                 "SELECT id, data FROM records WHERE session = ? AND kind = ? ORDER BY created",
                 (session, kind),
-            ).fetchall()
+            )
+            .fetchall()
+        )
         return [(record, json.loads(data)) for record, data in rows]

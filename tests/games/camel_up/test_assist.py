@@ -202,7 +202,7 @@ def test_past_the_turn_cap_rolls_are_entered_and_no_advice_is_drawn(tmp_path: Pa
     """T4 with ``turn_cap=2``: after two turns every turn is a forced roll, entered as any
     roll; the assistant shows no advice then (there was none to give: a ValueError before),
     and the web picture draws no odds."""
-    from sleuth.web.assist_visuals import visual
+    from sleuth.render import notepad_svg as visual
 
     session = CamelSession(CamelUpGame(turn_cap=2), seat=0, rollouts=50)
     for text in (START, "roll blue 2", "leg blue"):

@@ -43,7 +43,7 @@ def test_the_shared_advice_is_the_fresh_advice_in_every_state(tmp_path: Path) ->
 
 
 def test_the_picture_draws_the_odds_the_text_shows() -> None:
-    from sleuth.web.assist_visuals import camel_up
+    from sleuth.games.camel_up.notepad_picture import notepad as camel_up
 
     session = CamelSession(CamelUpGame(), seat=0, rollouts=300)
     for text in ENTRIES[:4]:

@@ -71,7 +71,7 @@ def test_random_undos_and_entries_show_what_a_fresh_session_shows() -> None:
 
 
 def test_the_picture_draws_the_advice_the_text_shows() -> None:
-    from sleuth.web.assist_visuals import cluedo
+    from sleuth.games.cluedo.notepad_picture import notepad as cluedo
 
     s = session(*PLAY)
     text = shown(s)

@@ -512,8 +512,8 @@ def test_along_engine_games_the_notepad_plans_what_the_player_plays(
 
 def test_the_web_notepad_shows_the_line_and_outlines_its_room() -> None:
     pytest.importorskip("fastapi")  # the web extra
+    from sleuth.games.cluedo.notepad_picture import notepad as cluedo
     from sleuth.web.assist import rendered_html
-    from sleuth.web.assist_visuals import cluedo
 
     s = session(*AFTER_MY_SUGGESTION)
     worths(s, {"Kitchen": 1.0})

@@ -21,8 +21,9 @@ from rich.text import Text
 from sleuth.core.compiled import compile_in_background
 from sleuth.core.events import JSON
 from sleuth.core.game import CHANCE, Game
-from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
+from sleuth.core.plugins import AssistPlugin, InferPlugin, PagePlugin, Param
 from sleuth.core.seatview import ViewLog
+from sleuth.games.camel_up import notepad_picture, picture
 from sleuth.games.camel_up.actions import PILES
 from sleuth.games.camel_up.advice import Advice, advise
 from sleuth.games.camel_up.assistant import CamelSession, odds_json, render_advice
@@ -175,3 +176,7 @@ ASSIST = AssistPlugin(
     prepare=prepare,
     load_sets=("seat",),
 )
+
+PAGE = PagePlugin(board=picture.svg, describe=picture.describe, notepad=notepad_picture.notepad)
+"""The game's page in the web app: the board from one seat's view, the events in words, and
+the assistant's picture."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sleuth.core.events import JSON
 from sleuth.games.camel_up.bots import BOTS
 from sleuth.games.camel_up.catalogue import GAME
-from sleuth.games.camel_up.plugins import ASSIST, INFER
+from sleuth.games.camel_up.plugins import ASSIST, INFER, PAGE
 from sleuth.games.camel_up.rules import CamelUpGame
 from sleuth.games.camel_up.search import CamelUpSearchModel
 
@@ -21,6 +21,7 @@ SPEC = GAME.spec(
     build=_build,
     bots=BOTS,
     infer=INFER,
+    page=PAGE,
     assist=ASSIST,
     commands="sleuth.games.camel_up.commands:COMMANDS",
     search=SEARCH,

@@ -22,8 +22,9 @@ from rich.text import Text
 
 from sleuth.core.errors import ContradictionError
 from sleuth.core.events import JSON
-from sleuth.core.plugins import InferPlugin, Param
+from sleuth.core.plugins import InferPlugin, PagePlugin, Param
 from sleuth.core.seatview import ViewLog
+from sleuth.games.cluedo import notepad_picture, picture
 from sleuth.games.cluedo.cells import cell
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.deduction.constraints import Owner
@@ -238,3 +239,12 @@ INFER = InferPlugin(
     ),
     by_seat=True,
 )
+
+PAGE = PagePlugin(
+    board=picture.svg,
+    describe=picture.describe,
+    notepad=notepad_picture.notepad,
+    hidden=("full", "brief"),  # the page always shows the whole notepad, with its picture
+)
+"""The game's page in the web app: the board from one seat's view, the events in words, and
+the assistant's picture."""

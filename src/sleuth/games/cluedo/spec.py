@@ -8,7 +8,7 @@ from sleuth.games.cluedo.assistant import ASSIST
 from sleuth.games.cluedo.bots import BOTS
 from sleuth.games.cluedo.cards import Category, card_named
 from sleuth.games.cluedo.catalogue import GAME
-from sleuth.games.cluedo.plugins import INFER
+from sleuth.games.cluedo.plugins import INFER, PAGE
 from sleuth.games.cluedo.rules import CluedoGame
 from sleuth.games.cluedo.search import CluedoSearchModel
 
@@ -37,6 +37,7 @@ SPEC = GAME.spec(
     build=_build,
     bots=BOTS,
     infer=INFER,
+    page=PAGE,
     assist=ASSIST,
     search=SEARCH,
     encoding="sleuth.games.cluedo.encoding:CluedoEncoding",

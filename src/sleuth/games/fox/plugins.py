@@ -1,4 +1,5 @@
-"""Fox in a Hole's plug-in: the hunter's belief behind ``sleuth infer fox``.
+"""Fox in a Hole's plug-ins: the hunter's belief behind ``sleuth infer fox``, and its page in
+the web app (the board, the events in words, and the fox puzzle as its assistant).
 
 The answer reads the hunter's view into a :class:`~sleuth.games.fox.belief.FoxBelief`, one
 event at a time: after each inspection, the holes the fox may be in that evening and the next
@@ -18,11 +19,16 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
-from sleuth.core.plugins import InferPlugin
+from sleuth.core.game import Game
+from sleuth.core.plugins import AssistPlugin, InferPlugin, PagePlugin
 from sleuth.core.seatview import ViewLog
+from sleuth.core.table import Command, TableSession
+from sleuth.games.fox import notepad_picture, picture
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.graph import holes_of
+from sleuth.games.fox.hunt import FoxSession
 from sleuth.games.fox.rules import FoxGame
 from sleuth.games.fox.walk import reconstruct_path
 
@@ -135,3 +141,60 @@ INFER = InferPlugin(
     "and one walk that dodged them all.",
     run=infer,
 )
+
+
+def _puzzle(game: Game[Any], params: Mapping[str, Any]) -> TableSession:
+    """The fox puzzle of ``sleuth fox play``, with the possible holes marked."""
+    assert isinstance(game, FoxGame)
+    return FoxSession(game, marks=True)
+
+
+PUZZLE = AssistPlugin(
+    help="The fox puzzle: hunt a fox that moves every night and is never where you look while "
+    "it can be elsewhere.  Click holes (or type them) to inspect; see the holes it may be "
+    "in, give up to see a path that dodged you, or ask the solver.",
+    session=_puzzle,
+)
+"""The fox puzzle as the web app's assistant (the command line's is ``sleuth fox play``)."""
+
+
+def _page_commands(session: TableSession) -> list[Command]:
+    game = session.game  # type: ignore[attr-defined]  # a FoxSession: the puzzle's session
+    return [
+        Command(
+            ("solve",),
+            "the solver's optimal inspections from the first day",
+            lambda: fox_solution(game),
+        )
+    ]
+
+
+def fox_solution(game: FoxGame) -> str:
+    """The solver's shortest sure inspection sequence for ``game``'s board from the first
+    day, or why there is none."""
+    from sleuth.games.fox.solver import solve  # SciPy: imported when asked
+
+    try:
+        solution = solve(game.graph, k=game.k, lazy=game.lazy, max_seconds=5.0)
+    except SleuthError as exc:
+        return f"no solution: {exc}"
+    if not solution.winnable or not solution.strategy:
+        return "no inspection sequence is sure to catch this fox"
+    days = "; ".join(
+        f"day {day}: {','.join(map(str, holes))}"
+        for day, holes in enumerate(solution.strategy, start=1)
+    )
+    return f"the fox is sure to be caught within {solution.days} days: {days}"
+
+
+PAGE = PagePlugin(
+    board=picture.svg,
+    describe=picture.describe,
+    notepad=notepad_picture.notepad,
+    assistant=PUZZLE,
+    hidden=("marks",),  # a switch on the board
+    commands=_page_commands,
+    entry_event="inspected",  # a loaded log is replayed from the start: its entries counted
+)
+"""The game's page in the web app: the board from one seat's view, the events in words, the
+fox puzzle as its assistant, with its picture and the solver's ``solve``."""

@@ -8,7 +8,7 @@ from sleuth.core.events import JSON
 from sleuth.games.fox.bots import BOTS
 from sleuth.games.fox.catalogue import GAME
 from sleuth.games.fox.graph import FoxGraph
-from sleuth.games.fox.plugins import INFER
+from sleuth.games.fox.plugins import INFER, PAGE
 from sleuth.games.fox.rules import FoxGame
 from sleuth.games.fox.search import FoxSearchModel
 from sleuth.search.players import search_bots
@@ -31,6 +31,7 @@ SPEC = GAME.spec(
     bots=(*BOTS, *search_bots(SEARCH, GAME.roles)),
     search=SEARCH,
     infer=INFER,
+    page=PAGE,
     commands="sleuth.games.fox.commands:COMMANDS",
     encoding="sleuth.games.fox.encoding:FoxEncoding",
 )

@@ -14,9 +14,10 @@ from sleuth.core.compiled import compile_in_background
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
-from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
+from sleuth.core.plugins import AssistPlugin, InferPlugin, PagePlugin, Param
 from sleuth.core.prepare import one_off
 from sleuth.core.seatview import ViewLog
+from sleuth.games.fugitive import notepad_picture, picture
 from sleuth.games.fugitive.assistant.notepad import (
     FugitiveSession,
     notepad,
@@ -121,3 +122,7 @@ ASSIST = AssistPlugin(
     params=(MODEL,),
     prepare=_prepare,
 )
+
+PAGE = PagePlugin(board=picture.svg, describe=picture.describe, notepad=notepad_picture.notepad)
+"""The game's page in the web app: the board from one seat's view, the events in words, and
+the assistant's picture."""

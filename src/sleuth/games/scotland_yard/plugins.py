@@ -25,8 +25,9 @@ from sleuth.core.bitsets import members
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON, Event
 from sleuth.core.game import Game
-from sleuth.core.plugins import AssistPlugin, InferPlugin, Param
+from sleuth.core.plugins import AssistPlugin, InferPlugin, PagePlugin, Param
 from sleuth.core.seatview import ViewLog
+from sleuth.games.scotland_yard import notepad_picture, picture
 from sleuth.games.scotland_yard.assistant import (
     ENDINGS,
     DetectivesSession,
@@ -277,3 +278,7 @@ ASSIST = AssistPlugin(
     ),
     load_sets=("starts",),
 )
+
+PAGE = PagePlugin(board=picture.svg, describe=picture.describe, notepad=notepad_picture.notepad)
+"""The game's page in the web app: the board from one seat's view, the events in words, and
+the assistant's picture."""

@@ -7,7 +7,7 @@ from sleuth.core.events import JSON
 from sleuth.games.scotland_yard.bots import BOTS
 from sleuth.games.scotland_yard.catalogue import GAME, SEARCH_DEFAULTS
 from sleuth.games.scotland_yard.edition import make_profile
-from sleuth.games.scotland_yard.plugins import ASSIST, INFER
+from sleuth.games.scotland_yard.plugins import ASSIST, INFER, PAGE
 from sleuth.games.scotland_yard.rules import ScotlandYardGame, board_for
 from sleuth.games.scotland_yard.search import ScotlandYardSearchModel
 from sleuth.search.players import search_bots
@@ -26,6 +26,7 @@ SPEC = GAME.spec(
     bots=(*BOTS, *search_bots(SEARCH, GAME.roles, SEARCH_DEFAULTS)),
     search=SEARCH,
     infer=INFER,
+    page=PAGE,
     assist=ASSIST,
     encoding="sleuth.games.scotland_yard.encoding:ScotlandYardEncoding",
 )

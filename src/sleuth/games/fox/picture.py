@@ -10,8 +10,8 @@ from typing import Any
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.games.fox.belief import FoxBelief
+from sleuth.games.fox.layout import positions
 from sleuth.games.fox.rules import FoxGame
-from sleuth.render.layout import positions
 from sleuth.render.svg import document, tag, text
 
 SIZE = 400

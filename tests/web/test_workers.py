@@ -1,0 +1,93 @@
+"""Requests of one browser session served by different processes (``sleuth serve --workers``):
+two apps on one store file stand for two workers.  What one stores, the other answers from
+(its cached game or notepad is not used once stale); two changes of one record at once are
+made one after the other, never one lost; a form's message shows on the page whichever
+worker serves it."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from sleuth.core import registry
+from sleuth.web.app import COOKIE, create_app
+from tests.core import toy
+
+
+def workers(store: Path, count: int = 2) -> list[TestClient]:
+    """``count`` apps on one store, with one browser session's cookie once it has one."""
+    return [TestClient(create_app(store)) for _ in range(count)]
+
+
+def share_cookie(source: TestClient, *others: TestClient) -> None:
+    for other in others:
+        other.cookies.set(COOKIE, source.cookies[COOKIE])
+
+
+def test_a_move_stored_by_one_worker_is_seen_and_built_on_by_the_other(store: Path) -> None:
+    one, two = workers(store)
+    game = one.post("/api/play", json={"game": "fox", "options": {"graph": "path:5"}, "seed": 1})
+    assert game.status_code == 201, game.text
+    share_cookie(one, two)
+    record = game.json()["id"]
+    for turn in range(4):  # the workers take turns: each answers from what the other stored
+        worker = (one, two)[turn % 2]
+        before = worker.get(f"/api/play/{record}").json()
+        if before["over"]:
+            break
+        after = worker.post(f"/api/play/{record}/action", json={"action": before["legal"][0]})
+        assert after.status_code == 200, after.text
+        assert len(after.json()["events"]) > len(before["events"])
+        assert (one, two)[(turn + 1) % 2].get(f"/api/play/{record}").json() == after.json()
+
+
+def test_one_move_sent_to_two_workers_at_once_is_played_once(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot answers after 0.3 s, so both workers hold the game before either stores it:
+    the second to store finds the game changed, plays the move again from the stored game,
+    where it is no longer the human's turn, and says so; the game has the move once."""
+    monkeypatch.setitem(registry._REGISTERED, "highcard", toy.SPEC)
+    one, two = workers(store)
+    started = one.post(
+        "/api/play", json={"game": "highcard", "seat": 0, "bots": {"1": "sleepy"}, "seed": 2}
+    )
+    assert started.status_code == 201, started.text
+    share_cookie(one, two)
+    record = started.json()["id"]
+    answers: list[tuple[int, str]] = []
+
+    def send(worker: TestClient) -> None:
+        answer = worker.post(f"/api/play/{record}/action", json={"action": "call"})
+        answers.append((answer.status_code, answer.text))
+
+    threads = [threading.Thread(target=send, args=(worker,)) for worker in (one, two)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(status for status, _ in answers) == [200, 400], answers
+    assert any("the game is over" in text for _, text in answers)
+    final = two.get(f"/api/play/{record}").json()
+    assert final["over"] and [e["action"] for e in final["log"]][2:] == ["call", "call"]
+
+
+def test_a_forms_message_shows_on_the_page_another_worker_serves(store: Path) -> None:
+    one, two = workers(store)
+    notepad = one.post("/api/assist", json={"game": "fox", "options": {"graph": "path:5"}})
+    assert notepad.status_code == 201, notepad.text
+    share_cookie(one, two)
+    record = notepad.json()["id"]
+    sent = one.post(f"/assist/{record}/entries", data={"text": "2"}, follow_redirects=False)
+    assert sent.status_code == 303, sent.text
+    page = two.get(f"/assist/{record}")  # the redirect, served by the other worker
+    assert page.status_code == 200 and "entry 1" in message(page.text), message(page.text)
+    assert message(one.get(f"/assist/{record}").text) == ""  # shown once
+
+
+def message(page: str) -> str:
+    """The message line of a notepad's page."""
+    return page.split('id="message" role="status">')[1].split("</p>")[0].strip()
