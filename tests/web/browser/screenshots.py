@@ -82,7 +82,7 @@ def take(browser: Browser, server: Server, out: Path) -> None:
     for name, (size, steps) in SHOTS.items():
         phone = size == PHONE
         context = browser.new_context(
-            base_url=server.url, viewport=size, is_mobile=phone, has_touch=phone
+            base_url=server.url, viewport=size, is_mobile=phone, has_touch=True
         )
         page = context.new_page()
         steps(page)
