@@ -3,8 +3,10 @@
 A game's module here defines ``svg(game, view, legal) -> str``: the board as the seat sees it
 (``legal`` are the texts of the seat's legal actions, empty when it is not the seat's turn;
 a picture may make them clickable with ``data-action`` attributes), and may define
-``describe(event) -> str | None``: the event in words.  Invariant: they read nothing but their
-arguments, so a picture can hold nothing the seat may not see.
+``describe(game, event, viewer) -> str | None``: the event in words, as told to the seat
+``viewer`` (``you`` for that seat's own doings) or to nobody in particular (None).
+Invariant: they read nothing but their arguments, so a picture can hold nothing the seat may
+not see.
 """
 
 from __future__ import annotations
@@ -40,11 +42,12 @@ def board_svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     return svg
 
 
-def describe(game: Game[Any], event: Event) -> str:
-    """``event`` in words: the game's own text, else its kind and fields."""
+def describe(game: Game[Any], event: Event, viewer: int | None = None) -> str:
+    """``event`` in words, as told to the seat ``viewer`` (None: to nobody in particular): the
+    game's own text, else its kind and fields."""
     module = _module(game)
     if module is not None and hasattr(module, "describe"):
-        text: str | None = module.describe(event)
+        text: str | None = module.describe(game, event, viewer)
         if text is not None:
             return text
     fields = {**thaw(event.public), **(thaw(event.private) if event.private else {})}

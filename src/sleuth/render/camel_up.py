@@ -164,35 +164,40 @@ def _dice_names(game: CamelUpGame) -> list[tuple[int, str]]:
     return dice
 
 
-def describe(event: Event) -> str | None:
-    """Camel Up's events in words (seats as p0, p1, ...)."""
+def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
+    """Camel Up's events in words (seats as p0, p1, ..., the ``viewer``'s as you)."""
     public = event.public
+
+    def who(seat: int) -> str:
+        return "you" if seat == viewer else f"p{seat}"
+
     if event.kind == "overall_bet":
         camel = f" on {event.private['camel']}" if event.private else " (card face down)"
-        return f"p{public['seat']} bet on the overall {public['pile']}{camel}"
+        return f"{who(public['seat'])} bet on the overall {public['pile']}{camel}"
     if event.kind == "die":
         tile = f", tile at {public['tile']}" if public["tile"] is not None else ""
         return (
-            f"p{public['seat']} rolled {public['colour']} {public['value']}: {public['camel']} "
-            f"{public['from']} → {public['to']}{tile}"
+            f"{who(public['seat'])} rolled {public['colour']} {public['value']}: "
+            f"{public['camel']} {public['from']} → {public['to']}{tile}"
         )
     if event.kind == "leg_bet":
-        return f"p{public['seat']} took the {public['camel']} leg ticket ({public['value']})"
+        return f"{who(public['seat'])} took the {public['camel']} leg ticket ({public['value']})"
     if event.kind == "tile":
-        return f"p{public['seat']} put the {public['side']} tile on {public['space']}"
+        return f"{who(public['seat'])} put the {public['side']} tile on {public['space']}"
     if event.kind == "leg_scored":
         return f"leg {public['leg']} scored: {public['first']} first, {public['second']} second"
     if event.kind == "game_over":
         return f"the race is over: {public['winner']} wins, {public['loser']} is last"
     if event.kind == "roll":
-        return f"p{public['seat']} takes a pyramid ticket" + (
-            " (forced)" if public["forced"] else ""
-        )
+        takes = "you take" if public["seat"] == viewer else f"p{public['seat']} takes"
+        return f"{takes} a pyramid ticket" + (" (forced)" if public["forced"] else "")
     if event.kind == "start":
         spaces = "; ".join(f"{space}: {', '.join(camels)}" for space, camels in public["stacks"])
         return f"the camels start (bottom to top): {spaces}"
     if event.kind == "overall_scored":
-        cards = ", ".join(f"p{seat} {camel} {amount:+d}" for seat, camel, amount in public["cards"])
+        cards = ", ".join(
+            f"{who(seat)} {camel} {amount:+d}" for seat, camel, amount in public["cards"]
+        )
         return f"the overall {public['pile']} pile pays: {cards}"
     if event.kind == "capped":
         return f"the turn limit ({public['turns']}) is reached: the dice roll by themselves"

@@ -181,7 +181,7 @@ def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
         "over": result is not None,
         "your_turn": live.your_turn(),
         "to_move": None if result is not None else _mover(live),
-        "events": [describe(game, e) for e in view.events],
+        "events": [describe(game, e, live.seat) for e in view.events],
         "legal": legal,
         "legal_count": len(live.legal()),
         "svg": board_svg(game, view, legal),
@@ -205,7 +205,7 @@ def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
                 "seat": step.seat,
                 "by": "chance" if step.seat == CHANCE else roles[step.seat],
                 "action": step.action,
-                "events": [describe(game, e) for e in step.events],
+                "events": [describe(game, e, live.seat) for e in step.events],
             }
             for step in live.steps
         ]
