@@ -135,8 +135,6 @@ def open_notepad(page: Page, game: str, options: dict[str, str] | None = None) -
     its form (the others at their defaults); its id."""
     page.goto("/assist")
     form = page.locator(f'form.new-notepad[data-game="{game}"]')
-    if options:
-        form.locator("summary").click()
     for name, value in (options or {}).items():
         form.locator(f'[name="option:{name}"]').fill(value)
     form.locator("button[type=submit]").click()

@@ -82,6 +82,19 @@ def test_a_small_picture_has_no_zoom(phone: Page) -> None:
 GAMES = ["fox", "fugitive", "camel-up", "scotland-yard", "cluedo"]
 
 
+def test_an_assistants_setup_is_on_screen_without_a_tap(phone: Page) -> None:
+    """Every setting of every new-notepad form is visible as the page opens (none folded into
+    a closed section): the Cluedo players, your seat and hand, the Scotland Yard starts."""
+    phone.goto("/assist")
+    fields = phone.locator("form.new-notepad [name^='param:'], form.new-notepad [name^='option:']")
+    assert fields.count() >= 30
+    hidden = [f.get_attribute("name") for f in fields.all() if not f.is_visible()]
+    assert hidden == []
+    for game, name in [("cluedo", "param:hand"), ("scotland-yard", "param:starts")]:
+        assert phone.locator(f'form[data-game="{game}"] [name="{name}"]').is_visible()
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
 @pytest.fixture
 def watched(browser: Browser, server: Server) -> Iterator[tuple[Page, list[str]]]:
     """A phone's page and the errors its console reports (failed loads among them)."""
