@@ -10,7 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.web.browser.conftest import PHONE, Server
-from tests.web.browser.pages import open_notepad, settle
+from tests.web.browser.pages import enter, open_notepad, settle
+from tests.web.browser.tables import entries
 
 pytestmark = pytest.mark.browser
 
@@ -80,6 +81,20 @@ def test_a_small_picture_has_no_zoom(phone: Page) -> None:
 
 
 GAMES = ["fox", "fugitive", "camel-up", "scotland-yard", "cluedo"]
+SMALLEST_ODDS = """() => { const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return Math.min(...[...svg.querySelectorAll('text')].map(t =>
+        scale * parseFloat(getComputedStyle(t).fontSize))); }"""
+
+
+def test_the_camel_up_odds_read_on_a_phone(phone: Page) -> None:
+    """Every number and name of the odds chart is drawn at 12 px or more on a phone."""
+    open_notepad(phone, "camel-up")
+    for text in entries("camel-up", seed=2, count=3):
+        enter(phone, text)
+    assert phone.locator("#board svg .odds").count() == 20
+    assert phone.evaluate(SMALLEST_ODDS) >= 12
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def test_an_assistants_setup_is_on_screen_without_a_tap(phone: Page) -> None:
