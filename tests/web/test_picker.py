@@ -173,3 +173,16 @@ def test_the_api_gives_the_picker_to_the_seat_to_move(client: TestClient) -> Non
         fox = client.post(f"/api/play/{fox['id']}/action", json={"action": fox["legal"][0]}).json()
     assert fox["pick"] == {"prefix": [], "steps": [], "choices": [], "more": 0}
     assert client.get(f"/api/play/{fox['id']}/pick").json()["choices"] == []
+
+
+def test_the_rows_gather_a_word_and_the_choices_alone_of_theirs() -> None:
+    from sleuth.web.play import choice_groups
+
+    texts = ["roll", "accuse", "tile 4 oasis", "tile 4 mirage", "Hall", "Dining Room", "done"]
+    pick = {"choices": [{"text": t} for t in texts]}
+    rows = [[c["text"] for c in row] for row in choice_groups(pick)]
+    assert rows == [
+        ["roll", "accuse"],
+        ["tile 4 oasis", "tile 4 mirage"],
+        ["Hall", "Dining Room", "done"],
+    ]

@@ -36,7 +36,9 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     state = CamelBelief.from_view(game, view).state
     body = [text(8, 16, f"leg {state.leg}", font_weight=700)]
     top = 30
-    floor = top + 150
+    piles = stacks(state.order) if state.order is not None else {}
+    tallest = max((len(camels) for camels in piles.values()), default=1)
+    floor = top + 24 * tallest + 6  # room for the tallest stack, no more
     for index in range(TRACK_LENGTH):
         x = SPACE + index * SPACE
         tile = state.tiles.get(index)
@@ -61,39 +63,38 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
         body.append(
             tag("g", "".join(parts), class_="space", data_space=index + 1, data_action=action)
         )
-    if state.order is not None:
-        for index, camels in stacks(state.order).items():
-            x = SPACE + max(-1, min(index, TRACK_LENGTH)) * SPACE
-            for level, camel in enumerate(camels):
-                name = game.camel_name(camel)
-                y = floor - 24 * (level + 1)
-                body.append(
+    for index, camels in piles.items():
+        x = SPACE + max(-1, min(index, TRACK_LENGTH)) * SPACE
+        for level, camel in enumerate(camels):
+            name = game.camel_name(camel)
+            y = floor - 24 * (level + 1)
+            body.append(
+                tag(
+                    "g",
                     tag(
-                        "g",
-                        tag(
-                            "rect",
-                            x=x + 3,
-                            y=y,
-                            width=SPACE - 8,
-                            height=22,
-                            rx=5,
-                            fill=COLOURS.get(name, "#999"),
-                            stroke="#1d2330",
-                        )
-                        + text(
-                            x + SPACE / 2 - 1,
-                            y + 15,
-                            name[:3],
-                            text_anchor="middle",
-                            font_size=11,
-                            fill="white"
-                            if name in ("black", "blue", "purple", "red", "green")
-                            else "#1d2330",
-                        ),
-                        class_="camel",
-                        data_camel=name,
+                        "rect",
+                        x=x + 3,
+                        y=y,
+                        width=SPACE - 8,
+                        height=22,
+                        rx=5,
+                        fill=COLOURS.get(name, "#999"),
+                        stroke="#1d2330",
                     )
+                    + text(
+                        x + SPACE / 2 - 1,
+                        y + 15,
+                        name[:3],
+                        text_anchor="middle",
+                        font_size=11,
+                        fill="white"
+                        if name in ("black", "blue", "purple", "red", "green")
+                        else "#1d2330",
+                    ),
+                    class_="camel",
+                    data_camel=name,
                 )
+            )
     y = floor + 70
     body.append(text(8, y, "Leg tickets (next value)", font_weight=700))
     tickets = TICKETS[game.edition]

@@ -404,13 +404,23 @@ def move_from_form(form: FormData) -> Move:
         raise SleuthError(f"action: {invalid.errors()[0]['msg']}") from invalid
 
 
-def choice_groups(pick: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The picker's choices by the first word of their text, in the order the game lists them:
-    the page's rows (``picker.js`` groups them the same way)."""
+def choice_groups(pick: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The page's rows of the picker's choices, in the order the game lists them: those whose
+    text starts with one word (``tile 4 oasis``, ``tile 4 mirage``) share a row, and choices
+    alone of their word next to each other share one too (a Cluedo card's names: ``Hall``,
+    ``Dining Room``; ``roll``, ``accuse``).  ``picker.js`` makes the same rows."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for choice in pick["choices"]:
         groups.setdefault(choice["text"].split(" ")[0], []).append(choice)
-    return list(groups.items())
+    rows: list[list[dict[str, Any]]] = []
+    alone = False  # the last row holds choices alone of their word
+    for group in groups.values():
+        if len(group) == 1 and alone:
+            rows[-1].extend(group)
+        else:
+            rows.append(list(group))
+            alone = len(group) == 1
+    return rows
 
 
 def _game_page(

@@ -77,7 +77,7 @@ def test_a_small_picture_has_no_zoom(phone: Page) -> None:
     started = phone.request.post("/api/play", data={"game": "fox", "role": "hunter", "seed": 2})
     phone.goto(f"/play/{started.json()['id']}")
     settle(phone)
-    assert phone.locator(".zoom-bar").is_hidden()
+    assert phone.locator(".zoom-bar").count() == 1 and phone.locator(".zoom-bar").is_hidden()
 
 
 GAMES = ["fox", "fugitive", "camel-up", "scotland-yard", "cluedo"]
@@ -146,3 +146,71 @@ def test_every_page_has_a_favicon_and_a_quiet_console(watched: tuple[Page, list[
         page.wait_for_load_state("networkidle")
     assert page.request.get("/favicon.ico").ok  # where no page names it
     assert problems == []
+
+
+CAMEL_UP_LAYOUT = """() => {
+    const board = document.getElementById('board'), svg = board.querySelector('svg');
+    const actions = document.getElementById('actions');
+    const buttons = [...actions.querySelectorAll('button')];
+    const camels = [...svg.querySelectorAll('g.camel rect')].map(r => Number(r.getAttribute('y')));
+    return { panel: board.getBoundingClientRect().height,
+             picture: svg.getBoundingClientRect().height,
+             hidden: actions.scrollHeight - actions.clientHeight,
+             lowest: Math.max(...buttons.map(b => b.getBoundingClientRect().bottom)),
+             box: document.getElementById('action-form').getBoundingClientRect().top,
+             headroom: Math.min(...camels) - 30 };
+}"""
+
+
+def test_camel_up_on_a_desk_shows_every_button_and_no_empty_board(page: Page) -> None:
+    """The board's panel is as tall as its picture (not as the side column), the picture has
+    room for the tallest stack and no more, and every action button shows above the text box
+    (none clipped in a scroll box)."""
+    started = page.request.post(
+        "/api/play",
+        data={"game": "camel-up", "seed": 5, "bots": {"1": "random", "2": "random", "3": "random"}},
+    )
+    page.goto(f"/play/{started.json()['id']}")
+    settle(page)
+    shown = page.evaluate(CAMEL_UP_LAYOUT)
+    assert shown["panel"] <= shown["picture"] + 20
+    assert shown["hidden"] == 0 and shown["lowest"] <= shown["box"]
+    assert 0 <= shown["headroom"] <= 24
+
+
+ROWS = """() => [...document.querySelectorAll('#actions form.group')].map(row =>
+    [...row.querySelectorAll('[data-action], a.step')].map(c => c.textContent.trim()))"""
+
+
+def test_the_script_draws_the_pickers_rows_as_the_server_does(phone: Page) -> None:
+    """Cluedo's rooms, at an accusation's last step, in one row; the rows the script draws
+    (after back) are the server's."""
+    started = phone.request.post(
+        "/api/play",
+        data={
+            "game": "cluedo",
+            "options": {"players": "3"},
+            "seed": 3,
+            "bots": {"1": "random", "2": "random"},
+        },
+    )
+    game = started.json()
+    prefix = [next(c["id"] for c in game["pick"]["choices"] if c["text"] == "accuse")]
+    for _ in range(2):  # a suspect, then a weapon
+        ids = ",".join(map(str, prefix))
+        prefix.append(
+            phone.request.get(f"/api/play/{game['id']}/pick?ids={ids}").json()["choices"][0]["id"]
+        )
+    picked = ",".join(map(str, prefix))
+    phone.goto(f"/play/{game['id']}?pick={picked}")
+    settle(phone)
+    rooms = phone.evaluate(ROWS)
+    assert len(rooms) == 1 and len(rooms[0]) == 9
+    phone.goto(f"/play/{game['id']}")
+    settle(phone)
+    served = phone.evaluate(ROWS)
+    phone.locator("#actions a.step", has_text="accuse").tap()
+    phone.wait_for_function("document.getElementById('actions').dataset.prefix !== ''")
+    phone.locator("#actions a.back").tap()
+    phone.wait_for_function("document.getElementById('actions').dataset.prefix === ''")
+    assert phone.evaluate(ROWS) == served == [["roll", "accuse …"]]

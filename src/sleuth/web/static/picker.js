@@ -5,14 +5,25 @@
 import { request, element } from "./api.js";
 
 function groups(choices) {
-  // The choices by the first word of their text, in the order the game lists them.
+  // The rows, as the server makes them (play.choice_groups): the choices whose text starts
+  // with one word share a row, and those alone of their word next to each other share one.
   const found = new Map();
   for (const choice of choices) {
     const word = choice.text.split(" ")[0];
     if (!found.has(word)) found.set(word, []);
     found.get(word).push(choice);
   }
-  return [...found.values()];
+  const rows = [];
+  let alone = false;
+  for (const group of found.values()) {
+    if (group.length === 1 && alone) {
+      rows[rows.length - 1].push(...group);
+    } else {
+      rows.push([...group]);
+      alone = group.length === 1;
+    }
+  }
+  return rows;
 }
 
 export function drawPicker(box, id, pick) {

@@ -19,7 +19,9 @@ export function zoomable(board) {
   const said = element("span", { class: "hint", role: "status" });
   finder.append(number, element("button", { type: "submit" }, "find"), said);
   bar.append(out, inward, fit, finder);
-  board.before(bar);
+  const frame = element("div", { class: "board-frame" }); // one item of the page's layout
+  board.before(frame);
+  frame.append(bar, board);
 
   const picture = () => board.querySelector("svg.scrolls");
   function apply(next, anchor) {
