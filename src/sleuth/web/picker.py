@@ -91,9 +91,12 @@ def pick(spec: GameSpec, state: State[Any], prefix: Sequence[int] = ()) -> Pick:
     legal = builder.legal_ids()
     choices = []
     for action_id in legal[:SHOWN]:
-        done = _after(encoding, state, prefix).push(action_id)
-        text = encoding.id_text(action_id)
-        choices.append(Choice(action_id, text, None if done is None else str(done)))
+        done = builder.push(action_id)
+        choices.append(
+            Choice(action_id, encoding.id_text(action_id), None if done is None else str(done))
+        )
+        if builder.prefix != list(prefix):  # the push went on, or an action started over
+            builder = _after(encoding, state, prefix)
     return Pick(tuple(prefix), steps, tuple(choices), len(legal) - len(choices))
 
 
