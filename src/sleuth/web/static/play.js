@@ -6,7 +6,6 @@ import { drawPicker, followSteps } from "./picker.js";
 
 const root = document.getElementById("game");
 const id = root.dataset.id;
-const played = `/play/${id}/action`; // where the forms post without this script
 const error = document.getElementById("error");
 const form = document.getElementById("action-form");
 const text = document.getElementById("action-text");
