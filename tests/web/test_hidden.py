@@ -88,13 +88,13 @@ def _secrets(live: LiveGame) -> list[str]:
     9: 42", placed face up, which the Marshal reads as "hideout 9: 42 with 0 sprint cards")."""
     seat = live.seat
     events = [event for step in live.steps for event in step.events]
-    seen = {describe(live.game, event.seen_by(seat)) for event in events}
+    seen = {describe(live.game, event.seen_by(seat), seat) for event in events}
     return [
-        describe(live.game, event)
+        describe(live.game, event, seat)
         for event in events
         if event.private is not None
         and seat not in event.audience
-        and not any(text.startswith(describe(live.game, event)) for text in seen)
+        and not any(text.startswith(describe(live.game, event, seat)) for text in seen)
     ]
 
 

@@ -41,8 +41,9 @@ GAMES = [
 class GamePage(HTMLParser):
     """What the game page shows, as a browser without scripts reads it: the text of the
     status, players, error, result and each event and log line; the actions its forms can
-    send (each button's, each list's options, in order) and where the forms send them; the
-    typed box's text and whether it is hidden."""
+    send (each button's, in order) and where the forms send them; the picker's steps (the
+    links to its next step, ``steps``, and to the one before, ``back``); the typed box's text
+    and whether it is hidden."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -50,7 +51,10 @@ class GamePage(HTMLParser):
         self.events: list[str] = []
         self.log: list[str] = []
         self.actions: list[str] = []
-        self.lists: list[str] = []
+        self.steps: list[str] = []
+        self.step_texts: list[str] = []
+        self.back: str | None = None
+        self._step = False  # reading a step's text
         self.targets: set[tuple[str | None, str | None]] = set()
         self.typed = ""
         self.box_hidden = False
@@ -75,16 +79,21 @@ class GamePage(HTMLParser):
                 self.box_hidden = "hidden" in found
         if tag == "button" and found.get("name") == "action":
             self.actions.append(found.get("value") or "")
-        if tag == "select" and found.get("name") == "action":
-            self.lists.append(found.get("data-group") or "")
-        if tag == "option":
-            self.actions.append(found.get("value") or "")
+        if tag == "a" and found.get("data-pick") is not None:
+            if "back" in (found.get("class") or "").split():
+                self.back = found.get("href")
+            else:
+                self.steps.append(found.get("href") or "")
+                self.step_texts.append("")
+                self._step = True
         if element == "action-text":
             self.typed = found.get("value") or ""
         if self._open and tag not in ("input", "br"):
             self._depth += 1
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "a":
+            self._step = False
         if tag == "li" and self._list is not None and self._item is not None:
             getattr(self, self._list).append(self._item)
             self._item = None
@@ -96,6 +105,8 @@ class GamePage(HTMLParser):
                 self._open.pop()
 
     def handle_data(self, data: str) -> None:
+        if self._step:
+            self.step_texts[-1] += data
         if self._item is not None:
             self._item += data
         if self._open:
@@ -143,7 +154,12 @@ def send(client: TestClient, record: str, fields: Any, **headers: str) -> Any:
 def shows_the_view(html: str, view: dict[str, Any]) -> GamePage:
     """Check that the page shows the view (and only what it has), part by part."""
     page = read_page(html)
-    assert page.actions == view["legal"]
+    choices = view["pick"]["choices"]
+    assert page.actions == [c["action"] for c in choices if c["action"] is not None]
+    steps = [f"/play/{view['id']}?pick={c['id']}" for c in choices if c["action"] is None]
+    assert page.steps == steps and page.back is None
+    if len(view["legal"]) == view["legal_count"] and not steps:  # every action is a button
+        assert page.actions == view["legal"]
     assert page.targets <= {(f"/play/{view['id']}/action", "post")}
     assert page.events == view["events"]
     assert view["svg"] in html  # as the API gives it, unescaped: it is the board's markup
@@ -177,10 +193,62 @@ def test_the_page_shows_the_view_the_api_gives(
 ) -> None:
     view = start(client, game, role, options, bots)
     page = shows_the_view(page_of(client, view["id"]), view)
-    assert page.actions, "the human is to move but the page offers nothing"
+    assert page.actions or page.steps, "the human is to move but the page offers nothing"
     assert page.texts["error"] == ""
-    if game == "cluedo":  # every accusation: more than a row of buttons holds
-        assert page.lists == ["accuse"]
+    if game == "cluedo":  # every accusation: a step to the suspects, then weapons and rooms
+        assert page.actions == ["roll"] and page.texts["players"]
+        assert [step.split("=")[1] for step in page.steps] == [str(accuse(view))]
+
+
+def accuse(view: dict[str, Any]) -> int:
+    """The picker's id of the step ``accuse`` in ``view``."""
+    return next(c["id"] for c in view["pick"]["choices"] if c["text"] == "accuse")
+
+
+def choose(client: TestClient, record: str, rng: random.Random, avoid: str = "") -> str:
+    """An action chosen at random on the page without scripts, following the picker's step
+    links (each a page: GET /play/ID?pick=...) until a button plays one; steps whose text
+    starts with ``avoid`` are taken only when nothing else is offered."""
+    html = page_of(client, record)
+    while True:
+        page = read_page(html)
+        offered = [("action", a) for a in page.actions if not (avoid and a.startswith(avoid))]
+        offered += [
+            ("step", s)
+            for s, text in zip(page.steps, page.step_texts, strict=True)
+            if not (avoid and text.strip().startswith(avoid))
+        ]
+        if avoid and not offered:
+            offered = [("action", a) for a in page.actions] + [("step", s) for s in page.steps]
+        kind, chosen = rng.choice(offered)
+        if kind == "action":
+            return chosen
+        html = page_at(client, chosen)
+        assert read_page(html).back is not None  # a way back to the step before
+
+
+def test_a_combinatorial_action_is_built_by_links_and_the_way_back_is_offered(
+    client: TestClient,
+) -> None:
+    """A Cluedo accusation without scripts: accuse, a suspect, a weapon, then a room's button
+    plays it; each step links back to the one before; a prefix that is not a path of the
+    picker is the page again (400) naming the id, with the picker at its start."""
+    view = start(client, "cluedo", "player", {"players": "3"}, {1: "random", 2: "random"})
+    record, top = view["id"], f"/play/{view['id']}"
+    step = read_page(page_of(client, record)).steps[0]
+    suspects = read_page(page_at(client, step))
+    assert suspects.actions == [] and len(suspects.steps) == 6 and suspects.back == top
+    weapons = read_page(page_at(client, suspects.steps[0]))
+    assert weapons.back == step and len(weapons.steps) == 6
+    rooms = read_page(page_at(client, weapons.steps[0]))
+    assert rooms.steps == [] and len(rooms.actions) == 9
+    assert all(a.startswith("accuse ") for a in rooms.actions)
+    assert set(rooms.actions) <= set(view["legal"])  # every accusation is listed (325)
+    for bad, message in [("x", "'x' is not an action id"), ("9999", "id 9999 cannot follow")]:
+        refused = client.get(f"{top}?pick={bad}", headers=PAGE)
+        assert refused.status_code == 400
+        shown = read_page(refused.text)
+        assert message in shown.texts["error"] and shown.actions == ["roll"]
 
 
 @pytest.mark.parametrize(("game", "role", "options", "bots"), GAMES[:3])
@@ -194,7 +262,7 @@ def test_playing_by_form_goes_as_the_api_goes(
     rng = random.Random(3)
     view = view_of(client, by_form)
     while not view["over"]:
-        action = rng.choice(read_page(page_of(client, by_form)).actions)
+        action = choose(client, by_form, rng)
         sent = send(client, by_form, {"action": action})
         assert sent.status_code == 303, sent.text
         assert sent.headers["location"] == f"/play/{by_form}"
@@ -305,8 +373,7 @@ def test_the_page_shows_no_hidden_information_while_the_game_is_on(
             html = page_of(client, record)
             pages.append(html)
             shows_the_view(html, view)
-            offered = read_page(html).actions
-            action = rng.choice([a for a in offered if not a.startswith("accuse")] or offered)
+            action = choose(client, record, rng, avoid="accuse")
             assert send(client, record, {"action": action}).status_code == 303
             view = view_of(client, record)
         live = LiveGame(app.state.store.get(client.cookies[COOKIE], "game", record))

@@ -133,8 +133,10 @@ class PagePlugin:
 
     ``board(game, view, legal)`` is the board as ``view``'s seat sees it; ``legal`` are the
     texts of the seat's legal actions (empty when it is not the seat's turn), which the picture
-    may make clickable with ``data-action`` attributes.  ``describe(event)`` (optional) is an
-    event in words, or None to leave it to the generic text of its kind and fields.
+    may make clickable with ``data-action`` attributes.  ``describe(game, event, viewer)``
+    (optional) is an event in words as told to the seat ``viewer`` ("you" for that seat's own
+    doings; None: to nobody in particular), or None to leave it to the generic text of its
+    kind and fields.
     ``notepad(session)`` (optional) is the picture of the game's assistant session (its
     :class:`AssistPlugin`'s), or ``""`` when there is nothing to draw yet.
     ``assistant`` is the assistant the page offers for a game whose spec has none (the fox
@@ -150,7 +152,7 @@ class PagePlugin:
     """
 
     board: Callable[[Game[Any], View, Sequence[str]], str]
-    describe: Callable[[Event], str | None] | None = None
+    describe: Callable[[Game[Any], Event, int | None], str | None] | None = None
     notepad: Callable[[TableSession], str] | None = None
     assistant: AssistPlugin | None = None
     hidden: tuple[str, ...] = ()

@@ -102,7 +102,8 @@ class GameSpec:
     encoding: str | None = None
     """``"module:attribute"`` of the game's :class:`~sleuth.core.encoding.Encoding` class
     (built from a game: observations and action ids for learning agents), imported only by
-    :mod:`sleuth.envs`; None for a game with none."""
+    :mod:`sleuth.envs` and the web app's tap picker (:mod:`sleuth.web.picker`); None for a
+    game with none."""
 
     def encoding_for(self, game: Game[Any]) -> Encoding[Any]:
         """The encoding of ``game`` (a game of this spec); a game without one is an error."""

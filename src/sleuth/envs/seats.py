@@ -58,7 +58,7 @@ def view_text(episode: Episode, seat: int) -> str:
     web app's transcript), then, when it is to move, the ids chosen so far and the legal ids."""
     game, encoding = episode.game, episode.encoding
     lines = [f"{game.name}: seat {seat} ({game.roles[seat]})"]
-    lines += [f"  {describe(game, event)}" for event in episode.views[seat].events]
+    lines += [f"  {describe(game, event, seat)}" for event in episode.views[seat].events]
     if episode.over:
         wins = ", ".join(f"{share:g}" for share in episode.wins())
         lines.append(f"game over: win shares {wins}")

@@ -33,11 +33,12 @@ def board_svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     return "" if plugin is None else plugin.board(game, view, legal)
 
 
-def describe(game: Game[Any], event: Event) -> str:
-    """``event`` in words: the game's own text, else its kind and fields."""
+def describe(game: Game[Any], event: Event, viewer: int | None = None) -> str:
+    """``event`` in words, as told to the seat ``viewer`` (None: to nobody in particular): the
+    game's own text, else its kind and fields."""
     plugin = page(game.name)
     if plugin is not None and plugin.describe is not None:
-        text = plugin.describe(event)
+        text = plugin.describe(game, event, viewer)
         if text is not None:
             return text
     fields = {**thaw(event.public), **(thaw(event.private) if event.private else {})}

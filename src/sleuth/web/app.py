@@ -21,7 +21,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -75,6 +75,11 @@ def create_app(
     @app.get("/", include_in_schema=False)
     def home(request: Request) -> Response:
         return templates.TemplateResponse(request, "home.html", play.home_context(request))
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """The icon, for a browser that asks for it where no page names it (a JSON answer)."""
+        return RedirectResponse("/static/favicon.svg", status_code=308)
 
     @app.get("/api", include_in_schema=False)
     def api_page(request: Request) -> Response:

@@ -40,15 +40,14 @@ from sleuth.web.new_game import (
     option_text,
 )
 from sleuth.web.pages import templates
+from sleuth.web.picker import NOTHING, Pick, parse_prefix, pick
 from sleuth.web.store import NotFoundError, Store, retrying
 
 router = APIRouter()
 LEGAL_SHOWN = 1000
-"""At most this many legal actions are listed (the page groups them by their first word);
-the text box takes any action."""
-FEW_BUTTONS = 40
-"""A kind of action (its first word) with more legal actions than this is offered as a list
-to choose from, not as buttons (the page gives the number to ``play.js`` as ``data-few``)."""
+"""At most this many legal actions are listed in ``legal`` (the board's clickable parts); the
+page's buttons are the tap picker's (:mod:`sleuth.web.picker`) and the text box takes any
+action."""
 CACHE_SIZE = 64
 """Live games kept in memory (others are rebuilt from their logs when asked for)."""
 
@@ -197,10 +196,11 @@ def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
         "over": result is not None,
         "your_turn": live.your_turn(),
         "to_move": None if result is not None else _mover(live),
-        "events": [describe(game, e) for e in view.events],
+        "events": [describe(game, e, live.seat) for e in view.events],
         "legal": legal,
         "legal_count": len(live.legal()),
         "svg": board_svg(game, view, legal),
+        "pick": _pick(live).as_json(),
         "forfeits": [
             {"seat": f.seat, "bot": f.bot, "reason": f.reason if result is not None else HELD}
             for f in live.forfeits
@@ -220,11 +220,17 @@ def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
                 "seat": step.seat,
                 "by": "chance" if step.seat == CHANCE else roles[step.seat],
                 "action": step.action,
-                "events": [describe(game, e) for e in step.events],
+                "events": [describe(game, e, live.seat) for e in step.events],
             }
             for step in live.steps
         ]
     return payload
+
+
+def _pick(live: LiveGame, prefix: tuple[int, ...] = ()) -> Pick:
+    """The tap picker of the human's next action after the ids of ``prefix`` (nothing when it
+    is not the human's turn)."""
+    return pick(live.spec, live.state, prefix) if live.your_turn() else NOTHING
 
 
 def _mover(live: LiveGame) -> str:
@@ -269,6 +275,16 @@ def api_game(record: str, request: Request) -> dict[str, Any]:
     """The game as the human's seat sees it."""
     with _live(request).hold(record, _stored(request, record)) as held:
         return game_payload(record, held.live)
+
+
+@router.get("/api/play/{record}/pick")
+def api_pick(record: str, request: Request, ids: str = "") -> dict[str, Any]:
+    """The tap picker of the human's next action after the ids tapped so far (``ids=15,52``):
+    ``{"prefix", "steps", "choices": [{"id", "text", "action"}], "more"}``, where a choice's
+    ``action`` is the action it completes (to play), else null (more taps follow)."""
+    prefix = parse_prefix(ids)
+    with _live(request).hold(record, _stored(request, record)) as held:
+        return _pick(held.live, prefix).as_json()
 
 
 @router.post("/api/play/{record}/action")
@@ -362,10 +378,16 @@ def _new_page(
 
 
 @router.get("/play/{record}", include_in_schema=False)
-def game_page(record: str, request: Request) -> Response:
+def game_page(record: str, request: Request, pick: str = "") -> Response:
     """The game's page, drawn by the server from :func:`game_payload` (what ``GET
-    /api/play/ID`` answers), so that it is played without scripts as with them."""
-    return _game_page(request, record)
+    /api/play/ID`` answers), so that it is played without scripts as with them; ``pick``: the
+    ids tapped so far in the picker (``15,52``; each step is a link here without scripts), a
+    bad one shown as the page's error (400)."""
+    try:
+        prefix = parse_prefix(pick)
+    except SleuthError as problem:
+        return _game_page(request, record, problem)
+    return _game_page(request, record, prefix=prefix)
 
 
 @router.post("/play/{record}/action", include_in_schema=False)
@@ -409,26 +431,45 @@ def move_from_form(form: FormData) -> Move:
         raise SleuthError(f"action: {invalid.errors()[0]['msg']}") from invalid
 
 
-def action_groups(legal: list[str]) -> list[tuple[str, list[str]]]:
-    """The legal actions by their first word, in the order the game lists them: the page's
-    groups (``play.js`` groups them the same way)."""
-    groups: dict[str, list[str]] = {}
-    for action in legal:
-        groups.setdefault(action.split(" ")[0], []).append(action)
-    return list(groups.items())
+def choice_groups(pick: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The page's rows of the picker's choices, in the order the game lists them: those whose
+    text starts with one word (``tile 4 oasis``, ``tile 4 mirage``) share a row, and choices
+    alone of their word next to each other share one too (a Cluedo card's names: ``Hall``,
+    ``Dining Room``; ``roll``, ``accuse``).  ``picker.js`` makes the same rows."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for choice in pick["choices"]:
+        groups.setdefault(choice["text"].split(" ")[0], []).append(choice)
+    rows: list[list[dict[str, Any]]] = []
+    alone = False  # the last row holds choices alone of their word
+    for group in groups.values():
+        if len(group) == 1 and alone:
+            rows[-1].extend(group)
+        else:
+            rows.append(list(group))
+            alone = len(group) == 1
+    return rows
 
 
 def _game_page(
-    request: Request, record: str, problem: SleuthError | None = None, typed: str = ""
+    request: Request,
+    record: str,
+    problem: SleuthError | None = None,
+    typed: str = "",
+    prefix: tuple[int, ...] = (),
 ) -> Response:
-    """The page of this session's game ``record``: its :func:`game_payload`, and the action
-    ``typed`` with the ``problem`` it met (then the status is 400)."""
+    """The page of this session's game ``record``: its :func:`game_payload` with the picker
+    after the ids of ``prefix``, and the action ``typed`` with the ``problem`` it met (then
+    the status is 400; so is a prefix the picker refuses, shown as the problem)."""
     with _live(request).hold(record, _stored(request, record)) as held:
         view = game_payload(record, held.live)
+        try:
+            chosen = view["pick"] if not prefix else _pick(held.live, prefix).as_json()
+        except SleuthError as refused:
+            problem, chosen = refused, view["pick"]
     context = {
         "view": view,
-        "groups": action_groups(view["legal"]),
-        "few": FEW_BUTTONS,
+        "pick": chosen,
+        "groups": choice_groups(chosen),
         "problem": "" if problem is None else str(problem),
         "typed": typed,
     }

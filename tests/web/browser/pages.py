@@ -1,6 +1,6 @@
 """Steps the browser tests (and the screenshot script) share: start a game from the form, wait
-for the page to settle, play it through by clicking legal actions (buttons, and the board's
-clickable parts); open an assistant's notepad and type entries."""
+for the page to settle, play it through by tapping (the picker's steps and buttons, and the
+board's clickable parts); open an assistant's notepad and type entries."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ SETTLED = """() => document.getElementById('status').textContent !== ''
     && !document.getElementById('game').classList.contains('busy')"""
 MAX_MOVES = 400
 """A game against random bots ends well before this many human actions (else the test fails)."""
+BOTS_MS = 120_000
+"""How long an answer may take while the bots move (the default bots, on a loaded machine)."""
 
 
 def start_game(
@@ -34,14 +36,14 @@ def start_game(
         page.fill(f'input[name="option:{name}"]', value)
     page.fill('input[name="seed"]', str(seed))
     page.click("#new-game button[type=submit]")
-    page.wait_for_url(GAME_URL)
+    page.wait_for_url(GAME_URL, timeout=BOTS_MS)
     settle(page)
     return page.url.rsplit("/", 1)[1]
 
 
 def settle(page: Page) -> None:
     """Wait until the game page shows an answer and no request is pending."""
-    page.wait_for_function(SETTLED)
+    page.wait_for_function(SETTLED, timeout=BOTS_MS)
 
 
 def over(page: Page) -> bool:
@@ -53,7 +55,7 @@ def texts(page: Page, selector: str) -> list[str]:
 
 
 def legal(page: Page) -> list[str]:
-    """The legal actions the page lists as buttons."""
+    """The actions the page's buttons play (the picker's, at its current step)."""
     return [
         action
         for action in page.locator("#actions button").evaluate_all(
@@ -63,30 +65,50 @@ def legal(page: Page) -> list[str]:
     ]
 
 
+WIDEST = "() => document.documentElement.scrollWidth"
+
+
 def play_once(page: Page, rng: random.Random) -> str:
-    """Click one legal action: a clickable part of the board now and then, else a listed
-    button (no Cluedo accusation while another action is open); the action clicked."""
-    listed = legal(page)
-    assert listed, "the human is to move but no action is listed"
-    board = page.locator("#board [data-action]")
-    if board.count() and rng.random() < 0.3:
-        target = board.nth(rng.randrange(board.count()))
+    """Play one action by taps alone: now and then a clickable part of the board, else the
+    picker's choices, a step at a time, until a tap completes an action (a Cluedo accusation
+    only when nothing else is offered; a completing choice half the time one is offered past
+    the first step, so that a Marshal's guess ends); the action played."""
+    while True:
+        prefix = page.locator("#actions").get_attribute("data-prefix")
+        board = page.locator("#board [data-action]")
+        if not prefix and board.count() and rng.random() < 0.3:
+            target = board.nth(rng.randrange(board.count()))
+            action = target.get_attribute("data-action") or ""
+            assert action in legal(page), f"the board offers {action!r}, not a button's action"
+            break
+        offered = page.locator("#actions [data-action], #actions a.step").all()
+        assert offered, "the human is to move but nothing is offered"
+        texts = [o.inner_text() for o in offered]
+        keep = [o for o, t in zip(offered, texts, strict=True) if not t.startswith("accuse")]
+        done = [o for o in keep if o.get_attribute("data-action") is not None]
+        pool = done if prefix and done and rng.random() < 0.5 else keep or offered
+        target = rng.choice(pool)
         action = target.get_attribute("data-action") or ""
-        assert action in listed, f"the board offers {action!r}, not a listed action"
-    else:
-        action = rng.choice([a for a in listed if not a.startswith("accuse")] or listed)
-        target = page.locator(f"#actions button[data-action={json.dumps(action)}]")
-    with page.expect_response(re.compile(r"/api/play/[^/]+/action$")) as answer:
-        target.first.click()
+        if action:
+            break
+        step = target.get_attribute("data-pick")
+        target.tap()
+        page.wait_for_function(
+            f"document.getElementById('actions').dataset.prefix === {json.dumps(step)}"
+        )
+    with page.expect_response(re.compile(r"/api/play/[^/]+/action$"), timeout=BOTS_MS) as answer:
+        target.tap()
     assert answer.value.ok, answer.value.text()
     settle(page)
     assert page.locator("#error").inner_text() == ""
     return action
 
 
-def play_through(page: Page, seed: int, reload_at: int = 3) -> int:
-    """Play the open game to its end, reloading the page after ``reload_at`` actions (the
-    page must come back as it was); the number of actions played."""
+def play_through(page: Page, seed: int, reload_at: int = 3, fits: int | None = None) -> int:
+    """Play the open game to its end by taps, reloading the page after ``reload_at`` actions
+    (the page must come back as it was) and, with ``fits``, checking after every action that
+    the page is no wider than that (nothing overflows the screen); the number of actions
+    played."""
     rng = random.Random(seed)
     moves = 0
     while not over(page):
@@ -98,6 +120,8 @@ def play_through(page: Page, seed: int, reload_at: int = 3) -> int:
             assert (texts(page, "#events li"), legal(page)) == before
         play_once(page, rng)
         moves += 1
+        if fits is not None:
+            assert page.evaluate(WIDEST) <= fits, f"wider than the screen after {moves} actions"
     return moves
 
 
@@ -111,8 +135,6 @@ def open_notepad(page: Page, game: str, options: dict[str, str] | None = None) -
     its form (the others at their defaults); its id."""
     page.goto("/assist")
     form = page.locator(f'form.new-notepad[data-game="{game}"]')
-    if options:
-        form.locator("summary").click()
     for name, value in (options or {}).items():
         form.locator(f'[name="option:{name}"]').fill(value)
     form.locator("button[type=submit]").click()

@@ -38,8 +38,6 @@ def open_notepad(page: Page, game: str, params: dict[str, str]) -> str:
     """Open a notepad of ``game`` from the /assist page; its id (its page is open)."""
     page.goto("/assist")
     form = page.locator(f'form.new-notepad[data-game="{game}"]')
-    if params:
-        form.locator("summary").click()
     for name, value in params.items():
         form.locator(f'[name="param:{name}"]').fill(value)
     form.locator("button[type=submit]").click()

@@ -3,35 +3,21 @@ fits the screen: no horizontal scroll), with its text at a readable size."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Page
 
-from tests.web.browser.conftest import Server, artifact
+from tests.web.browser.conftest import PHONE, artifact
 from tests.web.browser.pages import settle
 from tests.web.browser.test_play import CASES
 
 pytestmark = pytest.mark.browser
 
-PHONE = ViewportSize(width=390, height=844)
 FITS = "() => document.documentElement.scrollWidth"
 SMALLEST_TEXT = """() => Math.min(...[...document.querySelectorAll('body *')]
     .filter(e => !e.closest('svg') && e.offsetParent !== null
         && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
     .map(e => parseFloat(getComputedStyle(e).fontSize)))"""
 READABLE_PX = 12.0
-
-
-@pytest.fixture
-def phone(browser: Browser, server: Server) -> Iterator[Page]:
-    """A phone's browser: 390 x 844 CSS pixels, touch, mobile viewport rules."""
-    context = browser.new_context(
-        base_url=server.url, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2
-    )
-    context.set_default_timeout(20_000)
-    yield context.new_page()
-    context.close()
 
 
 def check_fits(page: Page, name: str) -> None:

@@ -1,6 +1,7 @@
-"""Games against the bots in a real browser: every game and role played to its end by
-clicking legal actions (buttons and the board), with a page reload on the way; typed actions;
-another session's game; a server restart in the middle of a game."""
+"""Games against the bots in a real browser: every game and role played to its end on a phone
+by taps alone (the picker's steps and buttons, and the board), with a page reload on the way
+and nothing wider than the screen; typed actions; another session's game; a server restart in
+the middle of a game."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.web.browser.conftest import Server, artifact
+from tests.web.browser.conftest import PHONE, Server, artifact
 from tests.web.browser.pages import (
     GAME_URL,
     over,
@@ -38,12 +39,13 @@ CASES = [
 
 
 @pytest.mark.parametrize(("game", "role", "options"), CASES)
-def test_a_whole_game_is_played_by_clicking(
-    page: Page, game: str, role: str, options: dict[str, str]
+def test_a_whole_game_is_played_by_taps_on_a_phone(
+    phone: Page, game: str, role: str, options: dict[str, str]
 ) -> None:
+    page = phone
     start_game(page, game, role, options=options, seed=7)
     assert page.locator("#board svg").count() == 1
-    moves = play_through(page, seed=7)
+    moves = play_through(page, seed=7, fits=PHONE["width"])
     assert moves >= 1
     result = page.locator("#result").inner_text()
     assert result.startswith("Result")
@@ -271,7 +273,7 @@ def test_another_session_cannot_open_a_game(page: Page, browser: Browser, server
 def test_a_game_goes_on_after_a_server_restart(browser: Browser, tmp_path: Path) -> None:
     server = Server(tmp_path / "web.sqlite3")
     server.start()
-    context = browser.new_context()
+    context = browser.new_context(has_touch=True)
     try:
         page = context.new_page()
         page.goto(f"{server.url}/play/new?game=fugitive")

@@ -24,8 +24,14 @@ CAMEL_COLOURS = {
 }
 
 
+ODDS_TEXT = 13
+"""The odds chart's font size: its width (356) is about a phone's panel, so its numbers read
+at about this many pixels there (at most 36rem wide on a larger screen)."""
+
+
 def notepad(session: Any) -> str:
-    """Each camel's odds as bars: leg first, leg second, race winner, race loser."""
+    """Each camel's odds as bars: leg first, leg second, race winner, race loser, each with its
+    percentage in readable type on a phone."""
     state = session.state
     if state.order is None or state.is_terminal() or state.turns >= state.game.turn_cap:
         return ""  # no odds before the start, after the end or past the turn cap (no advice)
@@ -37,17 +43,17 @@ def notepad(session: Any) -> str:
         ("wins race", odds.win),
         ("last", odds.last),
     ]
-    row, label_w, bar_w, gap = 20, 70, 70, 12
+    row, label_w, bar_w, gap = 26, 58, 66, 6
     width = label_w + len(columns) * (bar_w + gap) + 10
     height = 30 + row * 5 + 10
     body = [
-        text(label_w + i * (bar_w + gap), 16, heading, font_weight=700)
+        text(label_w + i * (bar_w + gap), 16, heading, font_weight=700, font_size=ODDS_TEXT)
         for i, (heading, _) in enumerate(columns)
     ]
     for camel in range(5):
         name = game.camel_name(camel)
         y = 26 + row * camel
-        body.append(text(4, y + 13, name))
+        body.append(text(4, y + 17, name, font_size=ODDS_TEXT))
         colour = CAMEL_COLOURS.get(name.lower(), "#5b6475")
         for i, (heading, values) in enumerate(columns):
             p = float(values[camel])
@@ -71,5 +77,6 @@ def notepad(session: Any) -> str:
                     data_p=f"{p:.4f}",
                 )
             )
-            body.append(text(x + 3, y + 14, f"{p:.0%}", font_size=10))
-    return document(width, height, "".join(body), "Camel Up odds")
+            body.append(text(x + 3, y + 17, f"{p:.0%}", font_size=ODDS_TEXT))
+    chart = document(width, height, "".join(body), "Camel Up odds")
+    return chart.replace("<svg ", '<svg class="chart" ', 1)

@@ -36,7 +36,9 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     state = CamelBelief.from_view(game, view).state
     body = [text(8, 16, f"leg {state.leg}", font_weight=700)]
     top = 30
-    floor = top + 150
+    piles = stacks(state.order) if state.order is not None else {}
+    tallest = max((len(camels) for camels in piles.values()), default=1)
+    floor = top + 24 * tallest + 6  # room for the tallest stack, no more
     for index in range(TRACK_LENGTH):
         x = SPACE + index * SPACE
         tile = state.tiles.get(index)
@@ -61,39 +63,38 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
         body.append(
             tag("g", "".join(parts), class_="space", data_space=index + 1, data_action=action)
         )
-    if state.order is not None:
-        for index, camels in stacks(state.order).items():
-            x = SPACE + max(-1, min(index, TRACK_LENGTH)) * SPACE
-            for level, camel in enumerate(camels):
-                name = game.camel_name(camel)
-                y = floor - 24 * (level + 1)
-                body.append(
+    for index, camels in piles.items():
+        x = SPACE + max(-1, min(index, TRACK_LENGTH)) * SPACE
+        for level, camel in enumerate(camels):
+            name = game.camel_name(camel)
+            y = floor - 24 * (level + 1)
+            body.append(
+                tag(
+                    "g",
                     tag(
-                        "g",
-                        tag(
-                            "rect",
-                            x=x + 3,
-                            y=y,
-                            width=SPACE - 8,
-                            height=22,
-                            rx=5,
-                            fill=COLOURS.get(name, "#999"),
-                            stroke="#1d2330",
-                        )
-                        + text(
-                            x + SPACE / 2 - 1,
-                            y + 15,
-                            name[:3],
-                            text_anchor="middle",
-                            font_size=11,
-                            fill="white"
-                            if name in ("black", "blue", "purple", "red", "green")
-                            else "#1d2330",
-                        ),
-                        class_="camel",
-                        data_camel=name,
+                        "rect",
+                        x=x + 3,
+                        y=y,
+                        width=SPACE - 8,
+                        height=22,
+                        rx=5,
+                        fill=COLOURS.get(name, "#999"),
+                        stroke="#1d2330",
                     )
+                    + text(
+                        x + SPACE / 2 - 1,
+                        y + 15,
+                        name[:3],
+                        text_anchor="middle",
+                        font_size=11,
+                        fill="white"
+                        if name in ("black", "blue", "purple", "red", "green")
+                        else "#1d2330",
+                    ),
+                    class_="camel",
+                    data_camel=name,
                 )
+            )
     y = floor + 70
     body.append(text(8, y, "Leg tickets (next value)", font_weight=700))
     tickets = TICKETS[game.edition]
@@ -164,35 +165,40 @@ def _dice_names(game: CamelUpGame) -> list[tuple[int, str]]:
     return dice
 
 
-def describe(event: Event) -> str | None:
-    """Camel Up's events in words (seats as p0, p1, ...)."""
+def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
+    """Camel Up's events in words (seats as p0, p1, ..., the ``viewer``'s as you)."""
     public = event.public
+
+    def who(seat: int) -> str:
+        return "you" if seat == viewer else f"p{seat}"
+
     if event.kind == "overall_bet":
         camel = f" on {event.private['camel']}" if event.private else " (card face down)"
-        return f"p{public['seat']} bet on the overall {public['pile']}{camel}"
+        return f"{who(public['seat'])} bet on the overall {public['pile']}{camel}"
     if event.kind == "die":
         tile = f", tile at {public['tile']}" if public["tile"] is not None else ""
         return (
-            f"p{public['seat']} rolled {public['colour']} {public['value']}: {public['camel']} "
-            f"{public['from']} → {public['to']}{tile}"
+            f"{who(public['seat'])} rolled {public['colour']} {public['value']}: "
+            f"{public['camel']} {public['from']} → {public['to']}{tile}"
         )
     if event.kind == "leg_bet":
-        return f"p{public['seat']} took the {public['camel']} leg ticket ({public['value']})"
+        return f"{who(public['seat'])} took the {public['camel']} leg ticket ({public['value']})"
     if event.kind == "tile":
-        return f"p{public['seat']} put the {public['side']} tile on {public['space']}"
+        return f"{who(public['seat'])} put the {public['side']} tile on {public['space']}"
     if event.kind == "leg_scored":
         return f"leg {public['leg']} scored: {public['first']} first, {public['second']} second"
     if event.kind == "game_over":
         return f"the race is over: {public['winner']} wins, {public['loser']} is last"
     if event.kind == "roll":
-        return f"p{public['seat']} takes a pyramid ticket" + (
-            " (forced)" if public["forced"] else ""
-        )
+        takes = "you take" if public["seat"] == viewer else f"p{public['seat']} takes"
+        return f"{takes} a pyramid ticket" + (" (forced)" if public["forced"] else "")
     if event.kind == "start":
         spaces = "; ".join(f"{space}: {', '.join(camels)}" for space, camels in public["stacks"])
         return f"the camels start (bottom to top): {spaces}"
     if event.kind == "overall_scored":
-        cards = ", ".join(f"p{seat} {camel} {amount:+d}" for seat, camel, amount in public["cards"])
+        cards = ", ".join(
+            f"{who(seat)} {camel} {amount:+d}" for seat, camel, amount in public["cards"]
+        )
         return f"the overall {public['pile']} pile pays: {cards}"
     if event.kind == "capped":
         return f"the turn limit ({public['turns']}) is reached: the dice roll by themselves"

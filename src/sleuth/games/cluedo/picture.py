@@ -42,7 +42,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     names = game.edition.display
     belief = CluedoBelief.from_view(game, view)
     players = game.players
-    heads = [("you" if s == view.seat else f"p{s}") for s in range(players)] + ["env", "table"]
+    heads = [_short(game, s, view.seat) for s in range(players)] + ["env", "table"]
     width = NAME_W + COL * len(heads) + 10
     body = [
         text(NAME_W + COL * i + COL / 2, 16, h, text_anchor="middle", font_weight=700)
@@ -123,16 +123,12 @@ def _room_map(
     for seat in range(game.players):
         place = where.get(seat, "start")
         if place not in GRID:
-            walking.append(f"{'you' if seat == view.seat else f'p{seat}'}: {place}")
+            walking.append(f"{_short(game, seat, view.seat)}: {place}")
     for room in ROOMS:
         name = NAMES[room]
         row, column = GRID[name]
         x, y = 4 + column * cell_w, top + row * cell_h
-        here = [
-            ("you" if s == view.seat else f"p{s}")
-            for s in range(game.players)
-            if where.get(s) == name
-        ]
+        here = [_short(game, s, view.seat) for s in range(game.players) if where.get(s) == name]
         parts.append(
             tag(
                 "g",
@@ -160,33 +156,50 @@ def _room_map(
     return "".join(parts), y - top + 30
 
 
-def describe(event: Event) -> str | None:
-    """Cluedo's events in words (seats as p0, p1, ...; cards by their canonical names)."""
+def _short(game: CluedoGame, seat: int, viewer: int) -> str:
+    """A seat in the picture: you, else the suspect it plays, short (``Mustard``)."""
+    return "you" if seat == viewer else NAMES[game.suspects[seat]]
+
+
+def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
+    """Cluedo's events in words: the ``viewer``'s seat as you, the others by the suspects they
+    play, in this edition's names (``Colonel Mustard shows a card``); cards by their canonical
+    names, as actions write them."""
+    assert isinstance(game, CluedoGame)
     public = event.public
+
+    def who(seat: int, verb: str, yours: str | None = None) -> str:
+        """``seat`` doing ``verb`` (third person; ``yours``: the verb for you, if it differs)."""
+        if seat == viewer:
+            return f"you {yours or verb}".rstrip()
+        return f"{game.edition.display[game.suspects[seat]]} {verb}".rstrip()
+
+    def cards() -> str:
+        return ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
+
     if event.kind == "hand":
         if event.private is None:
-            return f"p{public['seat']} was dealt a hand"
+            return who(public["seat"], "was dealt a hand", "were dealt a hand")
         return f"your hand: {', '.join(NAMES[c] for c in event.private['cards'])}"
     if event.kind == "suggested":
-        cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
-        return f"p{public['seat']} suggests {cards}"
+        return f"{who(public['seat'], 'suggests', 'suggest')} {cards()}"
     if event.kind == "passed":
-        return f"p{public['seat']} cannot answer"
+        return who(public["seat"], "cannot answer")
     if event.kind == "refuted":
         card = f" {NAMES[event.private['card']]}" if event.private else " a card"
-        return f"p{public['seat']} shows{card}"
+        return f"{who(public['seat'], 'shows', 'show')}{card}"
     if event.kind == "unrefuted":
         return "nobody could answer"
     if event.kind == "rolled":
-        return f"p{public['seat']} rolled {public['roll']}"
+        return f"{who(public['seat'], 'rolled')} {public['roll']}"
     if event.kind == "moved":
-        return f"p{public['seat']} → {public['position']}"
+        return f"{who(public['seat'], '')} → {public['position']}"
     if event.kind == "accused":
-        cards = ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))
         verdict = "right" if public["correct"] else "wrong"
-        return f"p{public['seat']} accuses {cards}: {verdict}"
+        return f"{who(public['seat'], 'accuses', 'accuse')} {cards()}: {verdict}"
     if event.kind == "game_over":
         envelope = ", ".join(NAMES[c] for c in public["envelope"])
-        winner = "nobody" if public["winner"] is None else f"p{public['winner']}"
-        return f"game over: {winner} wins; the envelope held {envelope}"
+        if public["winner"] is None:
+            return f"game over: nobody wins; the envelope held {envelope}"
+        return f"game over: {who(public['winner'], 'wins', 'win')}; the envelope held {envelope}"
     return None

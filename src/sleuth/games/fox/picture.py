@@ -85,7 +85,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     return document(SIZE, height, "".join(body), f"Fox in a Hole on {graph.spec}")
 
 
-def describe(event: Event) -> str | None:
+def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
     """The fox's events in words."""
     if event.kind == "inspected":
         holes = ", ".join(map(str, event.public["holes"]))

@@ -146,7 +146,7 @@ def _hand(view: View) -> list[int]:
     return sorted(hand)
 
 
-def describe(event: Event) -> str | None:
+def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
     """The Fugitive's events in words."""
     public = event.public
     who = {0: "the Fugitive", 1: "the Marshal"}

@@ -118,7 +118,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     return document(width, height, "".join(body), "Scotland Yard map", min_width=1100)
 
 
-def describe(event: Event) -> str | None:
+def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
     """Scotland Yard's events in words."""
     public = event.public
     if event.kind == "start":

@@ -2,26 +2,15 @@
 // takes them over: it sends each action to /api/play/ID/action and draws the page again from
 // the answer (the same markup), and makes the board's parts clickable.
 import { request, element } from "./api.js";
+import { drawPicker, followSteps } from "./picker.js";
 
 const root = document.getElementById("game");
 const id = root.dataset.id;
-const played = `/play/${id}/action`; // where the forms post without this script
 const error = document.getElementById("error");
 const form = document.getElementById("action-form");
 const text = document.getElementById("action-text");
 let busy = false;
-const FEW = Number(root.dataset.few); // a kind of action with more than this many is a list
-
-function groups(legal) {
-  // The legal actions by their first word, in the order the game lists them.
-  const found = new Map();
-  for (const action of legal) {
-    const word = action.split(" ")[0];
-    if (!found.has(word)) found.set(word, []);
-    found.get(word).push(action);
-  }
-  return [...found.entries()];
-}
+const actions = document.getElementById("actions");
 
 function show(game) {
   document.getElementById("board").innerHTML = game.svg;
@@ -30,26 +19,7 @@ function show(game) {
   const status = document.getElementById("status");
   status.textContent = game.over ? "game over" : game.your_turn
     ? `you are the ${game.role}: your move` : `${game.to_move} to move`;
-  const actions = document.getElementById("actions");
-  actions.replaceChildren(...groups(game.legal).map(([word, list]) => {
-    const row = element("form", { class: "group", method: "post", action: played });
-    if (list.length <= FEW) {
-      row.append(...list.map((action) => element("button",
-        { type: "submit", name: "action", value: action, "data-action": action }, action)));
-      return row;
-    }
-    // Many actions of one kind (every accusation, every placement): a list to choose from.
-    const select = element("select", { name: "action", "aria-label": word, "data-group": word });
-    select.append(...list.map((action) => element("option", { value: action }, action)));
-    const button = element("button", { type: "submit", "data-action": list[0] },
-      `${word} (${list.length} choices)`);
-    row.append(select, button);
-    return row;
-  }));
-  if (game.legal_count > game.legal.length) {
-    actions.append(element("p", { class: "hint" },
-      `${game.legal_count - game.legal.length} more actions: type one in the box`));
-  }
+  drawPicker(actions, id, game.pick);
   form.hidden = !game.your_turn;
   const events = document.getElementById("events");
   events.replaceChildren(...game.events.map((line) => element("li", {}, line)));
@@ -95,10 +65,7 @@ root.addEventListener("submit", (event) => {
   const action = chosen.value.trim();
   if (action) play(action);
 });
-root.addEventListener("change", (event) => {
-  const select = event.target.closest("select[data-group]");
-  if (select) select.nextElementSibling.dataset.action = select.value;
-});
+followSteps(actions, id, (problem) => { error.textContent = problem.message; });
 root.addEventListener("click", (event) => {
   const node = event.target.closest("#board [data-action]");
   if (node) play(node.dataset.action);
