@@ -3,15 +3,19 @@ actions the engine listed, with the records and the safety checks unchanged."""
 
 from __future__ import annotations
 
+import random
 import signal
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from sleuth.core import match
+from sleuth.core import bots, match
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.match import MatchRecord, MatchRunner, hard_stopping, run_match
 from sleuth.core.registry import game_spec, make_game
+from sleuth.core.rng import derive_last, derive_seed
 from tests.core import toy
 
 GAMES = ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
@@ -131,3 +135,51 @@ def test_inside_hard_stopping_a_runaway_bot_is_still_interrupted_and_named(
         (forfeit,) = runner.play(5).forfeits
         assert forfeit.reason == reason
         assert not caller.play(6).forfeits
+
+
+def test_run_match_reuses_its_runner_while_called_with_the_same_game_bots_and_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = make_game("highcard")
+    calls: list[int] = []
+    original = type(game).public_info
+    monkeypatch.setattr(type(game), "public_info", lambda g: calls.append(1) or original(g))
+    bots = [toy.SPEC.bot("peeker")] * 2
+    records = [run_match(game, list(bots), seed) for seed in range(4)]
+    assert len(calls) == 1
+    assert [moves(r) for r in records] == [moves(MatchRunner(game, bots).play(s)) for s in range(4)]
+    calls.clear()
+    run_match(game, bots, 0, time_limit=1.0)  # the user's 1.0, not the default limit it equals
+    run_match(game, bots, 0, time_limit=1.0)
+    run_match(game, [toy.SPEC.bot("peeker"), toy.SPEC.bot("caller")], 0, time_limit=1.0)
+    run_match(make_game("highcard"), bots, 0, time_limit=1.0)
+    assert len(calls) == 3  # a new limit, new bots, a new game: each a new runner
+
+
+@given(st.integers(-(2**70), 2**70), st.sampled_from(["decision", "bot", "x:y"]), st.integers())
+def test_derive_last_is_derive_seed(master: int, label: str, last: int) -> None:
+    assert derive_last(master, label, last) == derive_seed(master, label, last)
+
+
+def test_a_bot_seeds_its_generator_once_per_decision_and_not_when_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The generator is made on the first reseed (or read), with the stream it had when the
+    constructor made it: the decisions and a stream read before any decision are unchanged."""
+    seeded: list[object] = []
+
+    class Counting(random.Random):
+        def seed(self, *args: Any, **kwargs: Any) -> None:
+            seeded.append(args)
+            super().seed(*args, **kwargs)
+
+    monkeypatch.setattr(bots.random, "Random", Counting)
+    spec = game_spec("fox")
+    game = make_game("fox")
+    record = run_match(game, [spec.bot("random")] * 2, seed=4)
+    decisions = sum(len(seat) for seat in record.thinking)
+    assert len(seeded) == decisions
+    monkeypatch.undo()
+    assert moves(record) == moves(MatchRunner(game, [spec.bot("random")] * 2).play(4))
+    early = spec.bot("random").make(game, 0, 77)
+    assert early.rng.random() == random.Random(77).random()

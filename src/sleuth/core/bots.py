@@ -20,13 +20,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.core.options import OptionSpec, check_interactive, parse_options
 from sleuth.core.prepare import one_off
-from sleuth.core.rng import derive_seed
+from sleuth.core.rng import derive_last
 
 
 class Bot(ABC):
@@ -37,11 +37,26 @@ class Bot(ABC):
     """The seconds per move the match runner holds this bot's seat to (set before its first
     move; None: no limit).  A bot in another process enforces it on the wall clock."""
 
+    rng: random.Random
+    """The bot's random stream: ``random.Random(seed)`` until :meth:`reseed` restarts it.
+    Made when first read or reseeded (seeding a generator costs about an engine step, and
+    :meth:`ask` reseeds it before every decision anyway): the same stream as one made in the
+    constructor."""
+
     def __init__(self, game: Game[Any], seat: int, seed: int) -> None:
         self.game = game
         self.seat = seat
         self.seed = seed
-        self.rng = random.Random(seed)
+
+    if not TYPE_CHECKING:  # for the type checker, every other attribute stays an error
+
+        def __getattr__(self, name: str) -> Any:
+            """:attr:`rng` on its first read, from :attr:`seed` (any other missing attribute,
+            or ``rng`` before the constructor has set the seed, is an AttributeError)."""
+            if name != "rng" or "seed" not in self.__dict__:
+                raise AttributeError(name)
+            self.rng = random.Random(self.seed)
+            return self.rng
 
     def ask(self, view: View, legal: Sequence[Hashable]) -> Hashable:
         """The bot's action for this decision: :meth:`act` after :meth:`reseed` with
@@ -64,7 +79,11 @@ class Bot(ABC):
         decision).  A bot with other generators than :attr:`rng` (a NumPy one) restarts them
         too; a generator lent to a search or a belief must be this same object, reseeded in
         place, not a copy."""
-        self.rng.seed(seed)
+        rng = self.__dict__.get("rng")
+        if rng is None:
+            self.rng = random.Random(seed)  # as made and then reseeded, with one seeding
+        else:
+            rng.seed(seed)
 
     @abstractmethod
     def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
@@ -77,7 +96,7 @@ class Bot(ABC):
 def decision_seed(seed: int, view: View) -> int:
     """The seed of a bot's decision at ``view``: ``derive_seed(seed, "decision", n)`` with
     ``n`` the number of events in the view (see :meth:`Bot.ask`)."""
-    return derive_seed(seed, "decision", len(view.events))
+    return derive_last(seed, "decision", len(view.events))
 
 
 BotFactory = Callable[..., Bot]

@@ -21,7 +21,8 @@ An action a bot returns that is one of the objects the engine listed as legal is
 it is (the engine checks it again); any other object is parsed back from its text form, so
 that only the engine's own action objects are applied (see :func:`_ask`).  What is the same
 in every match of a seating (the frozen game information, the limits) is made once by a
-:class:`MatchRunner`.
+:class:`MatchRunner`; :func:`run_match` keeps the last one it made while it is called with the
+same game, bots and limit.
 
 Determinism: with the same game, bots and seed, the sequence of actions and events is the same
 bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance with
@@ -47,7 +48,7 @@ from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
 from sleuth.core.outcome import FORFEIT, Outcome, side_wins
-from sleuth.core.rng import derive_seed
+from sleuth.core.rng import derive_last, derive_seed
 
 
 class DefaultLimit(float):
@@ -290,7 +291,11 @@ def run_match(
     load: the record is the same on an idle and a busy machine for bots that do not read a
     clock themselves.  Many matches of one seating: :class:`MatchRunner`.
     """
-    return MatchRunner(game, bots, time_limit).play(seed)
+    runner = _last_runner[0] if _last_runner else None
+    if runner is None or not runner.serves(game, bots, time_limit):
+        runner = MatchRunner(game, bots, time_limit)
+        _last_runner[:] = [runner]
+    return runner.play(seed)
 
 
 class MatchRunner:
@@ -304,7 +309,7 @@ class MatchRunner:
     :func:`hard_stopping` so that no match installs a signal handler of its own.
     """
 
-    __slots__ = ("bots", "game", "info", "limits", "stops_of")
+    __slots__ = ("bots", "game", "info", "limits", "stops_of", "time_limit")
 
     def __init__(
         self,
@@ -319,14 +324,33 @@ class MatchRunner:
         self.game = game
         self.bots = tuple(bots)
         self.info = freeze(game.public_info())
+        self.time_limit = time_limit
         self.limits = seat_limits(bots, time_limit)
         self.stops_of = [hard_stops(limit) for limit in self.limits]
 
+    def serves(self, game: Game[Any], bots: Sequence[BotSpec], time_limit: float | None) -> bool:
+        """Whether this runner plays ``run_match(game, bots, ..., time_limit)``: the same game
+        and bot objects, and a limit of the same type and value (a :class:`DefaultLimit` is
+        not the float it equals)."""
+        return (
+            game is self.game
+            and len(bots) == len(self.bots)
+            and all(map(is_, bots, self.bots))
+            and type(time_limit) is type(self.time_limit)
+            and time_limit == self.time_limit
+        )
+
     def play(self, seed: int) -> MatchRecord:
         """Play one match with ``seed`` (see :func:`run_match`)."""
+        if _session:  # inside hard_stopping(): its handler serves, no context per match
+            return self._play(seed, _session[0])
+        with _hard_stopping() as stops:
+            return self._play(seed, stops)
+
+    def _play(self, seed: int, stops: _Stops | None) -> MatchRecord:
         game, bots, limits, stops_of = self.game, self.bots, self.limits, self.stops_of
         record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
-        record.thinking = [[] for _ in bots]
+        thinking = record.thinking = [[] for _ in bots]
         started = time.perf_counter()
         state = game.new_initial_state()
         chance_rng: random.Random | None = None  # made on the first chance event
@@ -334,48 +358,53 @@ class MatchRunner:
         views = [View(s, game.roles[s], self.info, events_of[s]) for s in range(len(bots))]
         forfeited: set[int] = set()
         steps = record.steps
+        is_terminal, current_player, apply = state.is_terminal, state.current_player, state.apply
 
-        with _hard_stopping() as stops:
-            players = _start_bots(game, bots, seed, stops, record.forfeits)
-            forfeited.update(f.seat for f in record.forfeits)
-            for player, limit in zip(players, limits, strict=True):
-                if player is not None:
-                    player.move_limit = limit
+        players = _start_bots(game, bots, seed, stops, record.forfeits)
+        forfeited.update(f.seat for f in record.forfeits)
+        for player, limit in zip(players, limits, strict=True):
+            if player is not None:
+                player.move_limit = limit
 
-            while not state.is_terminal():
-                if forfeited and not game.continues_after_forfeit:
-                    break
-                seat = state.current_player()
-                if seat == CHANCE:
-                    if chance_rng is None:
-                        chance_rng = random.Random(derive_seed(seed, "chance"))
-                    action = state.sample_chance(chance_rng)
-                    events = tuple(state.apply(action))
-                elif seat in forfeited:
-                    action = state.fallback_action()
-                    events = tuple(state.apply(action))
-                else:
-                    player = players[seat]
-                    assert player is not None
-                    action, problem, used = _ask(
-                        player, state, views[seat], limits[seat], stops_of[seat], stops
-                    )
-                    record.thinking[seat].append(used)
-                    if problem is None:
-                        events, problem = _apply_checked(state, action)
-                    if problem is not None:
-                        forfeited.add(seat)
-                        record.forfeits.append(Forfeit(seat, bots[seat].name, len(steps), problem))
-                        continue
-                steps.append(Step(seat, action, events))
-                _deliver(events, events_of)
+        while not is_terminal():
+            if forfeited and not game.continues_after_forfeit:
+                break
+            seat = current_player()
+            if seat == CHANCE:
+                if chance_rng is None:
+                    chance_rng = random.Random(derive_seed(seed, "chance"))
+                action = state.sample_chance(chance_rng)
+                events = tuple(apply(action))
+            elif seat in forfeited:
+                action = state.fallback_action()
+                events = tuple(apply(action))
+            else:
+                player = players[seat]
+                assert player is not None
+                action, problem, used = _ask(
+                    player, state, views[seat], limits[seat], stops_of[seat], stops
+                )
+                thinking[seat].append(used)
+                if problem is None:
+                    events, problem = _apply_checked(state, action)
+                if problem is not None:
+                    forfeited.add(seat)
+                    record.forfeits.append(Forfeit(seat, bots[seat].name, len(steps), problem))
+                    continue
+            steps.append(Step(seat, action, events))
+            _deliver(events, events_of)
 
-            _tell_game_over(players, views, forfeited, stops_of, stops)
+        _tell_game_over(players, views, forfeited, stops_of, stops)
 
         record.result = final_result(game, state, record.forfeits)
         record.final_state = state
         record.duration = time.perf_counter() - started
         return record
+
+
+_last_runner: list[MatchRunner] = []
+"""The runner :func:`run_match` made last (kept while it is called with the same game, bots
+and limit: the fixed work of a runner done once for a loop of matches)."""
 
 
 def _deliver(events: tuple[Event, ...], events_of: list[list[Event]]) -> None:
@@ -407,10 +436,16 @@ def _start_bots(
     """Build each seat's bot; a bot that fails or overruns :data:`SETUP_LIMIT` (CPU seconds,
     or the wall-clock time :data:`WALL_FACTOR` times it) forfeits."""
     players: list[Bot | None] = []
+    setup = (SETUP_LIMIT, max(WALL_FACTOR * SETUP_LIMIT, WALL_LEAST))
     for seat, spec in enumerate(bots):
         try:
-            with _stopped_after(SETUP_LIMIT, stops):
-                players.append(spec.make(game, seat, derive_seed(seed, "bot", seat)))
+            if stops is not None:  # inline, not _stopped_after(): once per seat and match
+                stops.begin(time.thread_time(), setup)
+            try:
+                players.append(spec.make(game, seat, derive_last(seed, "bot", seat)))
+            finally:
+                if stops is not None:
+                    stops.started = None
             continue
         except BotTimeout as exc:
             wall = max(WALL_FACTOR * SETUP_LIMIT, WALL_LEAST)
@@ -484,6 +519,11 @@ def offered(legal: Sequence[Hashable]) -> Sequence[Hashable]:
     """The legal actions as a bot is given them: a list copied into a tuple (the bot cannot
     change the state's), an immutable sequence as it is (a game's lazy sequence, such as a
     Fugitive hand's million placements, keeps its type, which its bots read)."""
+    kind = type(legal)
+    if kind is tuple:  # the common cases first: the ABC check costs more than the copy
+        return legal
+    if kind is list:
+        return tuple(legal)
     return tuple(legal) if isinstance(legal, MutableSequence) else legal
 
 
@@ -497,7 +537,7 @@ def _ask(
 ) -> tuple[Hashable, str | None, float]:
     """Ask a bot for its move; return ``(action, None, cpu)`` or ``(None, reason to forfeit,
     cpu)``, ``cpu`` the CPU seconds of this thread the bot used."""
-    legal = state.legal_actions()
+    given = offered(state.legal_actions())
     if hard is not None and hard[0] > MAX_TIMER:
         stops = None
     t0 = time.thread_time()
@@ -505,7 +545,7 @@ def _ask(
         if stops is not None and hard is not None:  # inline, not _stopped_after(): hot path
             stops.begin(t0, hard)
         try:
-            action = player.ask(view, offered(legal))
+            action = player.ask(view, given)
         finally:
             if stops is not None:
                 stops.started = None
@@ -518,7 +558,7 @@ def _ask(
     used = time.thread_time() - t0
     if time_limit is not None and used > time_limit:
         return None, f"used {used:.3f} s of CPU time (limit {time_limit:g} s per move)", used
-    if isinstance(legal, tuple | list) and any(map(is_, legal, repeat(action))):
+    if isinstance(given, tuple) and any(map(is_, given, repeat(action))):
         return action, None, used  # one of the engine's own listed action objects
     try:
         # Not a listed object: the engine's own action object, parsed back from the text form

@@ -17,11 +17,12 @@ Events: ``fox_moved`` (public: the night; private to the fox: its possible holes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 from math import comb
+from types import MappingProxyType
 from typing import ClassVar
 
 from sleuth.core.errors import ActionParseError, OptionError
@@ -130,9 +131,20 @@ class FoxGame(Game[FoxAction]):
         return frozenset(self.inspections)
 
     @cached_property
-    def _inspection_ids(self) -> frozenset[int]:
-        """The ids of the objects of :attr:`inspections` (which the game keeps alive)."""
-        return frozenset(map(id, self.inspections))
+    def _inspection_ids(self) -> dict[int, int]:
+        """The bitset of holes of each object of :attr:`inspections`, by its id (the game
+        keeps them alive): a table of the board."""
+        masks = {}
+        for action in self.inspections:
+            assert isinstance(action, Inspect)
+            masks[id(action)] = sum(1 << h for h in action.holes)
+        return masks
+
+    @cached_property
+    def _holes_seen(self) -> tuple[Mapping[str, JSON], ...]:
+        """The private part of a ``fox_moved`` event of a fox in each hole alone (read-only,
+        shared by the events: a table of the board made whole, which tells nothing)."""
+        return tuple(MappingProxyType({"holes": (h,)}) for h in range(self.graph.n))
 
     def is_inspection(self, action: object) -> bool:
         """True if ``action`` is a legal inspection (the same every day): one of the listed
@@ -256,19 +268,20 @@ class FoxState(State[FoxAction]):
         hole = action.hole
         if hole is None:
             self.fox = self._fox_reach()
-            holes = tuple(holes_of(self.fox))
+            seen: Mapping[str, JSON] = {"holes": tuple(holes_of(self.fox))}
         else:
             self.fox = 1 << hole
-            holes = (hole,)
+            seen = self.game._holes_seen[hole]
         self.fox_to_move = False
-        return [Event("fox_moved", {"night": self.day - 1}, {"holes": holes}, FOX_ONLY)]
+        return [Event("fox_moved", {"night": self.day - 1}, seen, FOX_ONLY)]
 
     def _inspect(self, action: FoxAction) -> list[Event]:
         assert isinstance(action, Inspect)
         holes = action.holes
-        inspected = 0
-        for h in holes:
-            inspected |= 1 << h
+        inspected = self.game._inspection_ids.get(id(action), 0)
+        if not inspected:  # not one of the listed objects
+            for h in holes:
+                inspected |= 1 << h
         left = self.fox & ~inspected
         self.inspections.append(inspected)
         day = self.day
