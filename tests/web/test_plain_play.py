@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from sleuth.web.app import COOKIE
 from sleuth.web.live import LiveGame
 from tests.web.pages import PAGE, json_at, page_at
+from tests.web.settled import SettledClient
 from tests.web.test_hidden import _secrets
 from tests.web.test_plain_form import unnamed_controls
 
@@ -57,6 +58,7 @@ class GamePage(HTMLParser):
         self._open: list[str] = []  # the ids of the elements being read, innermost last
         self._list: str | None = None  # the id of the list whose item is being read
         self._item: str | None = None
+        self._choosing = False  # within a list of actions (not another form's list)
         self._depth = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -77,7 +79,8 @@ class GamePage(HTMLParser):
             self.actions.append(found.get("value") or "")
         if tag == "select" and found.get("name") == "action":
             self.lists.append(found.get("data-group") or "")
-        if tag == "option":
+            self._choosing = True
+        if tag == "option" and self._choosing:
             self.actions.append(found.get("value") or "")
         if element == "action-text":
             self.typed = found.get("value") or ""
@@ -85,6 +88,8 @@ class GamePage(HTMLParser):
             self._depth += 1
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._choosing = False
         if tag == "li" and self._list is not None and self._item is not None:
             getattr(self, self._list).append(self._item)
             self._item = None
@@ -144,7 +149,7 @@ def shows_the_view(html: str, view: dict[str, Any]) -> GamePage:
     """Check that the page shows the view (and only what it has), part by part."""
     page = read_page(html)
     assert page.actions == view["legal"]
-    assert page.targets <= {(f"/play/{view['id']}/action", "post")}
+    assert page.targets <= {(f"/play/{view['id']}/{to}", "post") for to in ("action", "bot")}
     assert page.events == view["events"]
     assert view["svg"] in html  # as the API gives it, unescaped: it is the board's markup
     players = " · ".join(f"seat {p['seat']} {p['role']}: {p['player']}" for p in view["players"])
@@ -266,7 +271,7 @@ def test_an_action_another_site_sends_is_refused(client: TestClient, source: str
 
 def test_another_session_can_neither_see_nor_play_a_game(app: FastAPI, client: TestClient) -> None:
     view = start(client, "fox", "hunter", {}, {1: "random"})
-    with TestClient(app) as stranger:
+    with SettledClient(app) as stranger:
         seen = stranger.get(f"/play/{view['id']}", headers=PAGE)
         assert seen.status_code == 404
         for fields in ({"action": view["legal"][0]}, {"action": "bogus"}, {}):
@@ -310,7 +315,7 @@ def test_the_page_shows_no_hidden_information_while_the_game_is_on(
             assert send(client, record, {"action": action}).status_code == 303
             view = view_of(client, record)
         live = LiveGame(app.state.store.get(client.cookies[COOKIE], "game", record))
-        secrets = _secrets(live)
+        secrets = _secrets(live, live.seat)
         for html in pages:
             text = unescape(html)
             for secret in secrets:

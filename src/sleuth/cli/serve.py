@@ -65,4 +65,5 @@ def serve_command(
     console.print(f"Sleuth at {url} (sessions in {path}); Ctrl+C stops it")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, [url]).start()  # once the server listens
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # the game pages' event streams stay open: Ctrl+C closes them after this many seconds
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)

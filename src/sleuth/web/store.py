@@ -8,6 +8,14 @@ id and belongs to exactly one session: asking for it from another session is the
 Records are JSON logs (a game's options, bots, seed and actions so far; a notepad's entries):
 whoever reads one rebuilds its state by replaying it, so a record survives page reloads and
 server restarts.  Each thread has its own connection, so the store may be used from any thread.
+Every write of a record adds one to its ``version``, so a writer may replace a record only if
+nobody wrote it since it was read (:meth:`Store.swap`), in this process or another one.
+
+A game's seats played by people have a seat token each (:meth:`Store.add_seats`): another
+random id, which is the seat's identity, with no session.  A token grants one seat of one game
+(:meth:`Store.seat`); an unknown token is a :class:`NotFoundError` like a record of another
+session.  The seats go with their game (deleted or forgotten), and a seat in use keeps the
+game's session seen.
 
 A session not seen for ``forget_after`` seconds is forgotten with its records
 (:meth:`Store.forget_idle`): when the store opens, and then at most every
@@ -23,7 +31,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -56,6 +64,12 @@ CREATE TABLE IF NOT EXISTS records (
     updated REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_by_session ON records(session, kind, created);
+CREATE TABLE IF NOT EXISTS seats (
+    token TEXT PRIMARY KEY,
+    record TEXT NOT NULL REFERENCES records(id),
+    seat INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seats_by_record ON seats(record, seat);
 """
 _SEEN = """
 CREATE INDEX IF NOT EXISTS sessions_by_seen ON sessions(seen);
@@ -67,6 +81,10 @@ UPDATE sessions SET seen = max(created,
 """
 """A store made before sessions had a ``seen`` time: each session was last seen when its
 latest record changed (or when it was stored)."""
+_ADD_VERSION = """
+ALTER TABLE records ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+"""
+"""A store made before records had a ``version``: each is at version 0."""
 
 
 class NotFoundError(SleuthError, LookupError):
@@ -111,6 +129,8 @@ class Store:
             columns = {row[1] for row in db.execute("PRAGMA table_info(sessions)")}
             if "seen" not in columns:
                 db.executescript(_ADD_SEEN)
+            if "version" not in {row[1] for row in db.execute("PRAGMA table_info(records)")}:
+                db.executescript(_ADD_VERSION)
             db.executescript(_SEEN)
         self.forget_idle()
 
@@ -170,6 +190,11 @@ class Store:
         cutoff = now - self.forget_after - TOUCH_EVERY
         with self._connect() as db:
             db.execute(
+                "DELETE FROM seats WHERE record IN (SELECT records.id FROM records "
+                "JOIN sessions ON sessions.id = records.session WHERE sessions.seen < ?)",
+                (cutoff,),
+            )
+            db.execute(
                 "DELETE FROM records WHERE session IN (SELECT id FROM sessions WHERE seen < ?)",
                 (cutoff,),
             )
@@ -186,7 +211,8 @@ class Store:
         with self._connect() as db:
             db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?, ?)", (session, now, now))
             db.execute(
-                "INSERT INTO records VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO records (id, session, kind, data, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (record, session, kind, json.dumps(data), now, now),
             )
         return record
@@ -208,7 +234,7 @@ class Store:
         not this session's)."""
         with self._connect() as db:
             changed = db.execute(
-                "UPDATE records SET data = ?, updated = ? "
+                "UPDATE records SET data = ?, updated = ?, version = version + 1 "
                 "WHERE id = ? AND session = ? AND kind = ?",
                 (json.dumps(data), self.clock(), record, session, kind),
             ).rowcount
@@ -216,8 +242,14 @@ class Store:
             raise NotFoundError(f"no {kind} {record!r} in this browser session")
 
     def delete(self, session: str, kind: str, record: str) -> None:
-        """Remove ``session``'s record (NotFoundError if it is not this session's)."""
+        """Remove ``session``'s record with its seat tokens (NotFoundError if it is not this
+        session's)."""
         with self._connect() as db:
+            db.execute(
+                "DELETE FROM seats WHERE record IN "
+                "(SELECT id FROM records WHERE id = ? AND session = ? AND kind = ?)",
+                (record, session, kind),
+            )
             changed = db.execute(
                 "DELETE FROM records WHERE id = ? AND session = ? AND kind = ?",
                 (record, session, kind),
@@ -233,3 +265,70 @@ class Store:
                 (session, kind),
             ).fetchall()
         return [(record, json.loads(data)) for record, data in rows]
+
+    def read(self, kind: str, record: str) -> tuple[dict[str, Any], int]:
+        """The data of the record ``record`` of ``kind`` whoever owns it, and its version;
+        NotFoundError when there is none.  Only for a caller that has decided the record may
+        be read: a seat token's holder (:meth:`seat`), or the server's own bot mover."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT data, version FROM records WHERE id = ? AND kind = ?", (record, kind)
+            ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no {kind} {record!r}")
+        data: dict[str, Any] = json.loads(row[0])
+        return data, int(row[1])
+
+    def version(self, record: str) -> int | None:
+        """The version of ``record`` (one more at each write), None when there is none."""
+        with self._connect() as db:
+            row = db.execute("SELECT version FROM records WHERE id = ?", (record,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def swap(self, kind: str, record: str, version: int, data: dict[str, Any]) -> bool:
+        """Replace the data of ``record`` if it is still at ``version`` (nobody wrote it since
+        it was read at that version); whether it was replaced (False: nothing changed)."""
+        with self._connect() as db:
+            changed = db.execute(
+                "UPDATE records SET data = ?, updated = ?, version = version + 1 "
+                "WHERE id = ? AND kind = ? AND version = ?",
+                (json.dumps(data), self.clock(), record, kind, version),
+            ).rowcount
+        return bool(changed)
+
+    def add_seats(self, session: str, record: str, seats: Sequence[int]) -> dict[int, str]:
+        """A new seat token for each of ``seats`` of ``session``'s game ``record`` (a seat
+        that has one keeps it), by seat; NotFoundError, nothing stored, if the game is not this
+        session's."""
+        self.get(session, "game", record)
+        with self._connect() as db:
+            for seat in seats:
+                db.execute(
+                    "INSERT INTO seats SELECT ?, ?, ? "
+                    "WHERE NOT EXISTS (SELECT 1 FROM seats WHERE record = ? AND seat = ?)",
+                    (new_id(), record, seat, record, seat),
+                )
+        return self.tokens(record)
+
+    def tokens(self, record: str) -> dict[int, str]:
+        """The seat tokens of the game ``record``, by seat."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT seat, token FROM seats WHERE record = ? ORDER BY seat", (record,)
+            ).fetchall()
+        return {int(seat): token for seat, token in rows}
+
+    def seat(self, token: str) -> tuple[str, int]:
+        """The game and the seat the seat token ``token`` grants; NotFoundError for an
+        unknown token.  The game's session is seen now, as if its owner had used it (see
+        :meth:`touch`): a game its players use is not forgotten."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT seats.record, seats.seat, records.session FROM seats "
+                "JOIN records ON records.id = seats.record WHERE seats.token = ?",
+                (token,),
+            ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no seat {token!r}")
+        self.touch(row[2])
+        return str(row[0]), int(row[1])
