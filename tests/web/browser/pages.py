@@ -12,7 +12,10 @@ from playwright.sync_api import Page
 
 GAME_URL = re.compile(r"/play/(?!new)[A-Za-z0-9_-]+$")
 SETTLED = """() => document.getElementById('status').textContent !== ''
-    && !document.getElementById('game').classList.contains('busy')"""
+    && !document.getElementById('game').classList.contains('busy')
+    && document.getElementById('game').dataset.turn !== 'theirs'"""
+"""The page is at the person's turn (or at the end), with no request pending: the bots' and
+chance's moves have arrived (they move in the background)."""
 MAX_MOVES = 400
 """A game against random bots ends well before this many human actions (else the test fails)."""
 
@@ -40,7 +43,7 @@ def start_game(
 
 
 def settle(page: Page) -> None:
-    """Wait until the game page shows an answer and no request is pending."""
+    """Wait until the game page is at its person's turn or over, with no request pending."""
     page.wait_for_function(SETTLED)
 
 
@@ -63,9 +66,14 @@ def legal(page: Page) -> list[str]:
     ]
 
 
-def play_once(page: Page, rng: random.Random) -> str:
+IDLE = "() => !document.getElementById('game').classList.contains('busy')"
+"""The page has no request pending (whoever is to move)."""
+
+
+def play_once(page: Page, rng: random.Random, settled: str = SETTLED) -> str:
     """Click one legal action: a clickable part of the board now and then, else a listed
-    button (no Cluedo accusation while another action is open); the action clicked."""
+    button (no Cluedo accusation while another action is open), then wait until the page is
+    ``settled`` (by default: at its person's turn again); the action clicked."""
     listed = legal(page)
     assert listed, "the human is to move but no action is listed"
     board = page.locator("#board [data-action]")
@@ -79,7 +87,7 @@ def play_once(page: Page, rng: random.Random) -> str:
     with page.expect_response(re.compile(r"/api/play/[^/]+/action$")) as answer:
         target.first.click()
     assert answer.value.ok, answer.value.text()
-    settle(page)
+    page.wait_for_function(settled)
     assert page.locator("#error").inner_text() == ""
     return action
 
