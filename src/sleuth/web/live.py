@@ -389,9 +389,10 @@ class LiveGame:
         return True
 
     def hand_over(self, seat: int, bot: str) -> None:
-        """Let the bot ``bot`` play the person's seat ``seat`` from now on; a ChoiceError
-        blaming ``bots`` (nothing changed) for a seat no person plays, a game that is over, or
-        a bot the web app would refuse for that seat at the start (:func:`seat_bot`)."""
+        """Let the bot ``bot`` play the person's seat ``seat`` from now on; nothing changes
+        on a ChoiceError: blaming ``seat`` for a seat no person plays or a game that is over,
+        ``bots`` for a bot the web app would refuse for that seat at the start
+        (:func:`seat_bot`)."""
         if not 0 <= seat < len(self.game.roles) or self.log["bots"][seat] is not None:
             raise ChoiceError("seat", f"seat {seat} is not played by a person")
         if self.is_over():
