@@ -6,9 +6,10 @@ list); the sessions are httpx async clients in this process, each with its own c
 browser session).  Each session loops until the time is up (every other
 session starting with a notepad): it plays a game against the default bots (``POST
 /api/play``, then uniformly random listed actions until the game ends or ``ACTIONS`` were
-played, reloading the page and its answer once), then keeps a notepad of one of the
-assistants (``POST /api/assist``, then ``--entries`` entries of a recorded game, taking back
-the last one after every ``UNDO_EVERY`` and entering it again, reloading the notepad once).
+played, reloading the page and its answer once, and looking again while the bots move),
+then keeps a notepad of one of the assistants (``POST /api/assist``, then ``--entries``
+entries of a recorded game, taking back the last one after every ``UNDO_EVERY`` and entering
+it again, reloading the notepad once).
 Between two requests a session waits a random think time (uniform on 0 to twice ``--think``
 seconds): a person at a table types an entry every few seconds, and a page sends one request
 per click.
@@ -68,6 +69,9 @@ from sleuth.games.scotland_yard.assistant import entry_texts as scotland_yard_en
 PLAYED = ("fox", "fugitive", "camel-up", "scotland-yard", "cluedo")
 """The games played against the bots (the human's first role, the default bots)."""
 ACTIONS = 30
+WAIT_FOR_BOTS = 0.05
+"""Seconds a session waits before it looks again at a game whose bots are still moving (they
+move in the background: an answer never waits for them)."""
 """A game against the bots stops after this many human actions (or at its end)."""
 ENTRIES = 40
 """A notepad stops after this many entries (or at the end of its game)."""
@@ -177,6 +181,10 @@ class User:
                 return
             if count == ACTIONS // 2:
                 await self.call("page", "GET", f"/play/{answer['id']}")
+                answer = await self.call("play: get", "GET", f"/api/play/{answer['id']}")
+                continue
+            if not answer["your_turn"]:  # the bots move in the background: look again
+                await asyncio.sleep(WAIT_FOR_BOTS)
                 answer = await self.call("play: get", "GET", f"/api/play/{answer['id']}")
                 continue
             action = self.rng.choice(answer["legal"])

@@ -1,4 +1,5 @@
-"""Fixtures of the web tests: an app on a fresh store file, and a client (a browser session)."""
+"""Fixtures of the web tests: an app on a fresh store file, and a client (a browser session
+that sees each game once its bots have moved, see :mod:`tests.web.settled`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from sleuth.web.app import create_app
+from tests.web.settled import SettledClient
 
 
 @pytest.fixture
@@ -28,5 +30,5 @@ def app(store: Path) -> FastAPI:
 
 @pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as test_client:
+    with SettledClient(app) as test_client:
         yield test_client

@@ -35,4 +35,4 @@ def test_simultaneous_actions_are_serialised(app: FastAPI, client: TestClient) -
     played = [a for a in log["actions"] if a.startswith("inspect")]
     assert len(played) == codes.count(200)
     final = client.get(f"/api/play/{game['id']}").json()
-    assert len(live.view.events) == len(final["events"])
+    assert len(live.views[live.seat].events) == len(final["events"])

@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 
 from sleuth.web.app import COOKIE, create_app
 from sleuth.web.store import SWEEP_EVERY, TOUCH_EVERY, Store
+from tests.web.settled import SettledClient
 
 DAY = 86400.0
 
@@ -95,7 +95,7 @@ def test_forget_after_must_be_positive(tmp_path: Path) -> None:
 def test_the_app_forgets_idle_sessions_while_it_serves(store: Path) -> None:
     clock = Clock()
     app = create_app(store, forget_after_days=2, clock=clock)
-    with TestClient(app) as idle, TestClient(app) as busy:
+    with SettledClient(app) as idle, SettledClient(app) as busy:
         left = idle.post("/api/play", json={"game": "fox", "seed": 1}).json()
         forgotten = idle.cookies[COOKIE]
         played = busy.post("/api/play", json={"game": "fox", "seed": 2}).json()
@@ -114,7 +114,7 @@ def test_the_app_forgets_idle_sessions_while_it_serves(store: Path) -> None:
 def test_an_app_that_never_forgets(store: Path) -> None:
     clock = Clock()
     app = create_app(store, forget_after_days=None, clock=clock)
-    with TestClient(app) as client:
+    with SettledClient(app) as client:
         game = client.post("/api/play", json={"game": "fox", "seed": 1}).json()
         clock.now += 3650 * DAY
         assert client.get(f"/api/play/{game['id']}").status_code == 200
@@ -127,7 +127,7 @@ def test_a_session_in_use_is_never_forgotten_however_short_the_expiry(store: Pat
     only once it has gone unused for the whole expiry."""
     clock = Clock()
     app = create_app(store, forget_after_days=(TOUCH_EVERY / 2) / DAY, clock=clock)
-    with TestClient(app) as client:
+    with SettledClient(app) as client:
         game = client.post("/api/play", json={"game": "fox", "seed": 1}).json()
         for _ in range(round(3 * TOUCH_EVERY / 600)):  # three hours, a request every 10 min
             clock.now += 600

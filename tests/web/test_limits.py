@@ -17,6 +17,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from sleuth.web.limits import BODY_BYTES, UPLOAD_BYTES
+from tests.web.settled import SettledClient
 from tests.web.test_assist import new
 
 
@@ -39,7 +40,7 @@ def test_bodies_over_their_bound_are_refused_storing_nothing(
 ) -> None:
     notepad = new(client, "fox")
     before = rows(store)
-    fresh = TestClient(client.app)  # no cookie: a session would be a new row
+    fresh = SettledClient(client.app)  # no cookie: a session would be a new row
     big = json.dumps({"game": "fox", "options": {"x" * BODY_BYTES: "1"}}).encode()
     upload = json.dumps({"log": "x" * UPLOAD_BYTES}).encode()
     for who, url, body in [

@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from sleuth.web.app import COOKIE
 from sleuth.web.live import LiveGame
 from tests.web.pages import PAGE, json_at, page_at
+from tests.web.settled import SettledClient
 from tests.web.test_hidden import _secrets
 from tests.web.test_plain_form import unnamed_controls
 
@@ -61,6 +62,7 @@ class GamePage(HTMLParser):
         self._open: list[str] = []  # the ids of the elements being read, innermost last
         self._list: str | None = None  # the id of the list whose item is being read
         self._item: str | None = None
+        self._choosing = False  # within a list of actions (not another form's list)
         self._depth = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -160,7 +162,7 @@ def shows_the_view(html: str, view: dict[str, Any]) -> GamePage:
     assert page.steps == steps and page.back is None
     if len(view["legal"]) == view["legal_count"] and not steps:  # every action is a button
         assert page.actions == view["legal"]
-    assert page.targets <= {(f"/play/{view['id']}/action", "post")}
+    assert page.targets <= {(f"/play/{view['id']}/{to}", "post") for to in ("action", "bot")}
     assert page.events == view["events"]
     assert view["svg"] in html  # as the API gives it, unescaped: it is the board's markup
     players = " · ".join(f"seat {p['seat']} {p['role']}: {p['player']}" for p in view["players"])
@@ -334,7 +336,7 @@ def test_an_action_another_site_sends_is_refused(client: TestClient, source: str
 
 def test_another_session_can_neither_see_nor_play_a_game(app: FastAPI, client: TestClient) -> None:
     view = start(client, "fox", "hunter", {}, {1: "random"})
-    with TestClient(app) as stranger:
+    with SettledClient(app) as stranger:
         seen = stranger.get(f"/play/{view['id']}", headers=PAGE)
         assert seen.status_code == 404
         for fields in ({"action": view["legal"][0]}, {"action": "bogus"}, {}):
@@ -377,7 +379,7 @@ def test_the_page_shows_no_hidden_information_while_the_game_is_on(
             assert send(client, record, {"action": action}).status_code == 303
             view = view_of(client, record)
         live = LiveGame(app.state.store.get(client.cookies[COOKIE], "game", record))
-        secrets = _secrets(live)
+        secrets = _secrets(live, live.seat)
         for html in pages:
             text = unescape(html)
             for secret in secrets:

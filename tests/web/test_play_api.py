@@ -20,6 +20,7 @@ from sleuth.core.events import View
 from sleuth.core.registry import GameSpec
 from sleuth.web.app import COOKIE, create_app
 from sleuth.web.play import HELD
+from tests.web.settled import SettledClient
 
 
 def test_a_fox_game_against_the_random_fox(client: TestClient) -> None:
@@ -98,7 +99,7 @@ def test_bad_requests_are_4xx_with_a_message(client: TestClient) -> None:
 
 
 def test_another_sessions_game_is_not_found(app: FastAPI) -> None:
-    with TestClient(app) as alice, TestClient(app) as bob:
+    with SettledClient(app) as alice, SettledClient(app) as bob:
         game = alice.post("/api/play", json={"game": "fox", "seed": 2}).json()
         assert alice.cookies[COOKIE] != bob.cookies.get(COOKIE)
         for answer in [
@@ -113,12 +114,12 @@ def test_another_sessions_game_is_not_found(app: FastAPI) -> None:
 
 
 def test_a_game_survives_a_server_restart(store: Path) -> None:
-    with TestClient(create_app(store)) as first:
+    with SettledClient(create_app(store)) as first:
         game = first.post("/api/play", json={"game": "fox", "role": "fox", "seed": 9}).json()
         game = first.post(f"/api/play/{game['id']}/action", json={"action": game["legal"][0]})
         game = game.json()
         cookie = first.cookies[COOKIE]
-    with TestClient(create_app(store), cookies={COOKIE: cookie}) as second:
+    with SettledClient(create_app(store), cookies={COOKIE: cookie}) as second:
         again = second.get(f"/api/play/{game['id']}").json()
         assert again == game
         assert (

@@ -11,9 +11,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient
 
 from sleuth.web.app import COOKIE, create_app
+from tests.web.settled import SettledClient
 
 MOVES = 30
 """The human's moves played in each game (fewer when it ends first)."""
@@ -24,7 +24,7 @@ def _play(store: Path, start: dict[str, Any], restart: bool) -> list[list[str]]:
     (never a Cluedo accusation, which would end the human's game early), in one server, or
     with the server restarted before every move (``restart``)."""
     rng = random.Random(0)
-    client = TestClient(create_app(store))
+    client = SettledClient(create_app(store))
     seen = []
     with client:
         game = client.post("/api/play", json=start).json()
@@ -33,7 +33,7 @@ def _play(store: Path, start: dict[str, Any], restart: bool) -> list[list[str]]:
         if game["over"]:
             break
         if restart:
-            client = TestClient(create_app(store), cookies={COOKIE: cookie})
+            client = SettledClient(create_app(store), cookies={COOKIE: cookie})
         with client:
             assert client.get(f"/api/play/{game['id']}").json()["events"] == game["events"]
             calm = [a for a in game["legal"] if not a.startswith("accuse")] or game["legal"]

@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi import FastAPI
-from fastapi.testclient import TestClient
 
 from sleuth.web.app import COOKIE
+from tests.web.settled import SettledClient
 
 
 def sessions(store: Path) -> int:
@@ -29,12 +29,12 @@ def test_views_without_a_cookie_store_no_session(app: FastAPI, store: Path) -> N
         path.name for path in (Path(__file__).parents[2] / "src/sleuth/web/static").iterdir()
     )
     for url in ["/", "/assist", "/api", "/api/games", "/api/assist", f"/static/{static}"]:
-        with TestClient(app) as browser:
+        with SettledClient(app) as browser:
             for _ in range(3):
                 answer = browser.get(url, headers={"accept": "text/html"})
                 assert answer.status_code == 200, (url, answer.text)
                 assert "set-cookie" not in answer.headers, url
-    with TestClient(app, cookies={COOKIE: "chosen-by-the-browser"}) as browser:
+    with SettledClient(app, cookies={COOKIE: "chosen-by-the-browser"}) as browser:
         assert browser.get("/api/play/not-an-id").status_code == 404
         assert browser.get("/").status_code == 200
     assert sessions(store) == 0
@@ -46,7 +46,7 @@ def test_views_without_a_cookie_store_no_session(app: FastAPI, store: Path) -> N
 def test_creating_a_record_stores_the_session_and_sets_the_cookie(
     app: FastAPI, store: Path, url: str, body: dict[str, object]
 ) -> None:
-    with TestClient(app) as browser:
+    with SettledClient(app) as browser:
         chosen = {"cookie": f"{COOKIE}=chosen-by-the-browser"}
         assert browser.get("/", headers=chosen).status_code == 200
         answer = browser.post(url, json=body, headers=chosen)

@@ -45,3 +45,56 @@ def test_the_store_survives_reopening(tmp_path: Path) -> None:
     assert again.list(session, "notepad") == [(two, {"n": 2})]
     again.delete(session, "game", one)
     assert again.list(session, "game") == []
+
+
+def test_a_seat_token_grants_one_seat_of_one_game(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    alice, bob = store.new_session(), store.new_session()
+    game = store.create(alice, "game", {"n": 1})
+    with pytest.raises(NotFoundError):
+        store.add_seats(bob, game, [0, 1])  # only the game's session seats people
+    assert store.tokens(game) == {}
+    tokens = store.add_seats(alice, game, [0, 2])
+    assert sorted(tokens) == [0, 2] and len(set(tokens.values())) == 2
+    assert store.add_seats(alice, game, [2]) == tokens  # a seat keeps its token
+    assert store.seat(tokens[2]) == (game, 2)
+    for wrong in ["", game, tokens[2][:-1], "made-up"]:
+        with pytest.raises(NotFoundError, match="no seat"):
+            store.seat(wrong)
+    store.delete(alice, "game", game)
+    with pytest.raises(NotFoundError):
+        store.seat(tokens[0])
+
+
+def test_a_seat_in_use_keeps_its_game_and_a_forgotten_game_takes_its_seats(
+    tmp_path: Path,
+) -> None:
+    now = [0.0]
+    store = Store(tmp_path / "s.sqlite3", forget_after=100 * 3600.0, clock=lambda: now[0])
+    alice = store.new_session()
+    game = store.create(alice, "game", {"n": 1})
+    token = store.add_seats(alice, game, [1])[1]
+    for _ in range(5):  # a friend plays every 90 hours: Alice's session stays
+        now[0] += 90 * 3600.0
+        assert store.seat(token) == (game, 1)
+        assert store.forget_idle() == 0
+    now[0] += 200 * 3600.0
+    assert store.forget_idle() == 1
+    with pytest.raises(NotFoundError):
+        store.seat(token)
+
+
+def test_a_swap_replaces_only_the_version_it_read(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.sqlite3")
+    alice = store.new_session()
+    game = store.create(alice, "game", {"n": 1})
+    data, version = store.read("game", game)
+    assert data == {"n": 1} and store.version(game) == version
+    store.put(alice, "game", game, {"n": 2})  # written meanwhile
+    assert not store.swap("game", game, version, {"n": 3})
+    assert store.read("game", game) == ({"n": 2}, version + 1)
+    assert store.swap("game", game, version + 1, {"n": 4})
+    assert store.read("game", game) == ({"n": 4}, version + 2)
+    assert store.version("nothing") is None
+    with pytest.raises(NotFoundError):
+        store.read("notepad", game)

@@ -75,8 +75,12 @@ def serve_command(
     console.print(f"Sleuth at {url} (sessions in {path}{processes}); Ctrl+C stops it")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, [url]).start()  # once the server listens
+    # the game pages' event streams stay open: Ctrl+C closes them after this many seconds
     if workers == 1:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
         return
     set_environment(path, forget_after or None)  # each worker process builds its app from it
-    uvicorn.run(FACTORY, factory=True, workers=workers, host=host, port=port, log_level="warning")
+    uvicorn.run(
+        FACTORY, factory=True, workers=workers, host=host, port=port, log_level="warning",
+        timeout_graceful_shutdown=2,
+    )  # fmt: skip

@@ -62,6 +62,7 @@ def create_app(
     )
     forget_after = None if forget_after_days is None else forget_after_days * 86400.0
     app.state.store = Store(store, forget_after, clock)
+    play.install(app, app.state.store)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(play.router)
     app.include_router(assist.router)

@@ -1,10 +1,12 @@
-"""A game between one person and Sleuth's bots, rebuilt from its log.
+"""A game between people and Sleuth's bots, rebuilt from its log.
 
-The log (what the store keeps) is a JSON object: ``game``, canonical ``options``, the human's
-``seat``, ``bots`` (a bot name for every other seat, None for the human's), the ``seed``, every
+The log (what the store keeps) is a JSON object: ``game``, canonical ``options``, the seat of
+the person who started it (``seat``), ``bots`` (a bot name for every seat a bot plays, None
+for each seat a person plays: the starter's and their friends'), the ``seed``, every
 ``action`` played so far as its text form (chance outcomes and bot moves included) and the
-``forfeits``.  :class:`LiveGame` replays it with the rules engine, then lets chance and the
-bots move until the human is to act or the game is over.
+``forfeits``.  :class:`LiveGame` replays it with the rules engine; a person's move is
+:meth:`LiveGame.play`, and chance and the bots move one :meth:`LiveGame.step` at a time
+(:mod:`sleuth.web.mover` takes those steps in the background, never a request).
 
 Determinism: the chance outcome after ``n`` actions is drawn with
 ``derive_seed(seed, "chance", n)`` and a seat's bot is seeded with ``derive_seed(seed, "bot",
@@ -42,7 +44,7 @@ QUICK = 2.0
 """Seconds per move a default bot may declare (see :func:`default_bot`)."""
 SLOWEST = 60.0
 """The most seconds per move a bot of a web game may declare (its ``move_budget``, the
-``s/move`` of ``sleuth games``): a request waits for the bots' moves, and a thread cannot be
+``s/move`` of ``sleuth games``): the people wait for the bots' moves, and a thread cannot be
 stopped once a move has started.  Each bot option is also bounded by its own interactive limit
 (:func:`sleuth.core.options.interactive_limit`)."""
 MOST_SEATS = 16
@@ -119,16 +121,18 @@ def new_log(
     role: str | None,
     bots: dict[int, str],
     seed: int,
+    people: Sequence[int] = (),
 ) -> dict[str, Any]:
     """The log of a new game, from a person's choices; a bad choice raises a
     :class:`ChoiceError` naming the form field at fault (the first found, in this order:
-    game, the lengths of options and bots, options, role, seat, bots, seed).
+    game, the lengths of options and bots, options, role, seat, people, bots, seed).
 
     An option naming a file is refused before any is read (:func:`refuse_files`); the others
     are read as canonical values.
     ``seat`` (or else the first seat with ``role``, or else seat 0) is the human's, and must
     be a seat of ``role`` when both are given; every other
-    seat gets the bot in ``bots`` or :func:`default_bot`.  A ``role`` that only some seat
+    seat in ``people`` is played by another person, and every other seat gets the bot in
+    ``bots`` or :func:`default_bot` (a seat in both is refused).  A ``role`` that only some seat
     counts have (Scotland Yard's ``detective``) sets the seat-count option when it is not
     given (:func:`_seated_for`).  A bot option over its interactive
     limit, or a bot declaring more than :data:`SLOWEST` seconds a move, is refused: a person
@@ -175,29 +179,28 @@ def new_log(
             f"seat {seat} is the {roles[seat]}'s, not a {role}'s: the {role}'s "
             f"{'seat is' if len(own) == 1 else 'seats are'} {', '.join(own)}",
         )
+    for person in people:
+        if not 0 <= person < len(roles) or person == seat:
+            raise ChoiceError(
+                "people",
+                f"seat {person} is not a friend's seat: {name} has seats 0 to {len(roles) - 1}"
+                f" and yours is {seat}",
+            )
     for other in bots:
         if not 0 <= other < len(roles) or other == seat:
             raise ChoiceError("bots", f"bot for seat {other}: not a bot's seat (yours is {seat})")
+        if other in people:
+            raise ChoiceError("bots", f"bot for seat {other}: a person plays that seat")
         if not bots[other].strip():
             raise ChoiceError("bots", f"bot for seat {other}: no bot named (leave the seat out)")
     names: list[str | None] = []
     for s, seat_role in enumerate(roles):
-        if s == seat:
+        if s == seat or s in people:
             names.append(None)
             continue
         with blame("bots"):
             chosen = bots.get(s) or default_bot(spec, seat_role).name
-            bot = spec.bot(chosen, interactive=True)
-        if seat_role not in bot.roles:
-            raise ChoiceError("bots", f"bot {chosen!r} cannot play the {seat_role} (seat {s})")
-        budget = bot.budget()
-        if budget is not None and budget > SLOWEST:
-            raise ChoiceError(
-                "bots",
-                f"bot {chosen!r} of {name} may take {budget:g} s a move: the web app allows at "
-                f"most {SLOWEST:g} s (the command line takes it)",
-            )
-        names.append(bot.name)
+        names.append(seat_bot(spec, game, s, chosen))
     if not -(2**63) <= seed < 2**63:
         raise ChoiceError("seed", f"seed {seed} does not fit in 64 bits")
     return {
@@ -209,6 +212,26 @@ def new_log(
         "actions": [],
         "forfeits": [],
     }
+
+
+def seat_bot(spec: GameSpec, game: Game[Any], seat: int, chosen: str) -> str:
+    """The canonical name of the bot ``chosen`` for ``seat`` of ``game`` in the web app; a
+    ChoiceError blaming ``bots`` for an unknown bot, one that cannot play the seat's role, one
+    with an option over its interactive limit, or one declaring more than :data:`SLOWEST`
+    seconds a move."""
+    role = game.roles[seat]
+    with blame("bots"):
+        bot = spec.bot(chosen, interactive=True)
+    if role not in bot.roles:
+        raise ChoiceError("bots", f"bot {chosen!r} cannot play the {role} (seat {seat})")
+    budget = bot.budget()
+    if budget is not None and budget > SLOWEST:
+        raise ChoiceError(
+            "bots",
+            f"bot {chosen!r} of {spec.name} may take {budget:g} s a move: the web app allows "
+            f"at most {SLOWEST:g} s (the command line takes it)",
+        )
+    return bot.name
 
 
 def _option_at_fault(spec: GameSpec, options: dict[str, str]) -> str:
@@ -259,7 +282,11 @@ def default_bot(spec: GameSpec, role: str) -> BotSpec:
 
 @dataclass
 class LiveGame:
-    """A game rebuilt from its log; :meth:`advance` and :meth:`play` extend the log."""
+    """A game rebuilt from its log; :meth:`play` (a person's move) and :meth:`step` (chance's
+    or a bot's) extend the log, and :meth:`hand_over` gives a person's seat to a bot.
+
+    Invariant: the state is the log's actions replayed, and every seat's view holds the events
+    of every step as that seat sees them."""
 
     log: dict[str, Any]
     game: Game[Any] = field(init=False)
@@ -282,58 +309,113 @@ class LiveGame:
 
     @property
     def seat(self) -> int:
-        """The human's seat."""
+        """The seat of the person who started the game."""
         return int(self.log["seat"])
 
     @property
-    def view(self) -> View:
-        """The human's view: every event as the human's seat sees it."""
-        return self.views[self.seat]
+    def people(self) -> list[int]:
+        """The seats people play (their ``bots`` entry is None), in seat order."""
+        return [s for s, bot in enumerate(self.log["bots"]) if bot is None]
+
+    @property
+    def moves(self) -> int:
+        """How many moves the log holds (actions and forfeits): it grows with every change
+        of the game but a hand-over."""
+        return len(self.log["actions"]) + len(self.log["forfeits"])
 
     def is_over(self) -> bool:
         return self.state.is_terminal() or (
             bool(self.forfeits) and not self.game.continues_after_forfeit
         )
 
-    def your_turn(self) -> bool:
-        return not self.is_over() and self.state.current_player() == self.seat
+    def your_turn(self, seat: int) -> bool:
+        """Whether ``seat`` is a person's seat to move now."""
+        return (
+            not self.is_over()
+            and self.state.current_player() == seat
+            and self.log["bots"][seat] is None
+        )
+
+    def waiting(self) -> bool:
+        """Whether chance or a bot is to move (:meth:`step` moves it), not a person."""
+        if self.is_over():
+            return False
+        seat = self.state.current_player()
+        return seat == CHANCE or self.log["bots"][seat] is not None
 
     def result(self) -> Outcome | None:
         """The outcome once the game is over."""
         return final_result(self.game, self.state, self.forfeits) if self.is_over() else None
 
-    def legal(self) -> Sequence[Hashable]:
-        """The human's legal actions (empty unless it is the human's turn)."""
-        return self.state.legal_actions() if self.your_turn() else ()
+    def legal(self, seat: int) -> Sequence[Hashable]:
+        """``seat``'s legal actions (empty unless it is that person's turn)."""
+        return self.state.legal_actions() if self.your_turn(seat) else ()
 
-    def play(self, text: str) -> None:
-        """Play the human's action given as text, then :meth:`advance`; a bad or illegal action
-        raises a :class:`ChoiceError` blaming ``action`` and changes nothing."""
+    def play(self, seat: int, text: str) -> None:
+        """Play the action given as text for the person at ``seat``; a bad or illegal action,
+        or one out of turn, raises a :class:`SleuthError` (a :class:`ChoiceError` blaming
+        ``action`` when the action itself is at fault) and changes nothing."""
         if self.is_over():
             raise SleuthError("the game is over")
-        if not self.your_turn():
-            raise SleuthError("it is not your turn")
+        if self.log["bots"][seat] is not None:
+            raise SleuthError(f"seat {seat} is played by the bot {self.log['bots'][seat]!r}")
+        if not self.your_turn(seat):
+            raise SleuthError(f"it is not your turn: {self.to_move()} is to move")
         with blame("action"):
             action = self.game.parse_action(text.strip())
             reason = self.state.illegal_reason(action)
             if reason is not None:
                 raise SleuthError(f"{action}: {reason}")
-        self._apply(self.seat, action)
-        self.advance()
+        self._apply(seat, action)
 
-    def advance(self) -> None:
-        """Let chance and the bots move until the human is to act or the game is over."""
-        while not self.is_over():
-            seat = self.state.current_player()
-            if seat == self.seat:
-                return
-            if seat == CHANCE:
-                rng = random.Random(derive_seed(self.log["seed"], "chance", len(self.steps)))
-                self._apply(CHANCE, self.state.sample_chance(rng))
-            elif any(f.seat == seat for f in self.forfeits):
-                self._apply(seat, self.state.fallback_action())
-            else:
-                self._bot_move(seat)
+    def to_move(self) -> str:
+        """Who is to move, in words: ``chance`` or ``the ROLE (seat N)``."""
+        seat = self.state.current_player()
+        return "chance" if seat == CHANCE else f"the {self.game.roles[seat]} (seat {seat})"
+
+    def step(self) -> bool:
+        """Let chance or the bot to move make one move (a bot's forfeit counts as one);
+        whether anything moved (False when a person is to move or the game is over)."""
+        if not self.waiting():
+            return False
+        seat = self.state.current_player()
+        if seat == CHANCE:
+            rng = random.Random(derive_seed(self.log["seed"], "chance", len(self.steps)))
+            self._apply(CHANCE, self.state.sample_chance(rng))
+        elif any(f.seat == seat for f in self.forfeits):
+            self._apply(seat, self.state.fallback_action())
+        else:
+            self._bot_move(seat)
+        return True
+
+    def hand_over(self, seat: int, bot: str) -> None:
+        """Let the bot ``bot`` play the person's seat ``seat`` from now on; nothing changes
+        on a ChoiceError: blaming ``seat`` for a seat no person plays or a game that is over,
+        ``bots`` for a bot the web app would refuse for that seat at the start
+        (:func:`seat_bot`)."""
+        if not 0 <= seat < len(self.game.roles) or self.log["bots"][seat] is not None:
+            raise ChoiceError("seat", f"seat {seat} is not played by a person")
+        if self.is_over():
+            raise ChoiceError("seat", "the game is over")
+        self.log["bots"][seat] = seat_bot(self.spec, self.game, seat, bot)
+
+    def follow(self, log: dict[str, Any]) -> bool:
+        """Bring this game up to ``log`` if ``log`` extends this game's own log (the same
+        game, with more actions or forfeits, or seats handed to bots): the later actions are
+        applied; whether it did (False: nothing changed, the game must be rebuilt)."""
+        mine, done = self.log, len(self.log["actions"])
+        same = all(log[key] == mine[key] for key in ("game", "options", "seat", "seed"))
+        if not (
+            same
+            and log["actions"][:done] == mine["actions"]
+            and log["forfeits"][: len(mine["forfeits"])] == mine["forfeits"]
+        ):
+            return False
+        self.log = log
+        self.forfeits = [Forfeit(**f) for f in log["forfeits"]]
+        for text in log["actions"][done:]:
+            self._apply(self.state.current_player(), self.game.parse_action(text))
+        return True
 
     def _bot_move(self, seat: int) -> None:
         spec = self.spec.bot(self.log["bots"][seat])

@@ -3,8 +3,9 @@ the new-game page's plain HTML form sends them (:func:`choice_from_form`), read 
 :class:`NewGame` so that both ways start a game through the same checks
 (:func:`sleuth.web.live.new_log`).
 
-The form's fields: ``game`` (hidden), ``role``, ``seat`` and ``seed`` (empty: none), ``bots``
-(one ``seat=bot`` line each) and ``option:NAME`` for each game option, prefilled with its
+The form's fields: ``game`` (hidden), ``role``, ``seat`` and ``seed`` (empty: none), ``people``
+(the seats other people play, as numbers apart), ``bots`` (one ``seat=bot`` line each) and
+``option:NAME`` for each game option, prefilled with its
 default text (:func:`option_text`).  An option whose text is its default's is left out, as the
 page's script leaves it out, so that the game fills it in (and a role that needs its own seat
 count gets it).
@@ -22,7 +23,7 @@ from sleuth.web.live import ChoiceError, blame
 
 OPTION_FIELD = "option:"
 """The prefix of a game option's field name in the form (``option:graph``)."""
-FIELDS = ("game", "role", "seat", "seed", "bots")
+FIELDS = ("game", "role", "seat", "seed", "people", "bots")
 """The form's other fields."""
 WHOLE = re.compile(r"[+-]?\d{1,30}")
 """A whole number as the form takes it (a seed has at most 19 digits)."""
@@ -39,6 +40,8 @@ class NewGame(BaseModel):
     role: str | None = Field(default=None, max_length=100)
     bots: dict[int, str] = Field(default_factory=dict, max_length=20)
     seed: int | None = None
+    people: list[int] = Field(default_factory=list, max_length=20)
+    """Seats played by other people (each gets a private link), besides the chooser's."""
 
 
 def option_text(value: object) -> str:
@@ -92,6 +95,7 @@ def choice_from_form(form: FormData) -> NewGame:
         "seat": _whole("seat", texts.get("seat", "")),
         "seed": _whole("seed", texts.get("seed", "")),
         "bots": _bot_lines(texts.get("bots", "")),
+        "people": _seats("people", texts.get("people", "")),
         "options": options,
     }
     try:
@@ -119,6 +123,17 @@ def _whole(field: str, text: str) -> int | None:
     if WHOLE.fullmatch(text) is None:
         raise ChoiceError(field, f"{field} {text!r} is not a whole number")
     return int(text)
+
+
+def _seats(field: str, text: str) -> list[int]:
+    """The seat numbers in ``text``, apart by commas or spaces (a ChoiceError blaming
+    ``field`` for one that is not a whole number)."""
+    seats = []
+    for word in text.replace(",", " ").split():
+        if WHOLE.fullmatch(word) is None:
+            raise ChoiceError(field, f"seat {word!r} is not a whole number")
+        seats.append(int(word))
+    return seats
 
 
 def _bot_lines(text: str) -> dict[int, str]:

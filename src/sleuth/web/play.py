@@ -1,9 +1,17 @@
-"""Games against Sleuth's bots in the browser (``/play``) and their JSON API (``/api/play``).
+"""Games against Sleuth's bots and with friends in the browser (``/play``) and their JSON API
+(``/api/play``).
 
-The server keeps each game as a log (:mod:`sleuth.web.live`) owned by one browser session;
-every answer about a game is :func:`game_payload`: the human seat's view only (its events as
-that seat sees them, its legal actions, the board drawn from that view), and the full log of
-every seat only once the game is over.
+The server keeps each game as a log (:mod:`sleuth.web.live`) owned by the browser session
+that started it.  A game is named by a key: the game's id, for the session that started it
+(which plays the seat it chose), or a seat token, for whoever holds that seat's link (no
+session needed: the token is the seat's identity; see :mod:`sleuth.web.store`).  Any other key
+is not found.  Every answer about a game is :func:`game_payload`: the key's seat's view only
+(its events as that seat sees them, its legal actions, the board drawn from that view), and
+the full log of every seat only once the game is over.
+
+No request waits for a bot: a request that leaves chance or a bot to move wakes the
+:class:`~sleuth.web.mover.Mover` and answers at once; the moves then reach the pages through
+:mod:`sleuth.web.stream`.
 """
 
 from __future__ import annotations
@@ -11,7 +19,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -31,6 +39,7 @@ from sleuth.core.registry import game_spec, game_specs
 from sleuth.render import board_svg, describe
 from sleuth.web.live import ChoiceError, LiveGame, default_bot, new_log, option_help
 from sleuth.web.locks import RecordLocks
+from sleuth.web.mover import Mover
 from sleuth.web.new_game import (
     NewGame,
     choice_from_form,
@@ -41,65 +50,103 @@ from sleuth.web.new_game import (
 )
 from sleuth.web.pages import templates
 from sleuth.web.picker import NOTHING, Pick, parse_prefix, pick
-from sleuth.web.store import NotFoundError, Store, retrying
+from sleuth.web.store import NotFoundError, Store
+from sleuth.web.stream import event_stream
 
 router = APIRouter()
 LEGAL_SHOWN = 1000
 """At most this many legal actions are listed in ``legal`` (the board's clickable parts); the
 page's buttons are the tap picker's (:mod:`sleuth.web.picker`) and the text box takes any
 action."""
+REFRESH = 2
+"""Seconds after which a game page shown without scripts reloads itself while another player
+is to move (with scripts, the moves arrive as server-sent events)."""
 CACHE_SIZE = 64
 """Live games kept in memory (others are rebuilt from their logs when asked for)."""
 
 
 class Move(BaseModel):
-    """The human's action, as its text form."""
+    """A person's action, as its text form."""
 
     model_config = ConfigDict(extra="forbid")
 
     action: str = Field(max_length=2000)
 
 
-@dataclass
-class Held:
-    """A live game and the version of its stored log that it is at."""
+class HandOver(BaseModel):
+    """A person's seat handed to a bot: ``seat`` (the key's own seat when not given) and the
+    bot, named as ``--bots`` names it (``ismcts:iterations=200``)."""
 
-    live: LiveGame
-    version: int
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = None
+    bot: str = Field(max_length=500)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """What a key grants: ``seat`` of game ``record``; ``starter`` when the key is the game's
+    id, asked for by the session that started it (which may hand any person's seat to a bot
+    and sees every seat's link)."""
+
+    key: str
+    record: str
+    seat: int
+    starter: bool
+
+
+def seat_of(request: Request, key: str) -> Seat:
+    """The seat ``key`` grants to this request: this session's game ``key`` (its starter's
+    seat), else the seat whose token is ``key``; a NotFoundError otherwise, before anything is
+    held."""
+    store, session = _store(request), request.state.session
+    try:
+        return Seat(key, key, int(store.get(session, "game", key)["seat"]), starter=True)
+    except NotFoundError:
+        pass
+    try:
+        record, seat = store.seat(key)
+    except NotFoundError:
+        raise NotFoundError(f"no game {key!r} in this browser session, nor a seat's link") from None
+    return Seat(key, record, seat, starter=False)
 
 
 class _Live:
-    """Live games by record id (a small LRU), each with the stored version it is at, and one
-    lock per game id while it is used.
-
-    The lock serialises the requests of this process; the version, those of all the
-    processes serving one store (``sleuth serve --workers``): a cached game is used only at
-    the stored log's version, and a change is stored only over the version it was made from
-    (:meth:`Store.put` refuses it otherwise, and the request makes it again from the stored
-    log: :func:`~sleuth.web.store.retrying`)."""
+    """Live games by record id (a small LRU), with one lock per game id while it is used."""
 
     def __init__(self) -> None:
-        self.games: OrderedDict[str, Held] = OrderedDict()
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self.locks = RecordLocks()
         self.guard = threading.Lock()
 
     @contextmanager
-    def hold(self, record: str, fetch: Callable[[], tuple[dict[str, Any], int]]) -> Iterator[Held]:
-        """The live game of ``record``, held alone: the cached one if it is at the stored
-        version (``fetch`` reads the log and its version once the game is held), else one
-        rebuilt from that log.  It is cached again when the block ends, unless it raised
-        (the game may be half changed, or changed but not stored)."""
+    def hold(self, record: str, store: Store) -> Iterator[tuple[LiveGame, int]]:
+        """The live game of ``record`` at its stored log, held alone, with the log's version:
+        the cached game brought up to the log (read once the game is held, so no other
+        request of this process changes it meanwhile), else one rebuilt from it."""
         with self.locks.hold(record):
-            log, version = fetch()
+            log, version = store.read("game", record)
             with self.guard:
-                held = self.games.pop(record, None)
-            if held is None or held.version != version:
-                held = Held(LiveGame(log), version)
-            yield held
-            with self.guard:
-                self.games[record] = held
-                while len(self.games) > CACHE_SIZE:
-                    self.games.popitem(last=False)
+                live = self.games.pop(record, None)
+            if live is None or not live.follow(log):
+                live = LiveGame(log)
+            try:
+                yield live, version
+            finally:
+                with self.guard:
+                    self.games[record] = live
+                    while len(self.games) > CACHE_SIZE:
+                        self.games.popitem(last=False)
+
+
+def _save(request: Request, record: str, version: int, live: LiveGame) -> None:
+    """Store the changed game (held since it was read at ``version``) and wake the mover when
+    chance or a bot is to move; a SleuthError, nothing stored, if another process wrote the
+    game meanwhile."""
+    if not _store(request).swap("game", record, version, live.log):
+        raise SleuthError("the game changed meanwhile (another move was played): try again")
+    if live.waiting():
+        _mover(request).wake(record)
 
 
 HELD = "forfeited (the reason is shown when the game ends)"
@@ -112,19 +159,20 @@ def _store(request: Request) -> Store:
     return store
 
 
-def _stored(request: Request, record: str) -> Callable[[], tuple[dict[str, Any], int]]:
-    """Reads ``record``'s stored log and its version; a record of another session (or none)
-    is a 404 now, before anything is held."""
-    store, session = _store(request), request.state.session
-    store.get(session, "game", record)
-    return lambda: store.get_versioned(session, "game", record)
-
-
 def _live(request: Request) -> _Live:
-    live: _Live | None = getattr(request.app.state, "live", None)
-    if live is None:
-        live = request.app.state.live = _Live()
+    live: _Live = request.app.state.live
     return live
+
+
+def _mover(request: Request) -> Mover:
+    mover: Mover = request.app.state.mover
+    return mover
+
+
+def install(app: Any, store: Store) -> None:
+    """Give ``app`` the live games' cache and the bot mover this module's routes use."""
+    app.state.live = _Live()
+    app.state.mover = Mover(store, app.state.live.locks)
 
 
 @cache
@@ -176,31 +224,42 @@ def home_context(request: Request) -> dict[str, Any]:
     return {"games": games_info(), "mine": mine}
 
 
-def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
-    """Everything the page shows about a game: only what the human's seat may see while the
-    game is on; the full log of every seat once it is over."""
-    game, view = live.game, live.view
-    legal = [str(a) for _, a in zip(range(LEGAL_SHOWN), live.legal(), strict=False)]
+def game_payload(seat: Seat, live: LiveGame, links: dict[int, str] | None = None) -> dict[str, Any]:
+    """Everything the page shows about a game: only what ``seat`` may see while the game is
+    on; the full log of every seat once it is over.  ``links``: the seat tokens of the
+    people's seats, shown to the game's starter only."""
+    game, view, me = live.game, live.views[seat.seat], seat.seat
+    legal = [str(a) for _, a in zip(range(LEGAL_SHOWN), live.legal(me), strict=False)]
     result = live.result()
     roles = game.roles
+    players = [
+        {"seat": s, "role": role, "player": _player(live, me, s)} for s, role in enumerate(roles)
+    ]
     payload: dict[str, Any] = {
-        "id": record,
+        "id": seat.key,
         "game": game.name,
         "options": game.options(),
-        "seat": live.seat,
-        "role": roles[live.seat],
-        "players": [
-            {"seat": s, "role": role, "player": "you" if s == live.seat else live.log["bots"][s]}
-            for s, role in enumerate(roles)
-        ],
+        "seat": me,
+        "role": roles[me],
+        "players": players,
         "over": result is not None,
-        "your_turn": live.your_turn(),
-        "to_move": None if result is not None else _mover(live),
-        "events": [describe(game, e, live.seat) for e in view.events],
+        "your_turn": live.your_turn(me),
+        "waiting": live.waiting(),
+        "to_move": None if result is not None else _to_move(live),
+        "to_move_seat": None if result is not None else _to_move_seat(live),
+        "status": _status(live, me, players),
+        "moves": live.moves,
+        "links": None
+        if not seat.starter or links is None
+        else [
+            {"seat": s, "role": roles[s], "url": f"/play/{token}"}
+            for s, token in sorted(links.items())
+        ],
+        "events": [describe(game, e, me) for e in view.events],
         "legal": legal,
-        "legal_count": len(live.legal()),
+        "legal_count": len(live.legal(me)),
         "svg": board_svg(game, view, legal),
-        "pick": _pick(live).as_json(),
+        "pick": _pick(live, me).as_json(),
         "forfeits": [
             {"seat": f.seat, "bot": f.bot, "reason": f.reason if result is not None else HELD}
             for f in live.forfeits
@@ -220,22 +279,47 @@ def game_payload(record: str, live: LiveGame) -> dict[str, Any]:
                 "seat": step.seat,
                 "by": "chance" if step.seat == CHANCE else roles[step.seat],
                 "action": step.action,
-                "events": [describe(game, e, live.seat) for e in step.events],
+                "events": [describe(game, e, me) for e in step.events],
             }
             for step in live.steps
         ]
     return payload
 
 
-def _pick(live: LiveGame, prefix: tuple[int, ...] = ()) -> Pick:
-    """The tap picker of the human's next action after the ids of ``prefix`` (nothing when it
-    is not the human's turn)."""
-    return pick(live.spec, live.state, prefix) if live.your_turn() else NOTHING
+def _pick(live: LiveGame, seat: int, prefix: tuple[int, ...] = ()) -> Pick:
+    """The tap picker of ``seat``'s next action after the ids of ``prefix`` (nothing when it
+    is not that seat's turn)."""
+    return pick(live.spec, live.state, prefix) if live.your_turn(seat) else NOTHING
 
 
-def _mover(live: LiveGame) -> str:
+def _to_move(live: LiveGame) -> str:
     seat = live.state.current_player()
     return "chance" if seat == CHANCE else live.game.roles[seat]
+
+
+def _to_move_seat(live: LiveGame) -> int | None:
+    seat = live.state.current_player()
+    return None if seat == CHANCE else seat
+
+
+def _player(live: LiveGame, me: int, seat: int) -> str:
+    """Who plays ``seat`` as ``me`` reads it: ``you``, ``a person`` or the bot's name."""
+    bot = live.log["bots"][seat]
+    if bot is not None:
+        return str(bot)
+    return "you" if seat == me else "a person"
+
+
+def _status(live: LiveGame, me: int, players: list[dict[str, Any]]) -> str:
+    """Whose turn it is, as every page of the game says it (to ``me``)."""
+    if live.is_over():
+        return "game over"
+    if live.your_turn(me):
+        return f"you are the {live.game.roles[me]}: your move"
+    seat = live.state.current_player()
+    if seat == CHANCE:
+        return "chance to move"
+    return f"{live.game.roles[seat]} to move (seat {seat}: {players[seat]['player']})"
 
 
 @router.get("/api/games")
@@ -246,73 +330,127 @@ def api_games() -> list[dict[str, Any]]:
 
 @router.post("/api/play", status_code=201)
 def api_new_game(choice: NewGame, request: Request) -> dict[str, Any]:
-    """Start a game: the bots and chance move until it is the human's turn."""
+    """Start a game, answered at once: chance and the bots move in the background.
+
+    The seats in ``people`` are played by other people: the answer's ``links`` give each
+    person's seat its private link."""
     return start_game(choice, request)
 
 
 def start_game(choice: NewGame, request: Request) -> dict[str, Any]:
-    """Store a new game of this session from ``choice`` (a random seed when it has none) and
-    let chance and the bots move until it is the human's turn; its :func:`game_payload`.
-    A bad choice raises a :class:`ChoiceError` before anything is stored."""
+    """Store a new game of this session from ``choice`` (a random seed when it has none), with
+    a seat token for each seat a person plays when more than one person plays, and wake the
+    mover; its :func:`game_payload` (with the seats' links).  A bad choice raises a
+    :class:`ChoiceError` before anything is stored."""
     seed = choice.seed if choice.seed is not None else secrets.randbits(63)
-    log = new_log(choice.game, choice.options, choice.seat, choice.role, choice.bots, seed)
-    store = _store(request)
-    record = store.create(request.state.session, "game", log)
+    log = new_log(
+        choice.game, choice.options, choice.seat, choice.role, choice.bots, seed, choice.people
+    )
+    store, session = _store(request), request.state.session
+    record = store.create(session, "game", log)
+    people = [s for s, bot in enumerate(log["bots"]) if bot is None]
+    links = store.add_seats(session, record, people) if len(people) > 1 else {}
+    _mover(request).wake(record)
+    with _live(request).hold(record, store) as (live, _):
+        return game_payload(Seat(record, record, live.seat, starter=True), live, links)
 
-    def start() -> dict[str, Any]:
-        with _live(request).hold(record, _stored(request, record)) as held:
-            held.live.advance()
-            held.version = store.put(
-                request.state.session, "game", record, held.live.log, held.version
-            )
-            return game_payload(record, held.live)
 
-    return retrying(start)
+def read_game(key: str, request: Request) -> dict[str, Any]:
+    """The game as ``key``'s seat sees it (waking the mover if a bot's move is pending, as
+    after a restart)."""
+    seat = seat_of(request, key)
+    with _live(request).hold(seat.record, _store(request)) as (live, _):
+        if live.waiting():
+            _mover(request).wake(seat.record)
+        return _payload(request, seat, live)
+
+
+def _payload(request: Request, seat: Seat, live: LiveGame) -> dict[str, Any]:
+    """:func:`game_payload` with the seats' links read for the starter."""
+    links = _store(request).tokens(seat.record) if seat.starter else None
+    return game_payload(seat, live, links)
 
 
 @router.get("/api/play/{record}")
 def api_game(record: str, request: Request) -> dict[str, Any]:
-    """The game as the human's seat sees it."""
-    with _live(request).hold(record, _stored(request, record)) as held:
-        return game_payload(record, held.live)
+    """The game as the seat of ``record`` sees it: a game's id (its starter's session) or a
+    seat's token."""
+    return read_game(record, request)
 
 
 @router.get("/api/play/{record}/pick")
 def api_pick(record: str, request: Request, ids: str = "") -> dict[str, Any]:
-    """The tap picker of the human's next action after the ids tapped so far (``ids=15,52``):
+    """The tap picker of the seat's next action after the ids tapped so far (``ids=15,52``):
     ``{"prefix", "steps", "choices": [{"id", "text", "action"}], "more"}``, where a choice's
     ``action`` is the action it completes (to play), else null (more taps follow)."""
-    prefix = parse_prefix(ids)
-    with _live(request).hold(record, _stored(request, record)) as held:
-        return _pick(held.live, prefix).as_json()
+    return read_pick(record, request, parse_prefix(ids))
+
+
+def read_pick(key: str, request: Request, prefix: tuple[int, ...]) -> dict[str, Any]:
+    """The picker of the seat ``key`` grants, after the ids of ``prefix``."""
+    seat = seat_of(request, key)
+    with _live(request).hold(seat.record, _store(request)) as (live, _):
+        return _pick(live, seat.seat, prefix).as_json()
+
+
+@router.get("/api/play/{record}/events")
+async def api_events(record: str, request: Request) -> Response:
+    """The game as ``record``'s seat sees it, as server-sent events: the answer of ``GET
+    /api/play/ID`` now and after each change, until the game is over."""
+    seat = await run_in_threadpool(seat_of, request, record)
+
+    def payload() -> dict[str, Any]:
+        with _live(request).hold(seat.record, _store(request)) as (live, _):
+            return _payload(request, seat, live)
+
+    return event_stream(_store(request), seat.record, payload)
 
 
 @router.post("/api/play/{record}/action")
 def api_action(record: str, move: Move, request: Request) -> dict[str, Any]:
-    """Play the human's action; an illegal one is a 400 and changes nothing."""
+    """Play an action of ``record``'s seat, answered at once; an illegal one, or one out of
+    turn, is a 400 and changes nothing."""
     return play_action(record, move, request)
 
 
-def play_action(record: str, move: Move, request: Request) -> dict[str, Any]:
-    """Play the human's action in this session's game ``record``, then let chance and the bots
-    move until it is the human's turn again; its :func:`game_payload`.  A bad or illegal action
-    raises a SleuthError and changes nothing; another session's game is a NotFoundError."""
-    store = _store(request)
+def play_action(key: str, move: Move, request: Request) -> dict[str, Any]:
+    """Play the action of ``key``'s seat and wake the mover; its :func:`game_payload`.  A bad
+    or illegal action, or one out of turn, raises a SleuthError and changes nothing; an
+    unknown key is a NotFoundError."""
+    seat = seat_of(request, key)
+    with _live(request).hold(seat.record, _store(request)) as (live, version):
+        live.play(seat.seat, move.action)
+        _save(request, seat.record, version, live)
+        return _payload(request, seat, live)
 
-    def play() -> dict[str, Any]:
-        with _live(request).hold(record, _stored(request, record)) as held:
-            held.live.play(move.action)
-            held.version = store.put(
-                request.state.session, "game", record, held.live.log, held.version
-            )
-            return game_payload(record, held.live)
 
-    return retrying(play)
+@router.post("/api/play/{record}/bot")
+def api_hand_over(record: str, hand: HandOver, request: Request) -> dict[str, Any]:
+    """Hand a person's seat to a bot from now on: the key's own seat, or (for the game's
+    starter) any person's ``seat``; a bad bot or seat is a 400 and changes nothing."""
+    return hand_over(record, hand, request)
+
+
+def hand_over(key: str, hand: HandOver, request: Request) -> dict[str, Any]:
+    """Let the bot of ``hand`` play its seat (the key's own when none is named; only the
+    game's starter may name another) and wake the mover; its :func:`game_payload`.  A seat
+    no person plays, a bot the game refuses, or another seat named by a seat's link raises a
+    ChoiceError and changes nothing."""
+    seat = seat_of(request, key)
+    target = seat.seat if hand.seat is None else hand.seat
+    if target != seat.seat and not seat.starter:
+        raise ChoiceError(
+            "seat", f"this link is seat {seat.seat}'s: it hands only its own seat to a bot"
+        )
+    with _live(request).hold(seat.record, _store(request)) as (live, version):
+        live.hand_over(target, hand.bot)
+        _save(request, seat.record, version, live)
+        return _payload(request, seat, live)
 
 
 @router.delete("/api/play/{record}", status_code=204)
 def api_delete(record: str, request: Request) -> Response:
-    """Forget a game of this session."""
+    """Forget a game of this session (with its seats' links)."""
     _store(request).delete(request.state.session, "game", record)
     return Response(status_code=204)
 
@@ -411,6 +549,24 @@ async def action_form(record: str, request: Request) -> Response:
     return RedirectResponse(f"/play/{record}", status_code=303)
 
 
+@router.post("/play/{record}/bot", include_in_schema=False)
+async def hand_over_form(record: str, request: Request) -> Response:
+    """A seat handed to a bot by the game page's form (form-encoded ``seat`` and ``bot``), as
+    ``POST /api/play/ID/bot`` hands it, then back to the page (303); a refused one answers the
+    page again (400) with the message, and changes nothing."""
+    refuse_other_sites(request, "a seat is handed to a bot from this site's own game page")
+    form = form_texts(await request.form())
+    try:
+        seat = form.get("seat", "").strip()
+        hand = HandOver(seat=int(seat) if seat.isdigit() else None, bot=form.get("bot", ""))
+        await run_in_threadpool(hand_over, record, hand, request)
+    except NotFoundError:
+        raise
+    except (SleuthError, ValidationError) as problem:
+        return await run_in_threadpool(_game_page, request, record, SleuthError(str(problem)))
+    return RedirectResponse(f"/play/{record}", status_code=303)
+
+
 def move_from_form(form: FormData) -> Move:
     """The action a game page's form sends (its one field, ``action``), as the JSON API would
     receive it; a SleuthError naming what is wrong: another field, none or several actions, a
@@ -457,19 +613,28 @@ def _game_page(
     typed: str = "",
     prefix: tuple[int, ...] = (),
 ) -> Response:
-    """The page of this session's game ``record``: its :func:`game_payload` with the picker
-    after the ids of ``prefix``, and the action ``typed`` with the ``problem`` it met (then
-    the status is 400; so is a prefix the picker refuses, shown as the problem)."""
-    with _live(request).hold(record, _stored(request, record)) as held:
-        view = game_payload(record, held.live)
-        try:
-            chosen = view["pick"] if not prefix else _pick(held.live, prefix).as_json()
-        except SleuthError as refused:
-            problem, chosen = refused, view["pick"]
+    """The page of the game ``record`` names (a game's id or a seat's token): its
+    :func:`game_payload` with the picker after the ids of ``prefix``, the bots the page's
+    seats may be handed to, and the action ``typed`` with the ``problem`` it met (then the
+    status is 400; so is a prefix the picker refuses, shown as the problem)."""
+    view = read_game(record, request)
+    try:
+        chosen = view["pick"] if not prefix else read_pick(record, request, prefix)
+    except SleuthError as refused:
+        problem, chosen = refused, view["pick"]
+    spec = game_spec(view["game"])
     context = {
         "view": view,
+        "bots": [bot.name for bot in spec.bots],
+        "handed": [
+            p
+            for p in view["players"]
+            if p["player"] in ("you", "a person")
+            and (view["links"] is not None or p["player"] == "you")
+        ],
         "pick": chosen,
         "groups": choice_groups(chosen),
+        "refresh": REFRESH,
         "problem": "" if problem is None else str(problem),
         "typed": typed,
     }

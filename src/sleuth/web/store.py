@@ -15,6 +15,12 @@ that a change made from a version another process has since replaced is refused
 (:class:`ConflictError`) instead of lost.  A form's message for the page the browser is sent to
 next is kept here too (:meth:`Store.say`), since another process may serve that page.
 
+A game's seats played by people have a seat token each (:meth:`Store.add_seats`): another
+random id, which is the seat's identity, with no session.  A token grants one seat of one game
+(:meth:`Store.seat`); an unknown token is a :class:`NotFoundError` like a record of another
+session.  The seats go with their game (deleted or forgotten), and a seat in use keeps the
+game's session seen.
+
 A session not seen for ``forget_after`` seconds is forgotten with its records
 (:meth:`Store.forget_idle`): when the store opens, and then at most every
 :data:`SWEEP_EVERY` seconds when the app asks (:meth:`Store.sweep_due`).  A session is seen
@@ -30,7 +36,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -75,6 +81,12 @@ CREATE TABLE IF NOT EXISTS messages (
     record TEXT PRIMARY KEY REFERENCES records(id),
     text TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seats (
+    token TEXT PRIMARY KEY,
+    record TEXT NOT NULL REFERENCES records(id),
+    seat INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seats_by_record ON seats(record, seat);
 """
 _SEEN = """
 CREATE INDEX IF NOT EXISTS sessions_by_seen ON sessions(seen);
@@ -262,6 +274,11 @@ class Store:
                 f"(SELECT id FROM records WHERE session IN ({idle}))",
                 (cutoff,),
             )
+            db.execute(
+                f"DELETE FROM seats WHERE record IN "
+                f"(SELECT id FROM records WHERE session IN ({idle}))",
+                (cutoff,),
+            )
             db.execute(f"DELETE FROM records WHERE session IN ({idle})", (cutoff,))
             forgotten: int = db.execute("DELETE FROM sessions WHERE seen < ?", (cutoff,)).rowcount
         return forgotten
@@ -331,8 +348,14 @@ class Store:
         return int(row[0]) + 1
 
     def delete(self, session: str, kind: str, record: str) -> None:
-        """Remove ``session``'s record (NotFoundError if it is not this session's)."""
+        """Remove ``session``'s record with its seat tokens (NotFoundError if it is not this
+        session's)."""
         with self._connect() as db:
+            db.execute(
+                "DELETE FROM seats WHERE record IN "
+                "(SELECT id FROM records WHERE id = ? AND session = ? AND kind = ?)",
+                (record, session, kind),
+            )
             changed = db.execute(
                 "DELETE FROM records WHERE id = ? AND session = ? AND kind = ?",
                 (record, session, kind),
@@ -379,3 +402,70 @@ class Store:
             .fetchall()
         )
         return [(record, json.loads(data)) for record, data in rows]
+
+    def read(self, kind: str, record: str) -> tuple[dict[str, Any], int]:
+        """The data of the record ``record`` of ``kind`` whoever owns it, and its version;
+        NotFoundError when there is none.  Only for a caller that has decided the record may
+        be read: a seat token's holder (:meth:`seat`), or the server's own bot mover."""
+        row = (
+            self._db()
+            .execute("SELECT data, version FROM records WHERE id = ? AND kind = ?", (record, kind))
+            .fetchone()
+        )
+        if row is None:
+            raise NotFoundError(f"no {kind} {record!r}")
+        data: dict[str, Any] = json.loads(row[0])
+        return data, int(row[1])
+
+    def version(self, record: str) -> int | None:
+        """The version of ``record`` (one more at each write), None when there is none."""
+        row = self._db().execute("SELECT version FROM records WHERE id = ?", (record,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def swap(self, kind: str, record: str, version: int, data: dict[str, Any]) -> bool:
+        """Replace the data of ``record`` if it is still at ``version`` (nobody wrote it since
+        it was read at that version); whether it was replaced (False: nothing changed)."""
+        with self._connect() as db:
+            changed = db.execute(
+                "UPDATE records SET data = ?, updated = ?, version = version + 1 "
+                "WHERE id = ? AND kind = ? AND version = ?",
+                (json.dumps(data), self.clock(), record, kind, version),
+            ).rowcount
+        return bool(changed)
+
+    def add_seats(self, session: str, record: str, seats: Sequence[int]) -> dict[int, str]:
+        """A new seat token for each of ``seats`` of ``session``'s game ``record`` (a seat
+        that has one keeps it), by seat; NotFoundError, nothing stored, if the game is not this
+        session's."""
+        self.get(session, "game", record)
+        with self._connect() as db:
+            for seat in seats:
+                db.execute(
+                    "INSERT INTO seats SELECT ?, ?, ? "
+                    "WHERE NOT EXISTS (SELECT 1 FROM seats WHERE record = ? AND seat = ?)",
+                    (new_id(), record, seat, record, seat),
+                )
+        return self.tokens(record)
+
+    def tokens(self, record: str) -> dict[int, str]:
+        """The seat tokens of the game ``record``, by seat."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT seat, token FROM seats WHERE record = ? ORDER BY seat", (record,)
+            ).fetchall()
+        return {int(seat): token for seat, token in rows}
+
+    def seat(self, token: str) -> tuple[str, int]:
+        """The game and the seat the seat token ``token`` grants; NotFoundError for an
+        unknown token.  The game's session is seen now, as if its owner had used it (see
+        :meth:`touch`): a game its players use is not forgotten."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT seats.record, seats.seat, records.session FROM seats "
+                "JOIN records ON records.id = seats.record WHERE seats.token = ?",
+                (token,),
+            ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no seat {token!r}")
+        self.touch(row[2])
+        return str(row[0]), int(row[1])

@@ -12,7 +12,10 @@ from playwright.sync_api import Page
 
 GAME_URL = re.compile(r"/play/(?!new)[A-Za-z0-9_-]+$")
 SETTLED = """() => document.getElementById('status').textContent !== ''
-    && !document.getElementById('game').classList.contains('busy')"""
+    && !document.getElementById('game').classList.contains('busy')
+    && document.getElementById('game').dataset.turn !== 'theirs'"""
+"""The page is at the person's turn (or at the end), with no request pending: the bots' and
+chance's moves have arrived (they move in the background)."""
 MAX_MOVES = 400
 """A game against random bots ends well before this many human actions (else the test fails)."""
 BOTS_MS = 120_000
@@ -42,7 +45,7 @@ def start_game(
 
 
 def settle(page: Page) -> None:
-    """Wait until the game page shows an answer and no request is pending."""
+    """Wait until the game page is at its person's turn or over, with no request pending."""
     page.wait_for_function(SETTLED, timeout=BOTS_MS)
 
 
@@ -68,11 +71,16 @@ def legal(page: Page) -> list[str]:
 WIDEST = "() => document.documentElement.scrollWidth"
 
 
-def play_once(page: Page, rng: random.Random) -> str:
+IDLE = "() => !document.getElementById('game').classList.contains('busy')"
+"""The page has no request pending (whoever is to move)."""
+
+
+def play_once(page: Page, rng: random.Random, settled: str = SETTLED) -> str:
     """Play one action by taps alone: now and then a clickable part of the board, else the
     picker's choices, a step at a time, until a tap completes an action (a Cluedo accusation
     only when nothing else is offered; a completing choice half the time one is offered past
-    the first step, so that a Marshal's guess ends); the action played."""
+    the first step, so that a Marshal's guess ends), then wait until the page is ``settled``
+    (by default: at its person's turn again); the action played."""
     while True:
         prefix = page.locator("#actions").get_attribute("data-prefix")
         board = page.locator("#board [data-action]")
@@ -99,7 +107,7 @@ def play_once(page: Page, rng: random.Random) -> str:
     with page.expect_response(re.compile(r"/api/play/[^/]+/action$"), timeout=BOTS_MS) as answer:
         target.tap()
     assert answer.value.ok, answer.value.text()
-    settle(page)
+    page.wait_for_function(settled, timeout=BOTS_MS)
     assert page.locator("#error").inner_text() == ""
     return action
 

@@ -101,6 +101,9 @@ form.addEventListener("submit", async (event) => {
   // not (a JavaScript number would turn "abc" into null, and round a seed beyond 2**53)
   const seat = String(data.get("seat")).trim();
   if (seat) choice.seat = seat;
+  // the friends' seats as typed, apart by commas or spaces (the server names a bad one)
+  const people = String(data.get("people")).split(/[\s,]+/).filter((word) => word !== "");
+  if (people.length) choice.people = people;
   const seed = String(data.get("seed")).trim();
   if (seed) choice.seed = seed;
   try {

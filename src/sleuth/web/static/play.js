@@ -1,6 +1,7 @@
 // The game page: the server draws it, and its forms play without this script.  The script
 // takes them over: it sends each action to /api/play/ID/action and draws the page again from
-// the answer (the same markup), and makes the board's parts clickable.
+// the answer (the same markup), and makes the board's parts clickable.  The other players'
+// moves (people's, bots', chance's) arrive as server-sent events from /api/play/ID/events.
 import { request, element } from "./api.js";
 import { drawPicker, followSteps } from "./picker.js";
 
@@ -11,14 +12,16 @@ const form = document.getElementById("action-form");
 const text = document.getElementById("action-text");
 let busy = false;
 const actions = document.getElementById("actions");
+let moves = Number(root.dataset.moves); // the latest answer shown: an older one is dropped
 
 function show(game) {
+  if (game.moves < moves) return;
+  moves = game.moves;
+  root.dataset.turn = game.over ? "over" : game.your_turn ? "yours" : "theirs";
   document.getElementById("board").innerHTML = game.svg;
   document.getElementById("players").textContent = game.players.map((p) =>
     `seat ${p.seat} ${p.role}: ${p.player}`).join(" · ");
-  const status = document.getElementById("status");
-  status.textContent = game.over ? "game over" : game.your_turn
-    ? `you are the ${game.role}: your move` : `${game.to_move} to move`;
+  document.getElementById("status").textContent = game.status;
   drawPicker(actions, id, game.pick);
   form.hidden = !game.your_turn;
   const events = document.getElementById("events");
@@ -59,6 +62,7 @@ async function play(action) {
 
 // Every form of the page sends one action: the button's, else the list's or the box's.
 root.addEventListener("submit", (event) => {
+  if (event.target.closest("#hand-over")) return; // a plain form: the page comes back
   event.preventDefault();
   const button = event.submitter;
   const chosen = button && button.name === "action" ? button : event.target.elements.action;
@@ -72,3 +76,13 @@ root.addEventListener("click", (event) => {
 });
 const events = document.getElementById("events");
 events.scrollTop = events.scrollHeight;
+root.dataset.turn = document.getElementById("result").hidden
+  ? (form.hidden ? "theirs" : "yours") : "over";
+
+// Every change of the game, as this seat sees it; the stream ends with the game.
+const stream = new EventSource(`/api/play/${id}/events`);
+stream.onmessage = (event) => {
+  const game = JSON.parse(event.data);
+  show(game);
+  if (game.over) stream.close();
+};
