@@ -124,11 +124,12 @@ def padded(hand: Sequence[int], last: int, hideout: int, extra: int) -> Place:
 
 
 MIXES: dict[str, tuple[tuple[float, str], ...]] = {
-    "first": ((1.0, ""),),
-    "second": ((1.0, ""),),
+    "first": ((1.0, "stride=3"),),
+    "second": ((0.571, "stride=3"), (0.429, "draw=low")),
 }
 """The robust Fugitive's mix per edition: (weight, ``policy`` options) pairs, weights summing
-to 1."""
+to 1: the Fugitive's equilibrium mix of ``python studies/fugitive_balance.py psro --games 60
+--workers 1`` (2026-12-07, docs/fugitive-study.md)."""
 
 
 def policy_options(text: str) -> dict[str, Any]:
