@@ -38,6 +38,7 @@ from _stored import play_stored, stoppable
 
 from sleuth.arena import store
 from sleuth.arena.equilibrium import bootstrap_value, solve_zero_sum
+from sleuth.arena.oracle import best_response, double_oracle
 from sleuth.arena.stats import wilson_interval
 from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.catalogue import EDITIONS
@@ -86,6 +87,36 @@ FUGITIVES = (
 (caution levels)."""
 QUICK_MARSHALS = ("candidates", "notes")
 QUICK_FUGITIVES = ("random", "steady")
+FAMILY = (
+    "policy",  # the heuristic Fugitive's choices, no bluff
+    "policy:slack=0.5",
+    "policy:slack=1",
+    "policy:bluff=0.3",
+    "policy:stride=2",
+    "policy:stride=3",
+    "policy:stride=4",
+    "policy:stride=2:slack=0.5",
+    "policy:stride=3:bluff=0.3",
+    "policy:stride=3:sprints=0",
+    "policy:sprints=1",
+    "policy:draw=low",
+    "policy:stride=2:draw=low",
+    "policy:draw=high",
+)
+"""The ``policy`` Fugitives the double oracle (``psro``) chooses among: wasted reach (slack,
+bluff), short strides, few sprint cards and pile choices, one or two changed at a time."""
+ORACLE_MARSHALS = (
+    "belief",
+    "belief:guess=argmax",
+    "belief:model=thrifty",
+    "belief:model=uniform",
+    "belief:model=uniform:guess=argmax",
+    "notes",
+    "candidates",
+)
+"""The Marshals the double oracle answers with: the pool without the search Marshals (10-20 s
+a game) and the belief Marshal's draw and rarer guess variants."""
+QUICK_FAMILY = ("policy", "policy:stride=2")
 
 
 def _key(fugitive: str, marshal: str, edition: str) -> tuple[str, str, str]:
@@ -135,6 +166,63 @@ def run(
             workers, time_limit=TIME_LIMIT,
         )  # fmt: skip
         done = played(db)
+
+
+def psro(
+    db: Path,
+    games: int,
+    workers: int | None,
+    edition: str,
+    fugitives: Sequence[str],
+    marshals: Sequence[str],
+) -> None:
+    """The double oracle between the Fugitive pool ``fugitives`` and the Marshal pool
+    ``marshals`` in ``edition``: each entry it needs played up to ``games`` games into the
+    database (so a stopped search resumes), then the equilibrium, each side's best response
+    and exploitability, and the robust Fugitive's mix."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    store.prepare(db)
+
+    def entry(i: int, j: int) -> float:
+        key = _key(fugitives[i], marshals[j], edition)
+        before = played(db).get(key, (0, 0, 0))[0]
+        if before < games:
+            print(f"{datetime.now(UTC):%H:%M:%S} {fugitives[i]} v {marshals[j]}, {edition} ...",
+                  flush=True)  # fmt: skip
+            play_stored(
+                db, "fugitive", [fugitives[i], marshals[j]], {**OPTIONS, "edition": edition},
+                games - before, SEED + before, workers, time_limit=TIME_LIMIT,
+            )  # fmt: skip
+        total, wins, draws = played(db)[key]
+        return (wins + draws / 2) / total
+
+    found = double_oracle(entry, len(fugitives), len(marshals))
+    print(f"\n## {edition} edition: the double oracle, {games:,} games an entry\n")
+    print(f"iterations: {len(found.values)}; the restricted game's value at each: "
+          + ", ".join(f"{v:.1%}" for v in found.values))  # fmt: skip
+    print(f"value (the Fugitive's win rate): {found.equilibrium.value:.2%}; converged: "
+          f"{'yes' if found.converged else 'no'}")  # fmt: skip
+    print(f"Fugitive's exploitability (a Marshal of the pool gains): {found.column_gain:.2%}; "
+          f"Marshal's (a Fugitive of the pool gains): {found.row_gain:.2%}")  # fmt: skip
+    sides = (
+        ("Fugitive", fugitives, found.row_mix(len(fugitives))),
+        ("Marshal", marshals, found.column_mix(len(marshals))),
+    )
+    for side, names, mix in sides:
+        support = ", ".join(f"`{names[i]}` {mix[i]:.1%}" for i in np.argsort(-mix) if mix[i] > 1e-6)
+        print(f"{side}'s equilibrium mix: {support}")
+    print("\nbest Fugitive of the pool against each Marshal measured against every one:")
+    for j in found.columns:
+        i, rate = best_response(entry, len(fugitives), [j], [1.0], rows=True)
+        print(f"- `{marshals[j]}`: `{fugitives[i]}` {rate:.1%}")
+    row_mix = found.row_mix(len(fugitives))
+    j, rate = best_response(entry, len(marshals), found.rows, list(found.equilibrium.rows), False)
+    print(f"best Marshal of the pool against the Fugitive's mix: `{marshals[j]}` ({rate:.1%})")
+    weights = [(round(float(row_mix[i]), 3), fugitives[i]) for i in np.argsort(-row_mix)]
+    mix_text = ", ".join(
+        f'({w}, "{f.partition(":")[2]}")' for w, f in weights if w > 0 and f.startswith("policy")
+    )
+    print(f'the robust Fugitive\'s mix (policy.MIXES["{edition}"]): ({mix_text},)\n')
 
 
 def matrix(
@@ -232,7 +320,7 @@ def _plot(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("run", "matrix"))
+    parser.add_argument("command", choices=("run", "matrix", "psro"))
     add_output_options(parser, NAME)
     parser.add_argument("--games", type=positive, default=None, help="per pairing (run)")
     parser.add_argument(
@@ -255,6 +343,13 @@ def main() -> None:
         games = args.games or (QUICK_GAMES if args.quick else 100)
         with stoppable():  # the first Ctrl-C or SIGTERM stops the whole study
             run(db, games, args.workers, args.edition or EDITIONS, fugitives, marshals)
+    elif args.command == "psro":
+        games = args.games or (QUICK_GAMES if args.quick else 100)
+        family = args.fugitive or (QUICK_FAMILY if args.quick else FAMILY)
+        pool = args.marshal or (QUICK_MARSHALS if args.quick else ORACLE_MARSHALS)
+        with stoppable():
+            for edition in args.edition or EDITIONS:
+                psro(db, games, args.workers, edition, family, pool)
     else:
         matrix(db, image, fugitives, marshals, args.samples)
 

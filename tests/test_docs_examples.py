@@ -51,7 +51,8 @@ STUDY_GAMES = {
     "scotland_yard_study.py": 1,
     "cluedo_study.py": 1,
 }
-"""``--games`` of a study's ``run``: the Fugitive study plays 17 pairings of that many games."""
+"""``--games`` of a study's ``run`` (and the balance study's ``psro``): the Fugitive study plays
+17 pairings of that many games."""
 SHELL_FENCES = {"bash", "sh", "shell"}
 COMMAND = re.compile(r"^(\.venv/bin/)?(sleuth|python3?) ")
 INTERACTIVE = re.compile(r"\bsleuth (assist|fox play)\b")
@@ -226,7 +227,7 @@ EXAMPLES = [example for path in PAGES for example in page_examples(path)]
 
 def shortened(command: str) -> str:
     """``command`` with its game counts cut to a test's size."""
-    study = re.search(r"studies/(\w+\.py) run\b", command)
+    study = re.search(r"studies/(\w+\.py) (run|psro)\b", command)
     if study:
         games = STUDY_GAMES[study.group(1)]
         command = re.sub(r"--games[ =][\d,_]+", f"--games {games}", command)
@@ -253,7 +254,7 @@ def outputs(example: Example) -> set[str]:
             made.add(db)
         elif "--no-db" not in words:
             made.add("sleuth.duckdb")
-    study = re.search(r"(studies/\w+\.py) run\b", example.text)
+    study = re.search(r"(studies/\w+\.py) (run|psro)\b", example.text)
     if study:
         made |= {study.group(1), "study-output"}
     if re.search(r"studies/learn_\w+\.py train\b", example.text) and "--model" in words:

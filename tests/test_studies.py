@@ -166,3 +166,32 @@ def test_fugitive_balance_runs_resumes_and_solves_the_matrix_game(tmp_path: Path
     assert docs_files() == before
     missing = balance("matrix", "--out", str(tmp_path / "none"))
     assert missing.returncode != 0 and "fugitive-balance.duckdb does not exist" in missing.stderr
+
+
+def test_fugitive_balance_psro_finds_the_restricted_equilibrium(tmp_path: Path) -> None:
+    before = docs_files()
+    result = subprocess.run(
+        [sys.executable, str(BALANCE), "psro", "--quick", "--edition", "first", "--workers", "1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    db = tmp_path / "study-output" / "fugitive-balance.duckdb"
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute(
+            "select bots[1], bots[2], count(*), avg(wins[1]) from games group by all"
+        ).fetchall()
+    assert all(games == 2 for _, _, games, _ in rows)
+    rates = {(f, m): rate for f, m, _, rate in rows}
+    fugitives, marshals = ("policy", "policy:stride=2"), ("candidates", "notes")
+    # with these two-by-two pools it measures every entry, and its answer is the whole game's
+    value = solve_zero_sum([[rates[f, m] for m in marshals] for f in fugitives]).value
+    assert f"value (the Fugitive's win rate): {value:.2%}" in result.stdout
+    assert "converged: yes" in result.stdout
+    assert 'the robust Fugitive\'s mix (policy.MIXES["first"]): ((' in result.stdout
+    assert "best Marshal of the pool against the Fugitive's mix: `" in result.stdout
+    again = subprocess.run(
+        [sys.executable, str(BALANCE), "psro", "--quick", "--edition", "first", "--workers", "1"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert " ...\n" not in again.stdout and again.stdout.endswith(result.stdout.split("\n\n", 1)[1])
+    assert docs_files() == before

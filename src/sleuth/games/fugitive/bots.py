@@ -30,6 +30,7 @@ from sleuth.games.fugitive.players.fugitives import (
     Strategy,
 )
 from sleuth.games.fugitive.players.marshals import BeliefMarshal, CandidatesMarshal, NotesMarshal
+from sleuth.games.fugitive.players.policy import PolicyFugitive, RobustFugitive
 from sleuth.games.fugitive.rules import FUGITIVE
 
 
@@ -86,6 +87,8 @@ BOTS = (
     GAME.bot("heuristic").implemented(HeuristicFugitive),
     GAME.bot("elusive").implemented(ElusiveFugitive, start_warm_up),
     GAME.bot("steady").implemented(SteadyFugitive),
+    GAME.bot("policy").implemented(PolicyFugitive),
+    GAME.bot("robust").implemented(RobustFugitive),
     GAME.bot("belief").implemented(_belief_marshal, start_warm_up),
     GAME.bot("notes").implemented(NotesMarshal),
     GAME.bot("candidates").implemented(CandidatesMarshal),

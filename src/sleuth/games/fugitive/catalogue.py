@@ -39,6 +39,9 @@ BLUFF = 0.25
 """The heuristic Fugitive's default chance of paying one sprint card more than needed."""
 DEAD_CARDS = 1
 """The steady Fugitive's default number of dead cards added as sprint cards."""
+POLICY_DRAWS = ("next", "low", "high", "random")
+"""The ``policy`` Fugitive's pile choices: the pile of his next hideouts (as ``heuristic``),
+the lowest or highest non-empty pile, or one at random."""
 
 
 BELIEF_BUDGET = 30.0
@@ -193,6 +196,55 @@ GAME = GameInfo(
                     interactive_max=42,
                 ),
             ),
+        ),
+        BotInfo(
+            "policy",
+            ("fugitive",),
+            "the heuristic Fugitive with its choices as parameters: wasted reach, stride, "
+            "sprint cards, bluff, pile",
+            (
+                OptionSpec(
+                    "slack",
+                    0.0,
+                    "footprints of sprint reach paid beyond the jump (a fraction mixes the two "
+                    "nearest whole numbers)",
+                    parse_float(0.0, 10.0),
+                    interactive_max=10.0,
+                ),
+                OptionSpec(
+                    "stride",
+                    0,
+                    "the longest jump it makes (0: no limit)",
+                    parse_int(0),
+                    interactive_max=42,
+                ),
+                OptionSpec(
+                    "sprints",
+                    -1,
+                    "at most this many sprint cards a placement (-1: no limit)",
+                    parse_int(-1),
+                    interactive_max=41,
+                ),
+                OptionSpec(
+                    "bluff",
+                    0.0,
+                    "chance of paying one sprint card more",
+                    parse_float(0.0, 1.0),
+                    interactive_max=1.0,
+                ),
+                OptionSpec(
+                    "draw",
+                    "next",
+                    "pile choice: next (toward its next hideouts), low, high or random",
+                    parse_choice(POLICY_DRAWS),
+                ),
+            ),
+        ),
+        BotInfo(
+            "robust",
+            ("fugitive",),
+            "the robust Fugitive: one policy Fugitive a game, drawn by its seed from the "
+            "edition's equilibrium mix (issue 38)",
         ),
         BotInfo(
             "belief",

@@ -1,0 +1,161 @@
+"""A parameterised Fugitive (``policy``) and the robust Fugitive, a mix of them (``robust``).
+
+The ``policy`` Fugitive is the heuristic Fugitive's hand management with every choice the
+belief Marshal's odds depend on made a parameter, so that a search over the parameters can
+look for what beats a given Marshal (issue 38):
+
+- ``slack``: footprints of sprint reach paid for beyond what the jump needs.  The ``thrifty``
+  and ``frugal`` models weigh a world down for each footprint of reach it wastes, so a
+  Fugitive who wastes reach on purpose looks unlikely to them.  A fractional value mixes:
+  ``slack=1.5`` wastes 1 or 2 footprints, each half the time.  The sprint cards are chosen as
+  the heuristic Fugitive chooses them (:func:`~.fugitives.payment`), to cover the jump plus
+  the slack; it places only hideouts its hand can pay so, unless none (then it pays what it
+  can).
+- ``stride``: the longest jump it makes (0: no limit); short jumps waste the three free
+  footprints every placement has.  When no placeable hideout is that close, the nearest.
+- ``sprints``: at most this many sprint cards a placement (-1: no limit); it passes when no
+  hideout can be paid so (42 is always placed as soon as it can be).
+- ``bluff``: the chance of one sprint card more, as the heuristic Fugitive's ``bluff``.
+- ``draw``: the pile it draws from: ``next`` (the pile of its next hideouts, as the heuristic
+  Fugitive), ``low``, ``high`` or ``random``.
+
+Among the hideouts these allow it takes the best
+:func:`~.fugitives.placement_score` and passes, as the heuristic Fugitive does, rather than
+pay with a future hideout when its hand is short.  Its moves depend only on its hand, its
+last hideout, the legal actions and its random stream, so they are legal and repeat with the
+same seed.
+
+The ``robust`` Fugitive plays one ``policy`` Fugitive a game, drawn from :data:`MIXES` (one
+mix per edition, the one solved by ``studies/fugitive_balance.py psro``) with its own seed:
+the same seed gives the same pure policy, and over many seeds each policy comes about as often
+as its weight.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from sleuth.core.bots import Bot
+from sleuth.core.events import View
+from sleuth.core.game import Game
+from sleuth.core.options import parse_options
+from sleuth.core.registry import parse_option_texts
+from sleuth.core.rng import derive_seed
+from sleuth.games.fugitive.catalogue import GAME
+from sleuth.games.fugitive.engine.actions import PASS, Draw, Pass, Place
+from sleuth.games.fugitive.engine.cards import LAST, SPRINT
+from sleuth.games.fugitive.players.fugitives import (
+    SHORT_HAND,
+    HeuristicFugitive,
+    payment,
+    placement_score,
+)
+
+
+class PolicyFugitive(HeuristicFugitive):
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        seat: int,
+        seed: int,
+        slack: float,
+        stride: int,
+        sprints: int,
+        bluff: float,
+        draw: str,
+    ) -> None:
+        super().__init__(game, seat, seed, bluff)
+        self.slack = slack
+        self.stride = stride
+        self.sprints = sprints
+        self.draw = draw
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        if isinstance(legal[0], Draw) and self.draw != "next":
+            piles = [a for a in legal if isinstance(a, Draw)]
+            if self.draw == "random":
+                return self.rng.choice(piles)
+            return min(piles, key=lambda d: d.pile if self.draw == "low" else -d.pile)
+        return super().act(view, legal)  # the heuristic Fugitive's draw, bonus and opening
+
+    def _place_or_pass(
+        self, hand: list[int], last: int, hideouts: Sequence[int], can_pass: bool
+    ) -> Place | Pass:
+        if not hideouts:
+            return PASS
+        if LAST in hideouts:
+            return payment(hand, last, LAST, bluff=False)
+        near = [h for h in hideouts if self.stride == 0 or h - last <= self.stride]
+        allowed = near or [min(hideouts)]
+        extra = math.floor(self.slack) + int(self.rng.random() < self.slack % 1)
+        places = [padded(hand, last, h, extra) for h in allowed]
+        if self.sprints >= 0:
+            places = [p for p in places if len(p.sprints) <= self.sprints]
+        places = [p for p in places if surplus(p, last) >= extra] or places
+        if not places:
+            return PASS if can_pass else payment(hand, last, min(hideouts), bluff=False)
+        best = max(places, key=lambda p: (placement_score(p, last), -p.hideout))
+        if can_pass and any(c > best.hideout for c in best.sprints) and len(hand) < SHORT_HAND:
+            return PASS
+        if self.rng.random() < self.bluff:
+            spare = [c for c in hand if c not in (best.hideout, LAST, *best.sprints)]
+            if spare and (self.sprints < 0 or len(best.sprints) < self.sprints):
+                card = min(spare, key=lambda c: (c > best.hideout, -SPRINT[c], c))
+                return Place(best.hideout, (*best.sprints, card))
+        return best
+
+
+def surplus(place: Place, last: int) -> int:
+    """The footprints of reach ``place`` wastes after ``last``: its slack as the ``thrifty``
+    and ``frugal`` models count it."""
+    return 3 + sum(SPRINT[c] for c in place.sprints) - (place.hideout - last)
+
+
+def padded(hand: Sequence[int], last: int, hideout: int, extra: int) -> Place:
+    """``hideout`` after ``last`` paid as :func:`~.fugitives.payment` pays it, with sprint
+    cards covering ``extra`` footprints more than the jump needs as far as the hand allows
+    (the placement is legal whatever ``extra``)."""
+    return payment(hand, last - extra, hideout, bluff=False)
+
+
+MIXES: dict[str, tuple[tuple[float, str], ...]] = {
+    "first": ((1.0, "stride=3"),),
+    "second": ((0.571, "stride=3"), (0.429, "draw=low")),
+}
+"""The robust Fugitive's mix per edition: (weight, ``policy`` options) pairs, weights summing
+to 1: the Fugitive's equilibrium mix of ``python studies/fugitive_balance.py psro --games 60
+--workers 1`` (2026-12-07, docs/fugitive-study.md)."""
+
+
+def policy_options(text: str) -> dict[str, Any]:
+    """The ``policy`` Fugitive's keyword arguments from its options ``text``
+    (``slack=1:draw=low``; the others take their defaults), parsed as the bot's spec parses
+    them (bad names and values raise :class:`~sleuth.core.errors.OptionError`)."""
+    texts = parse_option_texts(text.split(":")) if text else {}
+    return parse_options(GAME.bot("policy").options, texts, "bot 'policy' of fugitive")
+
+
+class RobustFugitive(Bot):
+    """See the module docstring: the pure policy of each game is drawn from the edition's mix
+    with the bot's seed, and plays the whole game."""
+
+    def __init__(self, game: Game[Any], seat: int, seed: int) -> None:
+        super().__init__(game, seat, seed)
+        mix = MIXES[game.edition]  # type: ignore[attr-defined]
+        weights = [w for w, _ in mix]
+        chosen = random.Random(derive_seed(seed, "policy")).choices(range(len(mix)), weights)[0]
+        self.policy = mix[chosen][1]
+        """The options of the pure ``policy`` Fugitive this game plays."""
+        self._player = PolicyFugitive(game, seat, seed, **policy_options(self.policy))
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self._player.reseed(seed)
+
+    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
+        return self._player.act(view, legal)
