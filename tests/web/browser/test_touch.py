@@ -4,6 +4,7 @@ console."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -195,6 +196,10 @@ def test_the_script_draws_the_pickers_rows_as_the_server_does(phone: Page) -> No
         },
     )
     game = started.json()
+    deadline = time.monotonic() + 60
+    while not game["your_turn"] and time.monotonic() < deadline:  # the deal, in the background
+        time.sleep(0.1)
+        game = phone.request.get(f"/api/play/{game['id']}").json()
     prefix = [next(c["id"] for c in game["pick"]["choices"] if c["text"] == "accuse")]
     for _ in range(2):  # a suspect, then a weapon
         ids = ",".join(map(str, prefix))

@@ -13,16 +13,21 @@ const text = document.getElementById("action-text");
 let busy = false;
 const actions = document.getElementById("actions");
 let moves = Number(root.dataset.moves); // the latest answer shown: an older one is dropped
+let turn = null; // whose turn the picker was drawn for ("yours", "theirs", "over")
 
 function show(game) {
   if (game.moves < moves) return;
+  const now = game.over ? "over" : game.your_turn ? "yours" : "theirs";
+  // The same position again (the event stream's first answer): the picker keeps its taps.
+  const same = game.moves === moves && now === turn;
   moves = game.moves;
-  root.dataset.turn = game.over ? "over" : game.your_turn ? "yours" : "theirs";
+  turn = now;
+  root.dataset.turn = now;
   document.getElementById("board").innerHTML = game.svg;
   document.getElementById("players").textContent = game.players.map((p) =>
     `seat ${p.seat} ${p.role}: ${p.player}`).join(" · ");
   document.getElementById("status").textContent = game.status;
-  drawPicker(actions, id, game.pick);
+  if (!same) drawPicker(actions, id, game.pick);
   form.hidden = !game.your_turn;
   const events = document.getElementById("events");
   events.replaceChildren(...game.events.map((line) => element("li", {}, line)));
@@ -78,6 +83,7 @@ const events = document.getElementById("events");
 events.scrollTop = events.scrollHeight;
 root.dataset.turn = document.getElementById("result").hidden
   ? (form.hidden ? "theirs" : "yours") : "over";
+turn = root.dataset.turn;
 
 // Every change of the game, as this seat sees it; the stream ends with the game.
 const stream = new EventSource(`/api/play/${id}/events`);
