@@ -34,6 +34,8 @@ from sleuth.games.fox.rules import HIDE, FoxAction, FoxGame, FoxMove, Inspect
 class FoxEncoding(Encoding[FoxAction]):
     """The encoding of one fox game (its board, ``k`` and day limit fix the sizes)."""
 
+    version = 1
+
     def __init__(self, game: FoxGame) -> None:
         super().__init__(game)
         self.fox_game = game
