@@ -38,14 +38,17 @@ QUICK_STEPS = 2_048
 QUICK_GAMES = 4
 """Games of a ``--quick`` evaluation (and of its imitation)."""
 LAYERS = (128, 128)
-"""The hidden layers of the policy's and the value's perceptrons (a model of about 0.5 MB)."""
+"""The hidden layers of the policy's and the value's perceptrons unless a :class:`Setting`
+names others (Camel Up's: a model of about 0.5 MB)."""
 
 
 @dataclass(frozen=True)
 class Setting:
     """One learning task: the game and its options, the bot of each seat with ``ppo`` at the
-    learner's (of role ``role``), whether the learner takes every seat in turn, and whether
-    the belief segments are on."""
+    learner's (of role ``role``), whether the learner takes every seat in turn, whether the
+    belief segments are on, the bot the learner imitates by default (``--imitate``), and the
+    hidden layers of the policy's and the value's perceptrons (the first layer's weights,
+    observation size times its width, are most of the model file)."""
 
     game: str
     role: str
@@ -53,6 +56,8 @@ class Setting:
     rotate: bool
     belief: bool = False
     options: tuple[tuple[str, Any], ...] = ()
+    teacher: str = "ev"
+    layers: tuple[int, ...] = LAYERS
 
     def seatings(self) -> list[tuple[str, ...]]:
         """The seatings trained on: every rotation of :attr:`seating` with ``rotate`` (as
@@ -62,9 +67,10 @@ class Setting:
             return [line[-s:] + line[:-s] for s in range(len(line))]
         return [line]
 
-    def bots(self, model: Path) -> list[str]:
-        """:attr:`seating` with the learner as the ``ppo`` bot playing ``model``."""
-        return [f"ppo:model={model}" if name == "ppo" else name for name in self.seating]
+    def bots(self, model: Path, against: str | None = None) -> list[str]:
+        """:attr:`seating` with the learner as the ``ppo`` bot playing ``model``, and every
+        other seat played by ``against`` when it is given."""
+        return [f"ppo:model={model}" if name == "ppo" else against or name for name in self.seating]
 
 
 def environments(setting: Setting) -> list[Any]:
@@ -152,7 +158,7 @@ def train(
         model = ppo(
             "MlpPolicy", vectorised, seed=seed, n_steps=max(64, 2048 // len(envs)),
             batch_size=256, gamma=1.0, gae_lambda=0.95, ent_coef=0.01, learning_rate=rate,
-            policy_kwargs={"net_arch": list(LAYERS)}, device="cpu", verbose=0,
+            policy_kwargs={"net_arch": list(setting.layers)}, device="cpu", verbose=0,
         )  # fmt: skip
     else:
         model = ppo.load(start, vectorised, device="cpu", seed=seed, learning_rate=rate)
@@ -199,7 +205,9 @@ Samples = tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.i
 def demonstrations(envs: Sequence[Any], imitation: Imitation, seed: int) -> Samples:
     """The teacher's ids in ``imitation.games`` games of ``envs`` (seatings in turn): it is
     asked at the learner's turn with the learner's view and legal actions, as ``sleuth play``
-    asks a bot, and each id of its action is a sample (:data:`Samples`)."""
+    asks a bot (a game's lazy sequence of them as it is: a Fugitive guess's are millions), and
+    each id of its action is a sample (:data:`Samples`)."""
+    from sleuth.core.match import offered
     from sleuth.core.registry import game_spec
     from sleuth.core.rng import derive_seed
 
@@ -215,7 +223,7 @@ def demonstrations(envs: Sequence[Any], imitation: Imitation, seed: int) -> Samp
         first, done, reward = len(ids), False, 0.0
         while not done:
             episode = base.episode
-            legal = tuple(episode.state.legal_actions())
+            legal = offered(episode.state.legal_actions())
             for action_id in episode.builder.ids_of(bot.ask(episode.views[base.seat], legal)):
                 features_.append(observation)
                 masks.append(base.action_masks())
@@ -265,17 +273,23 @@ def _save(model: Any, path: Path) -> None:
 
 
 def evaluate(
-    setting: Setting, models: Sequence[Path], games: int, seed: int, workers: int
+    setting: Setting,
+    models: Sequence[Path],
+    games: int,
+    seed: int,
+    workers: int,
+    against: str | None = None,
 ) -> list[tuple[str, float, tuple[float, float]]]:
-    """Play ``games`` games of each model in the field (seats rotated as ``sleuth play`` does)
-    and print a Markdown table: the model, then each bot's win rate with its 95% interval."""
+    """Play ``games`` games of each model in the field (every other seat ``against`` when it
+    is given; seats rotated as ``sleuth play`` does) and print a Markdown table: the model,
+    then each bot's win rate with its 95% interval."""
     rows = []
     for path in models:
         if not path.is_file():
             raise PolicyError(f"no model at {path}: train one first")
         result = run_tournament(
-            setting.game, setting.bots(path), games, seed, dict(setting.options), workers=workers,
-            rotate=setting.rotate,
+            setting.game, setting.bots(path, against), games, seed, dict(setting.options),
+            workers=workers, rotate=setting.rotate,
         )  # fmt: skip
         if result.stopped_by is not None:
             raise SystemExit(result.exit_code)
@@ -307,13 +321,18 @@ def main(setting: Setting, description: str, trained: Path, shipped: Path) -> No
     learn.add_argument("--every", type=positive, default=None, help="steps between copies")
     imitate_help = "games of the teacher to imitate first (behaviour cloning)"
     learn.add_argument("--imitate", type=int, default=0, metavar="GAMES", help=imitate_help)
-    learn.add_argument("--teacher", default="ev", help="the bot imitated (default: ev)")
+    learn.add_argument(
+        "--teacher", default=setting.teacher, help=f"the bot imitated (default: {setting.teacher})"
+    )
     learn.add_argument(
         "--start",
         type=Path,
         default=None,
         metavar="FILE",
         help="a saved model to go on training (default: a new one)",
+    )
+    learn.add_argument(
+        "--epochs", type=positive, default=Imitation.epochs, help="passes of the imitation"
     )
     learn.add_argument("--learning-rate", type=float, default=3e-4)
     learn.add_argument("--quick", action="store_true", help=f"{QUICK_STEPS:,} steps (CI)")
@@ -322,18 +341,26 @@ def main(setting: Setting, description: str, trained: Path, shipped: Path) -> No
     check.add_argument("--games", type=positive, default=400)
     check.add_argument("--seed", type=int, default=1)
     check.add_argument("--workers", type=positive, default=1)
+    check.add_argument(
+        "--against",
+        default=None,
+        metavar="BOT",
+        help=f"the bot of every other seat (default: the field {','.join(setting.seating)})",
+    )
     check.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games (CI)")
     args = parser.parse_args()
     try:
         if args.command == "train":
             steps = QUICK_STEPS if args.quick else args.steps
-            imitation = Imitation(args.teacher, QUICK_GAMES if args.quick else args.imitate)
+            games = QUICK_GAMES if args.quick else args.imitate
+            imitation = Imitation(args.teacher, games, args.epochs)
             train(
                 setting, steps, args.seed, args.model, args.every or steps, imitation,
                 args.start, args.learning_rate,
             )  # fmt: skip
         else:
             games = QUICK_GAMES if args.quick else args.games
-            evaluate(setting, args.models or [shipped], games, args.seed, args.workers)
+            models = args.models or [shipped]
+            evaluate(setting, models, games, args.seed, args.workers, args.against)
     except PolicyError as exc:
         parser.exit(1, f"error: {exc}\n")

@@ -70,6 +70,8 @@ SKIPPED = {
     "python bench/": "benchmarks run with --quick in tests/test_bench.py",
     "python studies/learn_camel_up.py train --steps": "a real training (10 minutes or more); "
     "--quick runs here and in tests/envs/test_learned.py",
+    "python studies/learn_marshal.py train --imitate": "a real training (10 minutes or more); "
+    "--quick runs here and in tests/envs/test_learned.py",
 }
 """Examples that are not run here, by a part of their text, with the reason."""
 

@@ -10,6 +10,7 @@ import json
 import runpy
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,9 @@ from tests.cli_helpers import COMMAND, one_json_object
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ROOT / "studies"
-SCRIPTS = {"camel-up": STUDIES / "learn_camel_up.py"}
-FIELDS = {"camel-up": "ppo:model={},ev,random,random"}
-OPTIONS: dict[str, dict[str, str]] = {"camel-up": {}}
+SCRIPTS = {"camel-up": STUDIES / "learn_camel_up.py", "fugitive": STUDIES / "learn_marshal.py"}
+FIELDS = {"camel-up": "ppo:model={},ev,random,random", "fugitive": "heuristic,ppo:model={}"}
+OPTIONS: dict[str, dict[str, str]] = {"camel-up": {}, "fugitive": {}}
 """The options the scripts train with (a model plays those only)."""
 GAMES = sorted(SCRIPTS)
 """The games with a learning script and a ``ppo`` bot."""
@@ -47,6 +48,21 @@ def setting_of(game: str) -> Any:
         return runpy.run_path(str(SCRIPTS[game]))["SETTING"]
     finally:
         sys.path.remove(str(STUDIES))
+
+
+def shipped_model(game: str) -> Path:
+    """The model Sleuth ships for ``game`` (its learning script's ``SHIPPED``)."""
+    sys.path.insert(0, str(STUDIES))
+    try:
+        return Path(runpy.run_path(str(SCRIPTS[game]))["SHIPPED"])
+    finally:
+        sys.path.remove(str(STUDIES))
+
+
+def encoding_of(game: str) -> Any:
+    """The encoding of ``game`` with the options its learning script trains with."""
+    spec = game_spec(game)
+    return spec.encoding_for(spec.make(OPTIONS[game]))
 
 
 def untrained(game: str, path: Path) -> Path:
@@ -85,7 +101,7 @@ def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path:
         cwd=tmp_path, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert trained.returncode == 0, trained.stderr
-    assert "imitated ev in 4 games" in trained.stdout
+    assert f"imitated {setting_of(game).teacher} in 4 games" in trained.stdout
     assert "trained 2,048 steps" in trained.stdout
     assert 10_000 < model.stat().st_size < 1_000_000  # small enough to ship
     made = sorted(p.name for p in tmp_path.iterdir())
@@ -119,8 +135,8 @@ def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path:
 
 @needs_learn
 @pytest.mark.parametrize("game", GAMES)
-def test_a_models_games_depend_only_on_the_seed(game: str, tmp_path: Path) -> None:
-    model = untrained(game, tmp_path / "model.zip")
+def test_a_models_games_depend_only_on_the_seed(game: str) -> None:
+    model = shipped_model(game)  # (an untrained Marshal may never end a game without a limit)
     spec = game_spec(game)
     bots = [spec.bot(name) for name in FIELDS[game].format(model).split(",")]
     seat = next(s for s, b in enumerate(bots) if b.name.startswith("ppo"))
@@ -148,6 +164,77 @@ def test_a_model_is_refused_for_other_options_or_another_role(tmp_path: Path) ->
         load_policy(model, encoding, "detectives")
     with pytest.raises(Exception, match=r"no model at .*nothing\.zip"):
         spec.bot(f"ppo:model={tmp_path / 'nothing.zip'}").make(spec.make({}), 0, 1)
+
+
+@needs_learn
+@pytest.mark.parametrize("game", GAMES)
+def test_a_model_of_another_encoding_version_is_refused_naming_both(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sleuth.search.learned import TRAINED_ON, learning_libraries
+
+    model = untrained(game, tmp_path / "model.zip")
+    encoding, role = encoding_of(game), setting_of(game).role
+    version = encoding.version
+    load_policy(model, encoding, role)  # its own version: accepted
+    monkeypatch.setattr(type(encoding), "version", version + 1)
+    with pytest.raises(
+        PolicyError,
+        match=rf"model\.zip: trained on version {version} of {game}'s encoding, this Sleuth's "
+        rf"is version {version + 1}: train it again",
+    ):
+        load_policy(model, encoding, role)
+    monkeypatch.undo()
+    old = learning_libraries().load(model)  # as saved before models recorded the version
+    del getattr(old, TRAINED_ON)["encoding"]
+    old.save(tmp_path / "old.zip")
+    with pytest.raises(
+        PolicyError, match=rf"old\.zip: trained on version None of {game}'s encoding"
+    ):
+        load_policy(tmp_path / "old.zip", encoding, role)
+
+
+@needs_learn
+@pytest.mark.parametrize("game", GAMES)
+def test_the_shipped_model_records_its_encoding_version_and_is_small(game: str) -> None:
+    from sleuth.search.learned import TRAINED_ON
+
+    shipped = shipped_model(game)
+    assert shipped.stat().st_size < 700_000  # a few hundred KB
+    encoding = encoding_of(game)
+    model, belief = load_policy(shipped, encoding, setting_of(game).role)
+    assert getattr(model, TRAINED_ON)["encoding"] == encoding.version
+    assert belief == setting_of(game).belief
+
+
+@needs_learn
+def test_a_bad_model_file_is_refused_by_name(tmp_path: Path) -> None:
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from sleuth.search.learned import learning_libraries
+
+    encoding = encoding_of("fugitive")
+    (tmp_path / "text.zip").write_text("not a model")
+    with zipfile.ZipFile(tmp_path / "empty.zip", "w") as empty:
+        empty.writestr("data", "")
+    setting = setting_of("fugitive")
+    env = sys.modules["_learning"].environments(setting)[0]
+    foreign = learning_libraries()("MlpPolicy", DummyVecEnv([lambda: env]), device="cpu")
+    foreign.save(tmp_path / "foreign.zip")  # a MaskablePPO model, but not Sleuth's
+    for name, reason in [
+        ("text.zip", "not a model MaskablePPO can load"),
+        ("empty.zip", "not a model MaskablePPO can load"),
+        ("foreign.zip", "not a Sleuth model"),
+        ("absent.zip", "no model at"),
+    ]:
+        with pytest.raises(PolicyError, match=rf"{name}.*{reason}|{reason}.*{name}"):
+            load_policy(tmp_path / name, encoding, "marshal")
+    done = play(
+        ["fugitive", "--bots", "heuristic,ppo:model=text.zip", "-n", "1", "--no-db"], tmp_path
+    )
+    assert "Traceback" not in done.stderr  # the bot forfeits its game, saying why
+    assert "could not start: PolicyError: " in done.stderr
+    assert "text.zip: not a model MaskablePPO can load" in done.stderr
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -110,11 +110,15 @@ class ListedActions(ActionBuilder[ActionT]):
 class Encoding(ABC, Generic[ActionT]):
     """One game's observations and action ids (see the module docstring).
 
-    Subclasses set :attr:`segments`, :attr:`action_count` and, where the game has an exact
-    belief, :attr:`belief_segments`; they implement :meth:`observe_into`, :meth:`builder` and
-    :meth:`id_text`.
+    Subclasses set :attr:`version`, :attr:`segments`, :attr:`action_count` and, where the game
+    has an exact belief, :attr:`belief_segments`; they implement :meth:`observe_into`,
+    :meth:`builder` and :meth:`id_text`.
     """
 
+    version: int
+    """The version of what the observations and ids mean, from 1: it goes up whenever an entry
+    or an id changes meaning, place or scale, so that a model trained on one version is never
+    played on another (:func:`sleuth.search.learned.load_policy` refuses it)."""
     segments: tuple[Segment, ...]
     belief_segments: tuple[Segment, ...] = ()
     action_count: int
@@ -199,7 +203,12 @@ class Encoding(ABC, Generic[ActionT]):
                 }
             )
             start += segment.size
-        return {"game": self.game.name, "actions": self.action_count, "segments": rows}
+        return {
+            "game": self.game.name,
+            "version": self.version,
+            "actions": self.action_count,
+            "segments": rows,
+        }
 
 
 class ViewReader(Protocol):

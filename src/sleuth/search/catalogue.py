@@ -161,12 +161,14 @@ MODEL = OptionSpec(
 only; the web app plays the shipped model."""
 
 
-def policy_bot_info(roles: tuple[str, ...]) -> BotInfo:
+def policy_bot_info(roles: tuple[str, ...], move_budget: float | None = None) -> BotInfo:
     """The ``ppo`` bot of a game that ships a learned model for ``roles``
-    (:class:`~sleuth.search.learned.PolicyPlayer`)."""
+    (:class:`~sleuth.search.learned.PolicyPlayer`), declaring ``move_budget`` (where its
+    observations count the game's belief, as its belief players do)."""
     return BotInfo(
         "ppo",
         roles,
         "a policy learned by MaskablePPO (the learn extra: torch, sb3-contrib): masked argmax",
         (MODEL,),
+        move_budget,
     )

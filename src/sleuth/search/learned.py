@@ -5,9 +5,10 @@ sb3-contrib), trained by the scripts under ``studies/`` (docs/learning.md) on th
 of :mod:`sleuth.core.encoding`.  What it reads, at every id of an action being built, is
 :func:`features`: the seat's observation followed by the mask of the ids that may come next.
 
-A model file carries what it was trained on (:data:`TRAINED_ON`: the game, its options, the
-seat's role and whether the belief segments are on): a model loaded for another game, other
-options or another role is refused with the difference named, never played blindly.
+A model file carries what it was trained on (:data:`TRAINED_ON`: the game, the version of its
+encoding, its options, the seat's role and whether the belief segments are on): a model loaded
+for another game, another encoding version (both named), other options or another role is
+refused with the difference named, never played blindly.
 
 Invariants of :class:`PolicyPlayer`: it reads its view and the legal actions only (its
 builder is made on a world the game's search sampler draws from the view: the encodings
@@ -19,7 +20,7 @@ loading a model does.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +43,14 @@ build pulls gigabytes of CUDA libraries)."""
 
 TRAINED_ON = "sleuth_trained_on"
 """The model attribute (saved in the model file) naming what it was trained on: ``game``,
-``options`` (canonical), ``role``, ``belief``, ``observation`` and ``actions`` (sizes)."""
+``encoding`` (:attr:`Encoding.version <sleuth.core.encoding.Encoding.version>`), ``options``
+(canonical), ``role``, ``belief``, ``observation`` and ``actions`` (sizes)."""
 
 
 class PolicyError(SleuthError):
     """A learned model that cannot be played: the learn extra is missing, the file is absent,
-    or it was trained on another game, other options or another role (the message says)."""
+    or it was trained on another game, another encoding version, other options or another
+    role (the message says)."""
 
 
 def features(observation: Observation, mask: Mask) -> npt.NDArray[np.float32]:
@@ -72,6 +75,7 @@ def trained_on(encoding: Encoding[Any], role: str, belief: bool) -> dict[str, JS
     """The :data:`TRAINED_ON` record of a model trained for ``role`` on ``encoding``."""
     return {
         "game": encoding.game.name,
+        "encoding": encoding.version,
         "options": encoding.game.options(),
         "role": role,
         "belief": belief,
@@ -86,20 +90,30 @@ _LOADED: dict[Path, Any] = {}
 
 def load_policy(path: Path, encoding: Encoding[Any], role: str) -> tuple[Any, bool]:
     """The model at ``path`` and whether it reads the belief segments; a
-    :class:`PolicyError` when it cannot play ``role`` of ``encoding``'s game (module
-    docstring)."""
+    :class:`PolicyError` when the file is missing, is no model MaskablePPO loads, or cannot
+    play ``role`` of ``encoding``'s game (module docstring)."""
     ppo = learning_libraries()
     path = path.resolve()
     if not path.is_file():
         raise PolicyError(f"no model at {path}: train one (docs/learning.md)")
     if path not in _LOADED:
-        _LOADED[path] = ppo.load(path, device="cpu")
+        try:
+            _LOADED[path] = ppo.load(path, device="cpu")
+        except Exception as exc:  # whatever a damaged or foreign file makes the loader raise
+            reason = f"{type(exc).__name__}: {exc}"
+            raise PolicyError(f"{path}: not a model MaskablePPO can load ({reason})") from exc
     model = _LOADED[path]
     meta = getattr(model, TRAINED_ON, None)
     if not isinstance(meta, dict):
         raise PolicyError(f"{path}: not a Sleuth model (it does not say what it was trained on)")
     belief = bool(meta.get("belief"))
     expected = trained_on(encoding, role, belief)
+    if meta.get("game") == expected["game"] and meta.get("encoding") != encoding.version:
+        raise PolicyError(
+            f"{path}: trained on version {meta.get('encoding')} of {encoding.game.name}'s "
+            f"encoding, this Sleuth's is version {encoding.version}: train it again "
+            "(docs/learning.md)"
+        )
     for key, value in expected.items():
         if meta.get(key) != value:
             raise PolicyError(
@@ -114,14 +128,25 @@ def warm_up() -> None:
     learning_libraries()
 
 
-def policy_bot(info: BotInfo, shipped: Path) -> BotSpec:
+def policy_bot(
+    info: BotInfo, shipped: Path, game_warm_up: Callable[[], None] | None = None
+) -> BotSpec:
     """The playable ``ppo`` bot of ``info`` (:func:`~sleuth.search.catalogue.policy_bot_info`),
-    playing ``shipped`` unless its ``model`` option names another file."""
+    playing ``shipped`` unless its ``model`` option names another file; its warm-up is
+    :func:`warm_up`, then ``game_warm_up`` (the game's belief, which its observations read)."""
 
     def make(game: Game[Any], seat: int, seed: int, model: str) -> Bot:
         return PolicyPlayer(game, seat, seed, model or str(shipped))
 
-    return info.implemented(make, warm_up)
+    if game_warm_up is None:
+        return info.implemented(make, warm_up)
+    then = game_warm_up
+
+    def warm_both() -> None:
+        warm_up()
+        then()
+
+    return info.implemented(make, warm_both)
 
 
 class PolicyPlayer(Bot):

@@ -147,6 +147,8 @@ def _track(order: Arrangement, start: int) -> tuple[tuple[int, float], ...]:
 class CamelUpEncoding(Encoding[CamelAction]):
     """The encoding of one Camel Up game (the edition and the players fix the sizes)."""
 
+    version = 1
+
     def __init__(self, game: CamelUpGame) -> None:
         super().__init__(game)
         self.camel_game = game

@@ -353,6 +353,8 @@ class CluedoEncoding(Encoding[Action]):
     """The encoding of one Cluedo game (its options fix the rules segment; the sizes are the
     same for every option set)."""
 
+    version = 1
+
     segments = SEGMENTS
     belief_segments = BELIEF_SEGMENTS
     action_count = ACTION_COUNT

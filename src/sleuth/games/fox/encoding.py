@@ -61,6 +61,8 @@ class _Reader:
 class FoxEncoding(Encoding[FoxAction]):
     """The encoding of one fox game (its board, ``k`` and day limit fix the sizes)."""
 
+    version = 1
+
     def __init__(self, game: FoxGame) -> None:
         super().__init__(game)
         self.fox_game = game

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 from sleuth.core.bots import Bot
@@ -32,6 +33,7 @@ from sleuth.games.fugitive.players.fugitives import (
 from sleuth.games.fugitive.players.marshals import BeliefMarshal, CandidatesMarshal, NotesMarshal
 from sleuth.games.fugitive.players.policy import PolicyFugitive, RobustFugitive
 from sleuth.games.fugitive.rules import FUGITIVE
+from sleuth.search.learned import policy_bot
 
 
 class RandomPlayer(Bot):
@@ -92,5 +94,6 @@ BOTS = (
     GAME.bot("belief").implemented(_belief_marshal, start_warm_up),
     GAME.bot("notes").implemented(NotesMarshal),
     GAME.bot("candidates").implemented(CandidatesMarshal),
+    policy_bot(GAME.bot("ppo"), Path(__file__).parent / "models" / "ppo.zip", start_warm_up),
 )
 """The game's own bots, as its catalogue declares them (the search bots come after)."""

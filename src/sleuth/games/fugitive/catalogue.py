@@ -12,7 +12,7 @@ from typing import Any
 from sleuth.core.bots import BotInfo
 from sleuth.core.options import parse_choice
 from sleuth.core.registry import GameInfo, OptionSpec, parse_bool, parse_float, parse_int
-from sleuth.search.catalogue import search_bot_infos
+from sleuth.search.catalogue import policy_bot_info, search_bot_infos
 
 ROLES = ("fugitive", "marshal")
 OPENINGS = ("exactly_2", "one_or_two")
@@ -319,6 +319,7 @@ GAME = GameInfo(
                 ),
             ),
         ),
+        policy_bot_info(("marshal",), BELIEF_BUDGET),
         *search_bot_infos(
             ROLES, SEARCH_OPTIONS, BELIEF_OVERHEAD, SEARCH_DEFAULTS, SEARCH_ITERATION_COST
         ),

@@ -296,6 +296,8 @@ def _timeline_key(timeline: Timeline) -> TimelineKey:
 class FugitiveEncoding(Encoding[FugitiveAction]):
     """The encoding of one Fugitive game (the same sizes for every option set)."""
 
+    version = 1
+
     segments = SEGMENTS
     belief_segments = BELIEF_SEGMENTS
     action_count = ACTION_COUNT

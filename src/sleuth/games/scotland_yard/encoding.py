@@ -86,6 +86,8 @@ TRANSPORTS = len(TRANSPORT_TICKETS)
 class ScotlandYardEncoding(Encoding[Action]):
     """The encoding of one Scotland Yard game (its board and options fix the sizes)."""
 
+    version = 1
+
     max_prefix = 2
 
     def __init__(self, game: ScotlandYardGame) -> None:
