@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright", reason="the browser tests need playwright (the dev extra)")
 
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
 from tests.web.browser.harness import CHROMIUM, launch_chromium
 from tests.web.browser.harness import Server as Server  # for the tests' type hints
@@ -70,28 +70,33 @@ PHONE = ViewportSize(width=390, height=844)
 def phone(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A phone's browser in a fresh context: 390 x 844 CSS pixels, touch, mobile viewport
     rules; its script errors fail the test, as the ``page`` fixture's do."""
-    context = browser.new_context(
-        base_url=server.url, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2
+    yield from _tab(
+        browser.new_context(
+            base_url=server.url,
+            viewport=PHONE,
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=2,
+        ),
+        request,
     )
-    context.set_default_timeout(20_000)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    yield tab
-    report = getattr(request.node, "report_call", None)
-    if report is not None and report.failed:
-        tab.screenshot(path=artifact(f"failed-{request.node.name}"), full_page=True)
-    context.close()
-    assert not problems, f"script errors in the page: {problems}"
 
 
 @pytest.fixture
 def page(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A page in a fresh browser context (a new session), with the server as base URL: a
     desktop's window with a touch screen (the tests play by taps)."""
-    context = browser.new_context(
-        base_url=server.url, viewport={"width": 1280, "height": 900}, has_touch=True
+    yield from _tab(
+        browser.new_context(
+            base_url=server.url, viewport={"width": 1280, "height": 900}, has_touch=True
+        ),
+        request,
     )
+
+
+def _tab(context: BrowserContext, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A tab of ``context`` (closed at the end): a screenshot of it when the test failed, and
+    its script errors fail the test."""
     context.set_default_timeout(20_000)
     tab = context.new_page()
     problems: list[str] = []
