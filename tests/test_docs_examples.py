@@ -94,10 +94,10 @@ SLOW = (
 )
 """Examples marked slow (a few seconds or more each, even with few games), by a part of their
 text."""
-SHELL_EXTRAS = {"--backend ray": "ray"}
+SHELL_EXTRAS = {"--backend ray": "ray", '"sleuth", "serve"': "uvicorn"}
 """Shell examples that need an extra, by a part of their text, with the library it installs:
 without it (the plain install's CI step) they are skipped, saying so.  They are slow too (a
-local Ray cluster takes seconds to start)."""
+local Ray cluster takes seconds to start; the web app's example plays a whole game)."""
 
 
 @dataclass(frozen=True)
