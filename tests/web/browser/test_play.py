@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.web.browser.conftest import PHONE, Server, artifact
 from tests.web.browser.pages import (
@@ -182,6 +182,14 @@ def test_the_new_game_form_works_without_scripts(browser: Browser, server: Serve
         context.close()
 
 
+def await_turn_without_scripts(page: Page) -> None:
+    """Wait until the human may move or the game is over: while a bot thinks, the page without
+    scripts reloads itself (``<meta http-equiv="refresh">``) until it is the human's turn."""
+    expect(page.locator("#status")).to_have_text(
+        re.compile(r"your move$|^game over$"), timeout=20_000
+    )
+
+
 def test_a_game_is_played_to_its_end_without_scripts(browser: Browser, server: Server) -> None:
     """With JavaScript off the game's page is the server's: a typed illegal action comes back
     (400) with the reason and the action kept, then each listed action clicked is a form the
@@ -199,6 +207,7 @@ def test_a_game_is_played_to_its_end_without_scripts(browser: Browser, server: S
         page.fill("#bots", "1=random")
         with page.expect_navigation(url=GAME_URL):
             page.click("#new-game button[type=submit]")
+        await_turn_without_scripts(page)  # the fox, a bot, moves first in the background
         assert page.locator("#status").inner_text() == "you are the hunter: your move"
         assert page.locator("#board svg").count() == 1
         events = texts(page, "#events li")
@@ -217,6 +226,7 @@ def test_a_game_is_played_to_its_end_without_scripts(browser: Browser, server: S
             assert played.value is not None and played.value.status == 200
             assert page.locator("#error").inner_text() == ""
             moves += 1
+            await_turn_without_scripts(page)
         assert moves >= 1
         assert page.locator("#result").inner_text().startswith("Result")
         assert page.locator("#full-log").is_visible()
