@@ -79,6 +79,8 @@ def test_two_people_play_a_game_to_the_end(
         starter.goto(f"/play/new?game={game}")
         starter.select_option("#role", role)
         starter.fill("#people", friend)
+        starter.fill("#name", "Al")  # names typed at the start, changed on the pages below
+        starter.fill("#names", f"{friend}=Bo")
         for name, value in options.items():
             starter.fill(f'input[name="option:{name}"]', value)
         starter.fill('input[name="seed"]', "5")
@@ -92,6 +94,7 @@ def test_two_people_play_a_game_to_the_end(
         assert len(links) == 2 and friend in links
         guest.goto(links[friend])
         assert guest.locator("#links").count() == 0  # a friend sees no other seat's link
+        assert guest.input_value("#name-text") == "Bo" and ": Al" in texts(guest, "#players")[0]
         for page in (starter, guest):
             page.wait_for_function(IDLE)
         _names_and_a_seat_taken_back(starter, guest, friend)

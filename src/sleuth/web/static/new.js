@@ -88,9 +88,7 @@ function lines(data, field, word) {
     }
     found[seat] = line.slice(at + 1).trim();
   }
-  if (!error.textContent) return found;
-  blame(field);
-  return null;
+  return error.textContent ? null : found;
 }
 
 form.addEventListener("submit", async (event) => {
@@ -107,8 +105,9 @@ form.addEventListener("submit", async (event) => {
     if (value !== input.dataset.default.trim()) choice.options[input.name.slice(7)] = value;
   }
   choice.bots = lines(data, "bots", "bot");
+  if (choice.bots === null) return;
   choice.names = lines(data, "names", "name");
-  if (choice.bots === null || choice.names === null) return;
+  if (choice.names === null) return;
   const name = String(data.get("name")).trim();
   if (name) choice.name = name;
   // the seat and seed as typed: the server reads them as whole numbers and names one that is
