@@ -371,7 +371,7 @@ class LiveGame:
     @property
     def moves(self) -> int:
         """How many moves the log holds (actions and forfeits): it grows with every change
-        of the game but a hand-over."""
+        of the game but a hand-over, a seat taken back and a name."""
         return len(self.log["actions"]) + len(self.log["forfeits"])
 
     def is_over(self) -> bool:
