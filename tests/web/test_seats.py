@@ -295,3 +295,40 @@ def test_the_reclaim_button_works_without_scripts(app: FastAPI) -> None:
         assert again.status_code == 400 and "seat 1 is not played by a bot" in again.text
         other = bob.post(f"/play/{fox}/reclaim", headers={**PAGE, "Sec-Fetch-Site": "cross-site"})
         assert other.status_code == 403
+
+
+def test_a_write_of_another_worker_meanwhile_refuses_no_name_nor_reclaim(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process (a worker's request, or its mover storing a bot's move) stores the game
+    between the read and the write of a name or of a seat taken back: the change is made again
+    from the game as it is now, keeping the other one, not refused."""
+    with SettledClient(app) as alice, SettledClient(app) as bob:
+        game, fox = _together(alice)
+        store = app.state.store
+        swap = type(store).swap
+        raced: list[str] = []
+
+        def racing(self: Any, kind: str, record: str, version: int, data: Any) -> bool:
+            if len(raced) < 2 and data["names"][0] is None:  # Alice renamed in another worker
+                raced.append(record)
+                stored, now = self.read(kind, record)
+                names = ["Alice", *stored["names"][1:]]
+                assert swap(self, kind, record, now, {**stored, "names": names})
+            return bool(swap(self, kind, record, version, data))
+
+        monkeypatch.setattr(type(store), "swap", racing)
+        named = bob.post(f"/api/play/{fox}/name", json={"name": "Bob"})
+        assert named.status_code == 200, named.text
+        assert raced and [p["name"] for p in named.json()["players"]] == ["Alice", "Bob"]
+        monkeypatch.setattr(type(store), "swap", swap)
+        alice.post(f"/api/play/{game['id']}/bot", json={"seat": 1, "bot": "random"})
+        log, _ = store.read("game", game["id"])
+        assert log["bots"][1] == "random"
+        store.swap("game", game["id"], store.version(game["id"]), {**log, "names": [None, "Bob"]})
+        raced.clear()
+        monkeypatch.setattr(type(store), "swap", racing)
+        back = bob.post(f"/api/play/{fox}/reclaim", json={})
+        assert back.status_code == 200, back.text
+        assert raced and [p["bot"] for p in back.json()["players"]] == [None, None]
+        assert [p["name"] for p in back.json()["players"]] == ["Alice", "Bob"]

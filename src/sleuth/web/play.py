@@ -22,7 +22,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -53,7 +53,7 @@ from sleuth.web.new_game import (
 )
 from sleuth.web.pages import templates
 from sleuth.web.picker import NOTHING, Pick, parse_prefix, pick
-from sleuth.web.store import NotFoundError, Store
+from sleuth.web.store import ATTEMPTS, NotFoundError, Store
 from sleuth.web.stream import event_stream
 
 router = APIRouter()
@@ -161,14 +161,42 @@ class _Live:
                         self.games.popitem(last=False)
 
 
+CHANGED = "the game changed meanwhile (another move was played): try again"
+
+
 def _save(request: Request, record: str, version: int, live: LiveGame) -> None:
     """Store the changed game (held since it was read at ``version``) and wake the mover when
     chance or a bot is to move; a SleuthError, nothing stored, if another process wrote the
     game meanwhile."""
+    if not _stored(request, record, version, live):
+        raise SleuthError(CHANGED)
+
+
+def _stored(request: Request, record: str, version: int, live: LiveGame) -> bool:
+    """Whether the changed game (held since it was read at ``version``) is stored, the mover
+    woken when chance or a bot is to move; False, nothing stored, if another process wrote the
+    game meanwhile."""
     if not _store(request).swap("game", record, version, live.log):
-        raise SleuthError("the game changed meanwhile (another move was played): try again")
+        return False
     if live.waiting():
         _mover(request).wake(record)
+    return True
+
+
+def _seat_change(
+    request: Request, seat: Seat, change: Callable[[LiveGame], None]
+) -> dict[str, Any]:
+    """``change`` made to the game of ``seat`` and stored; its :func:`game_payload`.  A change
+    that no move makes moot (a name, a seat taken back) is made again from the stored log (at
+    most :data:`~sleuth.web.store.ATTEMPTS` times) while another process's write lands first,
+    as the mover of another ``sleuth serve`` worker storing a bot's move does; a SleuthError
+    from ``change`` changes nothing."""
+    for _ in range(ATTEMPTS):
+        with _live(request).hold(seat.record, _store(request)) as (live, version):
+            change(live)
+            if _stored(request, seat.record, version, live):
+                return _payload(request, seat, live)
+    raise SleuthError(CHANGED)
 
 
 HELD = "forfeited (the reason is shown when the game ends)"
@@ -507,10 +535,7 @@ def reclaim(key: str, body: Reclaim, request: Request) -> dict[str, Any]:
         raise ChoiceError(
             "seat", f"this link is seat {seat.seat}'s: it takes back only its own seat"
         )
-    with _live(request).hold(seat.record, _store(request)) as (live, version):
-        live.reclaim(seat.seat)
-        _save(request, seat.record, version, live)
-        return _payload(request, seat, live)
+    return _seat_change(request, seat, lambda live: live.reclaim(seat.seat))
 
 
 @router.post("/api/play/{record}/name")
@@ -525,10 +550,7 @@ def rename(key: str, naming: Naming, request: Request) -> dict[str, Any]:
     :func:`~sleuth.web.live.seat_name` refuses raises a ChoiceError blaming ``name`` and
     changes nothing."""
     seat = seat_of(request, key)
-    with _live(request).hold(seat.record, _store(request)) as (live, version):
-        live.rename(seat.seat, naming.name)
-        _save(request, seat.record, version, live)
-        return _payload(request, seat, live)
+    return _seat_change(request, seat, lambda live: live.rename(seat.seat, naming.name))
 
 
 @router.delete("/api/play/{record}", status_code=204)
