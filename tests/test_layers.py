@@ -10,6 +10,7 @@ inside functions and under ``if TYPE_CHECKING:`` count like any other.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -69,3 +70,20 @@ def test_no_module_imports_itself() -> None:
         imports.add_edges_from((module, i) for i in graph.find_modules_directly_imported_by(module))
     circles = [sorted(c) for c in nx.strongly_connected_components(imports) if len(c) > 1]
     assert circles == []
+
+
+GAME_WORDS = re.compile(r"\b(fox|holes?|fugitive|camel|scotland|cluedo|hunter|marshal)\b", re.I)
+"""Words that belong to one game (its name, its pieces)."""
+COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/|\{#.*?#\}", re.S)
+
+
+def test_the_web_app_s_pages_and_scripts_hold_nothing_of_any_game() -> None:
+    """What import-linter cannot see: the templates, scripts and styles of ``sleuth.web``
+    (their comments aside) name no game and none of a game's pieces; a game's own page parts
+    (the fox's switch of its possible holes) come from its page plug-in."""
+    web = Path(__file__).parents[1] / "src" / "sleuth" / "web"
+    found = []
+    for path in sorted([*web.glob("templates/*"), *web.glob("static/*")]):
+        code = COMMENTS.sub("", path.read_text(encoding="utf-8"))
+        found += [f"{path.name}: {word}" for word in GAME_WORDS.findall(code)]
+    assert not found

@@ -501,3 +501,33 @@ def test_the_notepad_pages_controls_are_labelled_and_the_log_downloads_without_a
     save = re.search(r'<a [^>]*id="save"[^>]*>', page.text)
     assert save is not None and f'href="/api/assist/{notepad["id"]}/save"' in save.group(0)
     assert client.get(f"/api/assist/{notepad['id']}/save").status_code == 200
+
+
+def test_the_fox_s_switch_and_its_collected_holes_come_from_its_page_plugin(
+    client: TestClient,
+) -> None:
+    """The switch of the possible holes is the fox's (its page plug-in's ``switches``), with
+    the picture's own style for it; no other game has one.  With two holes a day, each hole is
+    an item to collect (``data-collect``) while the hunt goes on, none once it is over."""
+    for game in SETUPS:
+        notepad = new(client, game)
+        page = client.get(f"/assist/{notepad['id']}", headers={"Accept": "text/html"}).text
+        if game == "fox":
+            assert notepad["switches"] == [
+                {"name": "possible", "label": "show the holes the fox may be in"}
+            ]
+            assert "<style>.hide-possible .possible circle" in notepad["svg"]
+            assert 'id="show-possible" data-switch="possible" checked' in page
+        else:
+            assert notepad["switches"] == [] and "data-switch" not in page
+    one = new(client, "fox")
+    assert "data-collect" not in one["svg"]  # one hole a day: each is an action
+    two = client.post(
+        "/api/assist", json={"game": "fox", "options": {"graph": "path:5", "k": "2"}}
+    ).json()
+    assert re.findall(r'data-hole="(\d)" data-collect="(\d)"', two["svg"]) == [
+        (hole, hole) for hole in "01234"
+    ]
+    assert "data-action" not in two["svg"]
+    ended = client.post(f"/api/assist/{two['id']}/command", json={"command": "give up"}).json()
+    assert ended["finished"] and "data-collect" not in ended["svg"]

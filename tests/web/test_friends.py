@@ -42,8 +42,8 @@ def test_each_person_gets_a_private_link_that_is_their_seat(app: FastAPI) -> Non
         assert sorted(links) == [0, 1] and len(set(links.values())) == 2
         assert all(len(token) >= 43 for token in links.values())  # 256 random bits
         assert game["players"] == [
-            {"seat": 0, "role": "hunter", "player": "you"},
-            {"seat": 1, "role": "fox", "player": "a person"},
+            {"seat": 0, "role": "hunter", "player": "you", "name": None, "bot": None},
+            {"seat": 1, "role": "fox", "player": "a person", "name": None, "bot": None},
         ]
         fox = bob.get(f"/api/play/{links[1]}").json()  # no session: the token is the seat
         assert (fox["seat"], fox["role"], fox["id"], fox["links"]) == (1, "fox", links[1], None)

@@ -35,7 +35,7 @@ def board(game, view, legal):
     body += "".join(tag("rect", x=10, y=30, width=20, height=20, data_action=a) for a in legal)
     return document(100, 60, body, "cardpage table")
 
-def describe(game, event, viewer):
+def describe(game, event, viewer, names):
     if event.kind == "said":
         return f"seat {event.public['seat']} says {event.public['word']} out loud"
     return None

@@ -2,8 +2,9 @@
 
 For each game and role, random games are played through the API (the human picks uniformly
 among the listed legal actions, never a Cluedo accusation) and every response body is kept;
-then games of every kind with every seat played by a person, each through their own link, and
-each person's bodies are searched for the secrets of their own seat.
+then games of every kind with every seat played by a person, each through their own link, each
+naming their seat, and each person's bodies are searched for the secrets of their own seat and
+for the other seats' links (the names are public: every body shows every seat's name).
 Then the game's full record is rebuilt from the store, and for every event with a secret the
 human's seat may not see, the event's full description (what the page would show if the
 secret leaked) is searched for in every body received while the game was on; each game's
@@ -91,13 +92,14 @@ def _secrets(live: LiveGame, seat: int) -> list[str]:
     shows Plum" to another player after p2 showed Plum to the human; the Fugitive's "hideout
     9: 42", placed face up, which the Marshal reads as "hideout 9: 42 with 0 sprint cards")."""
     events = [event for step in live.steps for event in step.events]
-    seen = {describe(live.game, event.seen_by(seat), seat) for event in events}
+    names = live.called
+    seen = {describe(live.game, event.seen_by(seat), seat, names) for event in events}
     return [
-        describe(live.game, event, seat)
+        describe(live.game, event, seat, names)
         for event in events
         if event.private is not None
         and seat not in event.audience
-        and not any(text.startswith(describe(live.game, event, seat)) for text in seen)
+        and not any(text.startswith(describe(live.game, event, seat, names)) for text in seen)
     ]
 
 
@@ -185,6 +187,9 @@ def _play_together(
         assert sorted(keys) == list(range(seats))
         bodies: dict[int, list[str]] = {s: [] for s in keys}
         clients = {s: SettledClient(app) for s in keys}
+        for s in keys:  # each person names their own seat
+            named = clients[s].post(f"/api/play/{keys[s]}/name", json={"name": _name(s)})
+            assert named.status_code == 200, named.text
         while not answer["over"]:
             seat = answer["to_move_seat"]
             for other in rng.sample(sorted(keys), 2):  # someone else looks at the game
@@ -205,6 +210,10 @@ def _play_together(
     return record, bodies, keys
 
 
+def _name(seat: int) -> str:
+    return f"Person {seat}"
+
+
 @pytest.mark.parametrize(("game", "role", "options"), PEOPLE)
 def test_every_person_receives_only_their_own_view(
     app: FastAPI, game: str, role: str, options: dict[str, str]
@@ -217,8 +226,13 @@ def test_every_person_receives_only_their_own_view(
         secrets = _secrets(live, seat)
         hidden_from_someone |= bool(secrets)
         for body in received:
-            assert json.loads(body)["seat"] == seat
+            answer = json.loads(body)
+            assert answer["seat"] == seat and answer["links"] is None
+            assert [p["name"] for p in answer["players"]] == [_name(s) for s in sorted(keys)]
+            for other, key in keys.items():  # no other seat's link, in any form
+                assert other == seat or key not in body, (seat, other)
             for secret in secrets:
                 assert secret not in body, (seat, secret, body[:300])
+        assert any(_name(s) in line for s in keys if s != seat for line in answer["events"])
         _check_picture(live, seat, received)
     assert hidden_from_someone, "no secret was ever hidden: the test proves nothing"

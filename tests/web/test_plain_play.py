@@ -162,7 +162,9 @@ def shows_the_view(html: str, view: dict[str, Any]) -> GamePage:
     assert page.steps == steps and page.back is None
     if len(view["legal"]) == view["legal_count"] and not steps:  # every action is a button
         assert page.actions == view["legal"]
-    assert page.targets <= {(f"/play/{view['id']}/{to}", "post") for to in ("action", "bot")}
+    assert page.targets <= {
+        (f"/play/{view['id']}/{to}", "post") for to in ("action", "bot", "reclaim", "name")
+    }
     assert page.events == view["events"]
     assert view["svg"] in html  # as the API gives it, unescaped: it is the board's markup
     players = " · ".join(f"seat {p['seat']} {p['role']}: {p['player']}" for p in view["players"])

@@ -127,18 +127,39 @@ class AssistPlugin:
 
 
 @dataclass(frozen=True)
+class Switch:
+    """A checkbox beside the assistant's picture, on at first, that shows or hides a layer of
+    it: while it is off, the picture's panel has the class ``hide-NAME``, and the picture
+    itself says what that hides (a CSS rule in its own ``<style>``), so the page holds nothing
+    of the game.  ``label`` is the checkbox's text ("show the holes the fox may be in").
+    Invariant: ``name`` is a CSS identifier (letters, digits and dashes)."""
+
+    name: str
+    label: str
+
+    def __post_init__(self) -> None:
+        if not self.name or not all(c.isascii() and (c.isalnum() or c == "-") for c in self.name):
+            raise ValueError(f"switch name {self.name!r} is not letters, digits and dashes")
+
+
+@dataclass(frozen=True)
 class PagePlugin:
     """The game's pictures and words, drawn as SVG text by the game's own modules, which the
     web app shows (through :mod:`sleuth.render`) without any code of its own for the game.
 
     ``board(game, view, legal)`` is the board as ``view``'s seat sees it; ``legal`` are the
     texts of the seat's legal actions (empty when it is not the seat's turn), which the picture
-    may make clickable with ``data-action`` attributes.  ``describe(game, event, viewer)``
-    (optional) is an event in words as told to the seat ``viewer`` ("you" for that seat's own
-    doings; None: to nobody in particular), or None to leave it to the generic text of its
-    kind and fields.
+    may make clickable with ``data-action`` attributes.  ``describe(game, event, viewer,
+    names)`` (optional) is an event in words as told to the seat ``viewer`` ("you" for that
+    seat's own doings; None: to nobody in particular), with the other seats that people play
+    called by the names they gave (``names``: a name or None by seat, empty when none is
+    known; :func:`named` writes one), or None to leave it to the generic text of its kind and
+    fields.
     ``notepad(session)`` (optional) is the picture of the game's assistant session (its
-    :class:`AssistPlugin`'s), or ``""`` when there is nothing to draw yet.
+    :class:`AssistPlugin`'s), or ``""`` when there is nothing to draw yet; its parts with a
+    ``data-action`` are one click's entry, those with a ``data-collect`` one item of an entry
+    that lists several (a click adds the item to the entry box's comma-separated list), and
+    ``switches`` are its layers the page lets the person show or hide (:class:`Switch`).
     ``assistant`` is the assistant the page offers for a game whose spec has none (the fox
     puzzle of ``sleuth fox play``); ``hidden`` names the assistant's commands and params that
     the page offers in its own way, not in its lists (the fox's ``marks``: a switch on the
@@ -152,12 +173,27 @@ class PagePlugin:
     """
 
     board: Callable[[Game[Any], View, Sequence[str]], str]
-    describe: Callable[[Game[Any], Event, int | None], str | None] | None = None
+    describe: Callable[[Game[Any], Event, int | None, Sequence[str | None]], str | None] | None = (
+        None
+    )
     notepad: Callable[[TableSession], str] | None = None
     assistant: AssistPlugin | None = None
     hidden: tuple[str, ...] = ()
     commands: Callable[[TableSession], Sequence[Command]] | None = None
     entry_event: str | None = None
+    switches: tuple[Switch, ...] = ()
+
+
+def named(word: str, seat: int, names: Sequence[str | None]) -> str:
+    """How an event's text calls ``seat``: ``word``, the game's own word for it ("Colonel
+    Mustard", "p1", "the Marshal"), after the name its person gave, as ``Ann (Colonel
+    Mustard)``; ``word`` alone for a seat without a name (or beyond ``names``).
+
+    >>> named("the Marshal", 1, [None, "Ann"]), named("the Fugitive", 0, [None, "Ann"])
+    ('Ann (the Marshal)', 'the Fugitive')
+    """
+    name = names[seat] if 0 <= seat < len(names) else None
+    return word if name is None else f"{name} ({word})"
 
 
 AS_JSON = Param("json", "Print one JSON object.", kind=bool)

@@ -33,12 +33,15 @@ def board_svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     return "" if plugin is None else plugin.board(game, view, legal)
 
 
-def describe(game: Game[Any], event: Event, viewer: int | None = None) -> str:
-    """``event`` in words, as told to the seat ``viewer`` (None: to nobody in particular): the
-    game's own text, else its kind and fields."""
+def describe(
+    game: Game[Any], event: Event, viewer: int | None = None, names: Sequence[str | None] = ()
+) -> str:
+    """``event`` in words, as told to the seat ``viewer`` (None: to nobody in particular), the
+    seats of ``names`` (a name or None by seat) called by their people's names: the game's
+    own text, else its kind and fields."""
     plugin = page(game.name)
     if plugin is not None and plugin.describe is not None:
-        text = plugin.describe(game, event, viewer)
+        text = plugin.describe(game, event, viewer, names)
         if text is not None:
             return text
     fields = {**thaw(event.public), **(thaw(event.private) if event.private else {})}

@@ -35,9 +35,10 @@ from starlette.datastructures import FormData
 
 from sleuth.core.errors import SleuthError
 from sleuth.core.game import Game
+from sleuth.core.plugins import Switch
 from sleuth.core.registry import game_spec
 from sleuth.core.table import TableSession, count_entries
-from sleuth.render import notepad_svg
+from sleuth.render import notepad_svg, page
 from sleuth.web import assist_session as notes
 from sleuth.web.live import option_help
 from sleuth.web.locks import RecordLocks
@@ -251,8 +252,15 @@ def notepad_payload(
         "ended_by": record["ended_by"],
         "html": html,
         "svg": svg,
+        "switches": [{"name": s.name, "label": s.label} for s in _switches(name)],
         "message": message,
     }
+
+
+def _switches(name: str) -> tuple[Switch, ...]:
+    """The switches of the picture of the game called ``name`` (its page plug-in's)."""
+    plugin = page(name)
+    return () if plugin is None else plugin.switches
 
 
 def _change(

@@ -2,7 +2,8 @@
 
 The log (what the store keeps) is a JSON object: ``game``, canonical ``options``, the seat of
 the person who started it (``seat``), ``bots`` (a bot name for every seat a bot plays, None
-for each seat a person plays: the starter's and their friends'), the ``seed``, every
+for each seat a person plays: the starter's and their friends'), the ``names`` people gave
+their seats (a name or None by seat; public, shown on every page of the game), the ``seed``, every
 ``action`` played so far as its text form (chance outcomes and bot moves included) and the
 ``forfeits``.  :class:`LiveGame` replays it with the rules engine; a person's move is
 :meth:`LiveGame.play`, and chance and the bots move one :meth:`LiveGame.step` at a time
@@ -49,6 +50,8 @@ stopped once a move has started.  Each bot option is also bounded by its own int
 (:func:`sleuth.core.options.interactive_limit`)."""
 MOST_SEATS = 16
 """The most seats tried for a role that the game's default seat count lacks."""
+MAX_NAME = 40
+"""The longest name a person may give their seat (in characters)."""
 
 
 class ChoiceError(SleuthError, ValueError):
@@ -94,6 +97,28 @@ def option_help(option: OptionSpec) -> str:
     return option.help + (" (the web app reads no files)" if option.file_values is not None else "")
 
 
+def seat_name(text: str | None, field: str) -> str | None:
+    """A person's name for their seat as the log keeps it: ``text`` without the spaces around
+    it, None when that is empty.  A ChoiceError blaming ``field`` for a name longer than
+    :data:`MAX_NAME` characters, one that is not a line of printable text (a line break, a
+    control character), or ``you``, which every page says for its own seat.  The name is
+    kept as plain text: each page escapes it where it shows it."""
+    name = (text or "").strip()
+    if not name:
+        return None
+    if len(name) > MAX_NAME:
+        raise ChoiceError(
+            field, f"the name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters"
+        )
+    if not name.isprintable():
+        raise ChoiceError(field, f"the name {name!r} is not one line of printable text")
+    if name.casefold() == "you":
+        raise ChoiceError(
+            field, "the name 'you' is what each page calls its own seat: choose another"
+        )
+    return name
+
+
 @contextmanager
 def blame(field: str) -> Iterator[None]:
     """Re-raise a SleuthError raised inside as a :class:`ChoiceError` blaming ``field``."""
@@ -122,10 +147,13 @@ def new_log(
     bots: dict[int, str],
     seed: int,
     people: Sequence[int] = (),
+    yours: str | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """The log of a new game, from a person's choices; a bad choice raises a
     :class:`ChoiceError` naming the form field at fault (the first found, in this order:
-    game, the lengths of options and bots, options, role, seat, people, bots, seed).
+    game, the lengths of options and bots, options, role, seat, people, name, names, bots,
+    seed).
 
     An option naming a file is refused before any is read (:func:`refuse_files`); the others
     are read as canonical values.
@@ -134,9 +162,10 @@ def new_log(
     seat in ``people`` is played by another person, and every other seat gets the bot in
     ``bots`` or :func:`default_bot` (a seat in both is refused).  A ``role`` that only some seat
     counts have (Scotland Yard's ``detective``) sets the seat-count option when it is not
-    given (:func:`_seated_for`).  A bot option over its interactive
-    limit, or a bot declaring more than :data:`SLOWEST` seconds a move, is refused: a person
-    waits for each move.
+    given (:func:`_seated_for`).  ``yours`` is the human's name for their seat, ``names``
+    those of the seats in ``people`` (:func:`seat_name`; a seat no friend plays is refused).
+    A bot option over its interactive limit, or a bot declaring more than :data:`SLOWEST`
+    seconds a move, is refused: a person waits for each move.
     """
     with blame("game"):
         spec = game_spec(name)
@@ -186,6 +215,12 @@ def new_log(
                 f"seat {person} is not a friend's seat: {name} has seats 0 to {len(roles) - 1}"
                 f" and yours is {seat}",
             )
+    given: list[str | None] = [None] * len(roles)
+    given[seat] = seat_name(yours, "name")
+    for friend, text in (names or {}).items():
+        if friend not in people:
+            raise ChoiceError("names", f"name for seat {friend}: not a friend's seat")
+        given[friend] = seat_name(text, "names")
     for other in bots:
         if not 0 <= other < len(roles) or other == seat:
             raise ChoiceError("bots", f"bot for seat {other}: not a bot's seat (yours is {seat})")
@@ -193,21 +228,22 @@ def new_log(
             raise ChoiceError("bots", f"bot for seat {other}: a person plays that seat")
         if not bots[other].strip():
             raise ChoiceError("bots", f"bot for seat {other}: no bot named (leave the seat out)")
-    names: list[str | None] = []
+    players: list[str | None] = []
     for s, seat_role in enumerate(roles):
         if s == seat or s in people:
-            names.append(None)
+            players.append(None)
             continue
         with blame("bots"):
             chosen = bots.get(s) or default_bot(spec, seat_role).name
-        names.append(seat_bot(spec, game, s, chosen))
+        players.append(seat_bot(spec, game, s, chosen))
     if not -(2**63) <= seed < 2**63:
         raise ChoiceError("seed", f"seed {seed} does not fit in 64 bits")
     return {
         "game": name,
         "options": game.options(),
         "seat": seat,
-        "bots": names,
+        "bots": players,
+        "names": given,
         "seed": seed,
         "actions": [],
         "forfeits": [],
@@ -283,10 +319,12 @@ def default_bot(spec: GameSpec, role: str) -> BotSpec:
 @dataclass
 class LiveGame:
     """A game rebuilt from its log; :meth:`play` (a person's move) and :meth:`step` (chance's
-    or a bot's) extend the log, and :meth:`hand_over` gives a person's seat to a bot.
+    or a bot's) extend the log, :meth:`hand_over` gives a person's seat to a bot and
+    :meth:`reclaim` takes it back, and :meth:`rename` sets a seat's name.
 
     Invariant: the state is the log's actions replayed, and every seat's view holds the events
-    of every step as that seat sees them."""
+    of every step as that seat sees them; a seat's bot is the one the log names now (a bot made
+    for a seat is made again once the log names another)."""
 
     log: dict[str, Any]
     game: Game[Any] = field(init=False)
@@ -294,7 +332,7 @@ class LiveGame:
     steps: list[Step] = field(default_factory=list, init=False)
     views: list[View] = field(default_factory=list, init=False)
     forfeits: list[Forfeit] = field(default_factory=list, init=False)
-    _bots: dict[int, Bot] = field(default_factory=dict, init=False)
+    _bots: dict[int, tuple[str, Bot]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         spec = game_spec(self.log["game"])
@@ -318,9 +356,22 @@ class LiveGame:
         return [s for s, bot in enumerate(self.log["bots"]) if bot is None]
 
     @property
+    def names(self) -> list[str | None]:
+        """The names people gave their seats, by seat (None: no name; a log from before names
+        has none)."""
+        return list(self.log.get("names") or [None] * len(self.game.roles))
+
+    @property
+    def called(self) -> list[str | None]:
+        """The names of the seats people play now, by seat (None for a seat without a name
+        and for a bot's, which is called by its bot's name): how events call the seats."""
+        bots = self.log["bots"]
+        return [name if bots[s] is None else None for s, name in enumerate(self.names)]
+
+    @property
     def moves(self) -> int:
         """How many moves the log holds (actions and forfeits): it grows with every change
-        of the game but a hand-over."""
+        of the game but a hand-over, a seat taken back and a name."""
         return len(self.log["actions"]) + len(self.log["forfeits"])
 
     def is_over(self) -> bool:
@@ -399,6 +450,29 @@ class LiveGame:
             raise ChoiceError("seat", "the game is over")
         self.log["bots"][seat] = seat_bot(self.spec, self.game, seat, bot)
 
+    def reclaim(self, seat: int) -> None:
+        """Give the seat ``seat``, played by a bot since a person handed it over, back to a
+        person: the bot makes no move from now on (a move it is thinking of in the mover is
+        thrown away, as the log has changed: :mod:`sleuth.web.mover`).  Nothing changes on a
+        ChoiceError blaming ``seat`` for a seat no bot plays, one whose bot forfeited (the seat
+        has lost) or a game that is over."""
+        if not 0 <= seat < len(self.game.roles) or self.log["bots"][seat] is None:
+            raise ChoiceError("seat", f"seat {seat} is not played by a bot")
+        if self.is_over():
+            raise ChoiceError("seat", "the game is over")
+        if any(f.seat == seat for f in self.forfeits):
+            raise ChoiceError(
+                "seat", f"seat {seat}'s bot forfeited: the seat has lost and cannot be taken back"
+            )
+        self.log["bots"][seat] = None
+
+    def rename(self, seat: int, name: str | None) -> None:
+        """Call the person's seat ``seat`` ``name`` from now on (None or blank: no name); a
+        ChoiceError blaming ``name`` for a name :func:`seat_name` refuses, nothing changed."""
+        names = self.names
+        names[seat] = seat_name(name, "name")
+        self.log["names"] = names
+
     def follow(self, log: dict[str, Any]) -> bool:
         """Bring this game up to ``log`` if ``log`` extends this game's own log (the same
         game, with more actions or forfeits, or seats handed to bots): the later actions are
@@ -424,11 +498,13 @@ class LiveGame:
         problem = None
         try:
             spec.warm()
-            bot = self._bots.get(seat)
-            if bot is None:
-                bot = self._bots[seat] = spec.make(
-                    self.game, seat, derive_seed(self.log["seed"], "bot", seat)
+            made = self._bots.get(seat)
+            if made is None or made[0] != self.log["bots"][seat]:
+                made = self._bots[seat] = (
+                    self.log["bots"][seat],
+                    spec.make(self.game, seat, derive_seed(self.log["seed"], "bot", seat)),
                 )
+            bot = made[1]
             legal = self.state.legal_actions()
             started = time.thread_time()
             action = bot.ask(self.views[seat], legal)

@@ -4,7 +4,9 @@ the new-game page's plain HTML form sends them (:func:`choice_from_form`), read 
 (:func:`sleuth.web.live.new_log`).
 
 The form's fields: ``game`` (hidden), ``role``, ``seat`` and ``seed`` (empty: none), ``people``
-(the seats other people play, as numbers apart), ``bots`` (one ``seat=bot`` line each) and
+(the seats other people play, as numbers apart), ``name`` (the chooser's name, empty: none),
+``names`` (the friends' names, one ``seat=name`` line each), ``bots`` (one ``seat=bot`` line
+each) and
 ``option:NAME`` for each game option, prefilled with its
 default text (:func:`option_text`).  An option whose text is its default's is left out, as the
 page's script leaves it out, so that the game fills it in (and a role that needs its own seat
@@ -23,7 +25,7 @@ from sleuth.web.live import ChoiceError, blame
 
 OPTION_FIELD = "option:"
 """The prefix of a game option's field name in the form (``option:graph``)."""
-FIELDS = ("game", "role", "seat", "seed", "people", "bots")
+FIELDS = ("game", "role", "seat", "seed", "people", "name", "names", "bots")
 """The form's other fields."""
 WHOLE = re.compile(r"[+-]?\d{1,30}")
 """A whole number as the form takes it (a seed has at most 19 digits)."""
@@ -42,6 +44,10 @@ class NewGame(BaseModel):
     seed: int | None = None
     people: list[int] = Field(default_factory=list, max_length=20)
     """Seats played by other people (each gets a private link), besides the chooser's."""
+    name: str | None = Field(default=None, max_length=500)
+    """The chooser's name for their seat (:func:`~sleuth.web.live.seat_name` bounds it)."""
+    names: dict[int, str] = Field(default_factory=dict, max_length=20)
+    """The names of the seats in ``people``, by seat."""
 
 
 def option_text(value: object) -> str:
@@ -94,7 +100,9 @@ def choice_from_form(form: FormData) -> NewGame:
         "role": texts.get("role", "").strip() or None,
         "seat": _whole("seat", texts.get("seat", "")),
         "seed": _whole("seed", texts.get("seed", "")),
-        "bots": _bot_lines(texts.get("bots", "")),
+        "bots": _lines("bots", "bot", texts.get("bots", "")),
+        "name": texts.get("name", "").strip() or None,
+        "names": _lines("names", "name", texts.get("names", "")),
         "people": _seats("people", texts.get("people", "")),
         "options": options,
     }
@@ -136,21 +144,25 @@ def _seats(field: str, text: str) -> list[int]:
     return seats
 
 
-def _bot_lines(text: str) -> dict[int, str]:
-    """The bots named in the form's ``bots`` text: a ``seat=bot`` line each, blank lines
-    skipped (the bot's own options follow its name after colons, as ``--bots`` takes them)."""
-    bots: dict[int, str] = {}
+def _lines(field: str, word: str, text: str) -> dict[int, str]:
+    """The ``seat=WORD`` lines of the form's ``field`` text, by seat, blank lines skipped: the
+    ``bots`` (a bot's own options follow its name after colons, as ``--bots`` takes them) or
+    the friends' ``names``.  A ChoiceError blaming ``field`` for a line without ``=``, with a
+    seat that is not a number or a seat given twice."""
+    found: dict[int, str] = {}
     for line in text.splitlines():
         if not line.strip():
             continue
-        seat_text, equals, bot = line.partition("=")
+        seat_text, equals, value = line.partition("=")
         if not equals:
-            raise ChoiceError("bots", f"bot line {line.strip()!r}: write seat=bot")
+            raise ChoiceError(field, f"{word} line {line.strip()!r}: write seat={word}")
         seat_text = seat_text.strip()
         if WHOLE.fullmatch(seat_text) is None:
-            raise ChoiceError("bots", f"bot line {line.strip()!r}: the seat is not a number")
+            raise ChoiceError(field, f"{word} line {line.strip()!r}: the seat is not a number")
         seat = int(seat_text)
-        if seat in bots:
-            raise ChoiceError("bots", f"bot line {line.strip()!r}: seat {seat} has a bot already")
-        bots[seat] = bot.strip()
-    return bots
+        if seat in found:
+            raise ChoiceError(
+                field, f"{word} line {line.strip()!r}: seat {seat} has a {word} already"
+            )
+        found[seat] = value.strip()
+    return found

@@ -6,8 +6,11 @@ that started it.  A game is named by a key: the game's id, for the session that 
 (which plays the seat it chose), or a seat token, for whoever holds that seat's link (no
 session needed: the token is the seat's identity; see :mod:`sleuth.web.store`).  Any other key
 is not found.  Every answer about a game is :func:`game_payload`: the key's seat's view only
-(its events as that seat sees them, its legal actions, the board drawn from that view), and
-the full log of every seat only once the game is over.
+(its events as that seat sees them, its legal actions, the board drawn from that view), the
+names people gave their seats (public: every page shows them), and the full log of every seat
+only once the game is over.  A key may name its own seat (:class:`Naming`), hand it to a bot
+(:class:`HandOver`; the starter any person's seat) and take it back from the bot
+(:class:`Reclaim`).
 
 No request waits for a bot: a request that leaves chance or a bot to move wakes the
 :class:`~sleuth.web.mover.Mover` and answers at once; the moves then reach the pages through
@@ -19,7 +22,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -37,7 +40,7 @@ from sleuth.core.game import CHANCE
 from sleuth.core.options import interactive_limit
 from sleuth.core.registry import game_spec, game_specs
 from sleuth.render import board_svg, describe
-from sleuth.web.live import ChoiceError, LiveGame, default_bot, new_log, option_help
+from sleuth.web.live import MAX_NAME, ChoiceError, LiveGame, default_bot, new_log, option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.mover import Mover
 from sleuth.web.new_game import (
@@ -50,7 +53,7 @@ from sleuth.web.new_game import (
 )
 from sleuth.web.pages import templates
 from sleuth.web.picker import NOTHING, Pick, parse_prefix, pick
-from sleuth.web.store import NotFoundError, Store
+from sleuth.web.store import ATTEMPTS, NotFoundError, Store
 from sleuth.web.stream import event_stream
 
 router = APIRouter()
@@ -81,6 +84,25 @@ class HandOver(BaseModel):
 
     seat: int | None = None
     bot: str = Field(max_length=500)
+
+
+class Naming(BaseModel):
+    """The name a person gives their own seat (empty: none), at most
+    :data:`~sleuth.web.live.MAX_NAME` characters of one line (longer texts are refused by
+    :func:`~sleuth.web.live.seat_name`, naming the field)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(max_length=500)
+
+
+class Reclaim(BaseModel):
+    """A seat taken back from its bot: ``seat``, the key's own seat (the only one a key takes
+    back) when not given."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -139,14 +161,42 @@ class _Live:
                         self.games.popitem(last=False)
 
 
+CHANGED = "the game changed meanwhile (another move was played): try again"
+
+
 def _save(request: Request, record: str, version: int, live: LiveGame) -> None:
     """Store the changed game (held since it was read at ``version``) and wake the mover when
     chance or a bot is to move; a SleuthError, nothing stored, if another process wrote the
     game meanwhile."""
+    if not _stored(request, record, version, live):
+        raise SleuthError(CHANGED)
+
+
+def _stored(request: Request, record: str, version: int, live: LiveGame) -> bool:
+    """Whether the changed game (held since it was read at ``version``) is stored, the mover
+    woken when chance or a bot is to move; False, nothing stored, if another process wrote the
+    game meanwhile."""
     if not _store(request).swap("game", record, version, live.log):
-        raise SleuthError("the game changed meanwhile (another move was played): try again")
+        return False
     if live.waiting():
         _mover(request).wake(record)
+    return True
+
+
+def _seat_change(
+    request: Request, seat: Seat, change: Callable[[LiveGame], None]
+) -> dict[str, Any]:
+    """``change`` made to the game of ``seat`` and stored; its :func:`game_payload`.  A change
+    that no move makes moot (a name, a seat taken back) is made again from the stored log (at
+    most :data:`~sleuth.web.store.ATTEMPTS` times) while another process's write lands first,
+    as the mover of another ``sleuth serve`` worker storing a bot's move does; a SleuthError
+    from ``change`` changes nothing."""
+    for _ in range(ATTEMPTS):
+        with _live(request).hold(seat.record, _store(request)) as (live, version):
+            change(live)
+            if _stored(request, seat.record, version, live):
+                return _payload(request, seat, live)
+    raise SleuthError(CHANGED)
 
 
 HELD = "forfeited (the reason is shown when the game ends)"
@@ -231,9 +281,16 @@ def game_payload(seat: Seat, live: LiveGame, links: dict[int, str] | None = None
     game, view, me = live.game, live.views[seat.seat], seat.seat
     legal = [str(a) for _, a in zip(range(LEGAL_SHOWN), live.legal(me), strict=False)]
     result = live.result()
-    roles = game.roles
+    roles, names, called = game.roles, live.names, live.called
     players = [
-        {"seat": s, "role": role, "player": _player(live, me, s)} for s, role in enumerate(roles)
+        {
+            "seat": s,
+            "role": role,
+            "player": _player(live, me, s),
+            "name": names[s],
+            "bot": live.log["bots"][s],
+        }
+        for s, role in enumerate(roles)
     ]
     payload: dict[str, Any] = {
         "id": seat.key,
@@ -255,7 +312,7 @@ def game_payload(seat: Seat, live: LiveGame, links: dict[int, str] | None = None
             {"seat": s, "role": roles[s], "url": f"/play/{token}"}
             for s, token in sorted(links.items())
         ],
-        "events": [describe(game, e, me) for e in view.events],
+        "events": [describe(game, e, me, called) for e in view.events],
         "legal": legal,
         "legal_count": len(live.legal(me)),
         "svg": board_svg(game, view, legal),
@@ -279,7 +336,7 @@ def game_payload(seat: Seat, live: LiveGame, links: dict[int, str] | None = None
                 "seat": step.seat,
                 "by": "chance" if step.seat == CHANCE else roles[step.seat],
                 "action": step.action,
-                "events": [describe(game, e, me) for e in step.events],
+                "events": [describe(game, e, me, called) for e in step.events],
             }
             for step in live.steps
         ]
@@ -303,11 +360,12 @@ def _to_move_seat(live: LiveGame) -> int | None:
 
 
 def _player(live: LiveGame, me: int, seat: int) -> str:
-    """Who plays ``seat`` as ``me`` reads it: ``you``, ``a person`` or the bot's name."""
+    """Who plays ``seat`` as ``me`` reads it: ``you``, the name its person gave it (else ``a
+    person``) or the bot's name."""
     bot = live.log["bots"][seat]
     if bot is not None:
         return str(bot)
-    return "you" if seat == me else "a person"
+    return "you" if seat == me else live.names[seat] or "a person"
 
 
 def _status(live: LiveGame, me: int, players: list[dict[str, Any]]) -> str:
@@ -344,7 +402,15 @@ def start_game(choice: NewGame, request: Request) -> dict[str, Any]:
     :class:`ChoiceError` before anything is stored."""
     seed = choice.seed if choice.seed is not None else secrets.randbits(63)
     log = new_log(
-        choice.game, choice.options, choice.seat, choice.role, choice.bots, seed, choice.people
+        choice.game,
+        choice.options,
+        choice.seat,
+        choice.role,
+        choice.bots,
+        seed,
+        choice.people,
+        choice.name,
+        choice.names,
     )
     store, session = _store(request), request.state.session
     record = store.create(session, "game", log)
@@ -448,6 +514,45 @@ def hand_over(key: str, hand: HandOver, request: Request) -> dict[str, Any]:
         return _payload(request, seat, live)
 
 
+@router.post("/api/play/{record}/reclaim")
+def api_reclaim(record: str, body: Reclaim, request: Request) -> dict[str, Any]:
+    """Take the key's own seat back from the bot it was handed to: the bot moves no more once
+    this is answered (a move it was thinking of is thrown away); a seat that is not the key's,
+    or that no bot plays, is a 400 and changes nothing."""
+    return reclaim(record, body, request)
+
+
+def reclaim(key: str, body: Reclaim, request: Request) -> dict[str, Any]:
+    """Give ``key``'s seat back to its person (:meth:`~sleuth.web.live.LiveGame.reclaim`); its
+    :func:`game_payload`.  Another seat named, one no bot plays, one whose bot forfeited, or a
+    game that is over raises a ChoiceError blaming ``seat`` and changes nothing.
+
+    Invariant: once this returns, the stored log names no bot for the seat, and no move of the
+    bot is stored after it: the mover stores a move only if the log is still the one it moved
+    from (:meth:`~sleuth.web.store.Store.swap`), and this change is a new version."""
+    seat = seat_of(request, key)
+    if body.seat is not None and body.seat != seat.seat:
+        raise ChoiceError(
+            "seat", f"this link is seat {seat.seat}'s: it takes back only its own seat"
+        )
+    return _seat_change(request, seat, lambda live: live.reclaim(seat.seat))
+
+
+@router.post("/api/play/{record}/name")
+def api_name(record: str, naming: Naming, request: Request) -> dict[str, Any]:
+    """Give the key's own seat a name, which every page of the game shows (an empty one: no
+    name); a name too long, of more than one line, or ``you`` is a 400 and changes nothing."""
+    return rename(record, naming, request)
+
+
+def rename(key: str, naming: Naming, request: Request) -> dict[str, Any]:
+    """Call ``key``'s seat by the name of ``naming``; its :func:`game_payload`.  A name
+    :func:`~sleuth.web.live.seat_name` refuses raises a ChoiceError blaming ``name`` and
+    changes nothing."""
+    seat = seat_of(request, key)
+    return _seat_change(request, seat, lambda live: live.rename(seat.seat, naming.name))
+
+
 @router.delete("/api/play/{record}", status_code=204)
 def api_delete(record: str, request: Request) -> Response:
     """Forget a game of this session (with its seats' links)."""
@@ -456,8 +561,9 @@ def api_delete(record: str, request: Request) -> Response:
 
 
 @router.get("/play/new", include_in_schema=False)
-def new_page(request: Request, game: str = "fox") -> Response:
-    return _new_page(request, game)
+def new_page(request: Request, game: str | None = None) -> Response:
+    """The new-game form of ``game`` (the first game registered when none is named)."""
+    return _new_page(request, game or game_specs()[0].name)
 
 
 FORM_SOURCES = ("same-origin", "none")
@@ -509,6 +615,7 @@ def _new_page(
         "game": info,
         "sent": sent or {},
         "culprit": None if problem is None else problem.field,
+        "max_name": MAX_NAME,
         "problem": "" if problem is None else f"{field_label(problem.field)}: {problem}",
     }
     status = 200 if problem is None else 400
@@ -560,6 +667,41 @@ async def hand_over_form(record: str, request: Request) -> Response:
         seat = form.get("seat", "").strip()
         hand = HandOver(seat=int(seat) if seat.isdigit() else None, bot=form.get("bot", ""))
         await run_in_threadpool(hand_over, record, hand, request)
+    except NotFoundError:
+        raise
+    except (SleuthError, ValidationError) as problem:
+        return await run_in_threadpool(_game_page, request, record, SleuthError(str(problem)))
+    return RedirectResponse(f"/play/{record}", status_code=303)
+
+
+@router.post("/play/{record}/reclaim", include_in_schema=False)
+async def reclaim_form(record: str, request: Request) -> Response:
+    """The key's seat taken back from its bot by the game page's button, as ``POST
+    /api/play/ID/reclaim`` takes it, then back to the page (303); a refused one answers the
+    page again (400) with the message, and changes nothing."""
+    refuse_other_sites(request, "a seat is taken back from this site's own game page")
+    form = form_texts(await request.form())
+    try:
+        seat = form.get("seat", "").strip()
+        body = Reclaim(seat=int(seat) if seat.isdigit() else None)
+        await run_in_threadpool(reclaim, record, body, request)
+    except NotFoundError:
+        raise
+    except SleuthError as problem:
+        return await run_in_threadpool(_game_page, request, record, problem)
+    return RedirectResponse(f"/play/{record}", status_code=303)
+
+
+@router.post("/play/{record}/name", include_in_schema=False)
+async def name_form(record: str, request: Request) -> Response:
+    """The key's seat's name from the game page's form (form-encoded ``name``), set as ``POST
+    /api/play/ID/name`` sets it, then back to the page (303); a refused one answers the page
+    again (400) with the message, and changes nothing."""
+    refuse_other_sites(request, "a seat is named from this site's own game page")
+    form = form_texts(await request.form())
+    try:
+        naming = Naming(name=form.get("name", ""))
+        await run_in_threadpool(rename, record, naming, request)
     except NotFoundError:
         raise
     except (SleuthError, ValidationError) as problem:
@@ -629,12 +771,12 @@ def _game_page(
         "handed": [
             p
             for p in view["players"]
-            if p["player"] in ("you", "a person")
-            and (view["links"] is not None or p["player"] == "you")
+            if p["bot"] is None and (view["links"] is not None or p["seat"] == view["seat"])
         ],
         "pick": chosen,
         "groups": choice_groups(chosen),
         "refresh": REFRESH,
+        "max_name": MAX_NAME,
         "problem": "" if problem is None else str(problem),
         "typed": typed,
     }

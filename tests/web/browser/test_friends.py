@@ -1,6 +1,8 @@
 """Games with friends in a real browser: two browser contexts (two people, each with their own
 cookies) play one game of each kind to the end, each through their own link; each person's
-page shows the other's moves without a reload (server-sent events), and whose turn it is."""
+page shows the other's moves without a reload (server-sent events), and whose turn it is.
+First each names their seat, and the friend hands their seat to a bot and takes it back: the
+other page shows each change without a reload, and the names in its events."""
 
 from __future__ import annotations
 
@@ -27,8 +29,42 @@ WAITING = """() => document.getElementById('game').dataset.turn !== 'theirs'
 """A page that is at its person's turn, or at the end."""
 
 
+BOB = "Bob <i>"
+"""The friend's name: plain text, which no page may read as markup."""
+
+
 def _turn(page: Page) -> str:
     return page.locator("#game").get_attribute("data-turn") or ""
+
+
+def _shows(page: Page, words: str) -> None:
+    """Wait until the page's line of players says ``words`` (arrived by the event stream)."""
+    page.wait_for_function(
+        "words => document.getElementById('players').textContent.includes(words)", arg=words
+    )
+
+
+def _names_and_a_seat_taken_back(starter: Page, guest: Page, friend: str) -> None:
+    """Each person names their seat (the other page shows it without a reload); the friend
+    hands their seat to a bot by the page's form and takes it back by its button, and the
+    starter's page shows the bot, then the friend's name again."""
+    for page, name, other in ((starter, "Alice", guest), (guest, BOB, starter)):
+        page.fill("#name-text", name)
+        page.click("#naming button")
+        _shows(other, f": {name}")
+    assert starter.locator("#players i").count() == 0  # the name is text, not markup
+    assert guest.locator("#reclaim").is_hidden()
+    guest.select_option("#hand-over select", friend)
+    guest.fill('#hand-over input[name="bot"]', "random")
+    guest.click("#hand-over button")
+    guest.wait_for_url(GAME_URL)
+    assert guest.locator("#reclaim").is_visible()
+    _shows(starter, ": random")
+    guest.click("#reclaim button")
+    guest.wait_for_function("() => document.getElementById('reclaim').hidden")
+    assert f"seat {friend} " in guest.locator("#players").inner_text()
+    _shows(guest, ": you")
+    _shows(starter, f": {BOB}")
 
 
 @pytest.mark.parametrize(("game", "role", "options", "friend"), CASES)
@@ -43,6 +79,8 @@ def test_two_people_play_a_game_to_the_end(
         starter.goto(f"/play/new?game={game}")
         starter.select_option("#role", role)
         starter.fill("#people", friend)
+        starter.fill("#name", "Al")  # names typed at the start, changed on the pages below
+        starter.fill("#names", f"{friend}=Bo")
         for name, value in options.items():
             starter.fill(f'input[name="option:{name}"]', value)
         starter.fill('input[name="seed"]', "5")
@@ -56,6 +94,10 @@ def test_two_people_play_a_game_to_the_end(
         assert len(links) == 2 and friend in links
         guest.goto(links[friend])
         assert guest.locator("#links").count() == 0  # a friend sees no other seat's link
+        assert guest.input_value("#name-text") == "Bo" and ": Al" in texts(guest, "#players")[0]
+        for page in (starter, guest):
+            page.wait_for_function(IDLE)
+        _names_and_a_seat_taken_back(starter, guest, friend)
         rng = random.Random(5)
         pages = [starter, guest]
         moves = waits = 0
@@ -94,6 +136,9 @@ def test_two_people_play_a_game_to_the_end(
                     " || document.getElementById('game').dataset.turn !== 'theirs'"
                 )
         assert moves >= 1
+        for page in (starter, guest):  # the other person's name in the events
+            other = "Alice" if page is guest else BOB
+            assert any(other in line for line in texts(page, "#events li")), other
         for page, before in zip(pages, reloads, strict=True):
             assert page.evaluate("performance.getEntriesByType('navigation').length") == before
         starter.screenshot(path=artifact(f"friends-{game}"), full_page=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
+from sleuth.core.plugins import named
 from sleuth.games.camel_up.belief import CamelBelief
 from sleuth.games.camel_up.rules import HIDDEN, TICKETS, CamelUpGame
 from sleuth.games.camel_up.track import GREY_DIE, OASIS, TRACK_LENGTH, stacks
@@ -165,12 +166,15 @@ def _dice_names(game: CamelUpGame) -> list[tuple[int, str]]:
     return dice
 
 
-def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
-    """Camel Up's events in words (seats as p0, p1, ..., the ``viewer``'s as you)."""
+def describe(
+    game: Game[Any], event: Event, viewer: int | None, names: Sequence[str | None]
+) -> str | None:
+    """Camel Up's events in words (seats as p0, p1, ..., after their people's ``names``: ``Ann
+    (p1)``; the ``viewer``'s as you)."""
     public = event.public
 
     def who(seat: int) -> str:
-        return "you" if seat == viewer else f"p{seat}"
+        return "you" if seat == viewer else named(f"p{seat}", seat, names)
 
     if event.kind == "overall_bet":
         camel = f" on {event.private['camel']}" if event.private else " (card face down)"
@@ -190,7 +194,7 @@ def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
     if event.kind == "game_over":
         return f"the race is over: {public['winner']} wins, {public['loser']} is last"
     if event.kind == "roll":
-        takes = "you take" if public["seat"] == viewer else f"p{public['seat']} takes"
+        takes = "you take" if public["seat"] == viewer else f"{who(public['seat'])} takes"
         return f"{takes} a pyramid ticket" + (" (forced)" if public["forced"] else "")
     if event.kind == "start":
         spaces = "; ".join(f"{space}: {', '.join(camels)}" for space, camels in public["stacks"])

@@ -15,6 +15,7 @@ from typing import Any
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
+from sleuth.core.plugins import named
 from sleuth.games.cluedo.cards import NAMES, ROOMS
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.rules import CluedoGame
@@ -161,10 +162,13 @@ def _short(game: CluedoGame, seat: int, viewer: int) -> str:
     return "you" if seat == viewer else NAMES[game.suspects[seat]]
 
 
-def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
+def describe(
+    game: Game[Any], event: Event, viewer: int | None, names: Sequence[str | None]
+) -> str | None:
     """Cluedo's events in words: the ``viewer``'s seat as you, the others by the suspects they
-    play, in this edition's names (``Colonel Mustard shows a card``); cards by their canonical
-    names, as actions write them."""
+    play, in this edition's names (``Colonel Mustard shows a card``), after their people's
+    ``names`` (``Ann (Colonel Mustard) shows a card``); cards by their canonical names, as
+    actions write them."""
     assert isinstance(game, CluedoGame)
     public = event.public
 
@@ -172,7 +176,7 @@ def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
         """``seat`` doing ``verb`` (third person; ``yours``: the verb for you, if it differs)."""
         if seat == viewer:
             return f"you {yours or verb}".rstrip()
-        return f"{game.edition.display[game.suspects[seat]]} {verb}".rstrip()
+        return f"{named(game.edition.display[game.suspects[seat]], seat, names)} {verb}".rstrip()
 
     def cards() -> str:
         return ", ".join(NAMES[int(public[k])] for k in ("suspect", "weapon", "room"))

@@ -1,8 +1,9 @@
 """The fox puzzle's picture in the web app's assistant, drawn from the session's own deduction:
 the board with the holes the fox may be in (the hunter's view, drawn by
-:mod:`sleuth.games.fox.picture`); a hole alone is one click's inspection when ``k`` is 1;
-after the end, the fox's walk (caught, escaped, or given up: one that dodged every look)
-as a caption and as the days written above each hole.
+:mod:`sleuth.games.fox.picture`), which the page's switch :data:`POSSIBLE` hides; a hole alone
+is one click's inspection when ``k`` is 1, and one of the day's holes (``data-collect``) when
+``k`` is more; after the end, the fox's walk (caught, escaped, or given up: one that dodged
+every look) as a caption and as the days written above each hole.
 
 Invariant: :func:`notepad` never raises for a session in any state.
 """
@@ -18,6 +19,11 @@ from sleuth.games.fox import picture as board
 from sleuth.games.fox.rules import HUNTER
 from sleuth.render.svg import text
 
+POSSIBLE = "possible"
+"""The switch that shows the possible holes: off, the page's panel has the class
+``hide-possible``, which the picture's own style turns into plain white holes."""
+STYLE = f"<style>.hide-{POSSIBLE} .possible circle {{ fill: #ffffff; }}</style>"
+
 
 def notepad(session: Any) -> str:
     """The board with the possible holes; clickable holes while the hunt goes on."""
@@ -29,7 +35,9 @@ def notepad(session: Any) -> str:
         game,
         View(HUNTER, game.roles[HUNTER], freeze(game.public_info()), list(session.events)),
         legal,
-    )
+    ).replace("</svg>", STYLE + "</svg>")
+    if not session.finished and game.k > 1:
+        picture = COLLECTED.sub(r'\g<0> data-collect="\1"', picture)
     if session.finished and session.entries:
         walk = session._walk()
         picture = _caption(picture, f"the fox's walk: {' → '.join(map(str, walk))}")
@@ -43,6 +51,8 @@ def _caption(picture: str, words: str) -> str:
     return picture.replace("</svg>", line + "</svg>")
 
 
+COLLECTED = re.compile(r'(?<=<g )class="hole[^"]*" data-hole="(\d+)"')
+"""A hole's group without an action (its class, then its hole: the board's order)."""
 HOLE = re.compile(
     r'<g [^>]*data-hole="(\d+)"[^>]*><circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"'
 )

@@ -9,9 +9,10 @@ from typing import Any
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
+from sleuth.core.plugins import named
 from sleuth.games.fox.belief import FoxBelief
 from sleuth.games.fox.layout import positions
-from sleuth.games.fox.rules import FoxGame
+from sleuth.games.fox.rules import FOX, HUNTER, FoxGame
 from sleuth.render.svg import document, tag, text
 
 SIZE = 400
@@ -85,17 +86,21 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     return document(SIZE, height, "".join(body), f"Fox in a Hole on {graph.spec}")
 
 
-def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
-    """The fox's events in words."""
+def describe(
+    game: Game[Any], event: Event, viewer: int | None, names: Sequence[str | None]
+) -> str | None:
+    """The fox's events in words (the hunter and the fox after their people's ``names``)."""
     if event.kind == "inspected":
         holes = ", ".join(map(str, event.public["holes"]))
         caught = "caught the fox" if event.public["caught"] else "no fox"
-        return f"day {event.public['day']}: the hunter inspected {holes}: {caught}"
+        hunter = named("the hunter", HUNTER, names)
+        return f"day {event.public['day']}: {hunter} inspected {holes}: {caught}"
     if event.kind == "fox_moved":
+        fox = named("the fox", FOX, names)
         if event.private is None:
-            return f"night {event.public['night']}: the fox moved (unseen)"
+            return f"night {event.public['night']}: {fox} moved (unseen)"
         holes = ", ".join(map(str, event.private["holes"]))
-        return f"night {event.public['night']}: the fox is in {holes}"
+        return f"night {event.public['night']}: {fox} is in {holes}"
     if event.kind == "fox_path":
         path = " → ".join(map(str, event.public["path"]))
         return f"the fox's path: {path}"

@@ -22,7 +22,7 @@ from rich.text import Text
 from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
-from sleuth.core.plugins import AssistPlugin, InferPlugin, PagePlugin
+from sleuth.core.plugins import AssistPlugin, InferPlugin, PagePlugin, Switch
 from sleuth.core.seatview import ViewLog
 from sleuth.core.table import Command, TableSession
 from sleuth.games.fox import notepad_picture, picture
@@ -192,9 +192,11 @@ PAGE = PagePlugin(
     describe=picture.describe,
     notepad=notepad_picture.notepad,
     assistant=PUZZLE,
-    hidden=("marks",),  # a switch on the board
+    hidden=("marks",),  # the switch below
     commands=_page_commands,
     entry_event="inspected",  # a loaded log is replayed from the start: its entries counted
+    switches=(Switch(notepad_picture.POSSIBLE, "show the holes the fox may be in"),),
 )
 """The game's page in the web app: the board from one seat's view, the events in words, the
-fox puzzle as its assistant, with its picture and the solver's ``solve``."""
+fox puzzle as its assistant, with its picture (the possible holes behind a switch) and the
+solver's ``solve``."""

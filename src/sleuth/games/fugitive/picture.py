@@ -10,9 +10,13 @@ from typing import Any
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
+from sleuth.core.plugins import named
 from sleuth.games.fugitive.engine.cards import PILES, START_HAND
 from sleuth.games.fugitive.rules import MARSHAL
 from sleuth.render.svg import document, tag, text
+
+WORDS = ("the Fugitive", "the Marshal")
+"""How the events call seat 0 and seat 1."""
 
 PER_ROW = 5
 CARD_W, CARD_H, GAP = 56, 78, 14
@@ -146,10 +150,13 @@ def _hand(view: View) -> list[int]:
     return sorted(hand)
 
 
-def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
-    """The Fugitive's events in words."""
+def describe(
+    game: Game[Any], event: Event, viewer: int | None, names: Sequence[str | None]
+) -> str | None:
+    """The Fugitive's events in words (the Fugitive and the Marshal after their people's
+    ``names``)."""
     public = event.public
-    who = {0: "the Fugitive", 1: "the Marshal"}
+    who = {seat: named(word, seat, names) for seat, word in enumerate(WORDS)}
     if event.kind == "drew":
         card = f" the {event.private['card']}" if event.private else " a card"
         bonus = " (bonus)" if public["bonus"] else ""
@@ -165,13 +172,13 @@ def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
         return f"hideout {public['position']}:{value} with {public['sprints']} sprint cards"
     if event.kind == "guessed":
         numbers = " ".join(map(str, public["numbers"]))
-        return f"the Marshal guessed {numbers}: {'hit' if public['hit'] else 'miss'}"
+        return f"{who[1]} guessed {numbers}: {'hit' if public['hit'] else 'miss'}"
     if event.kind == "revealed":
         return f"hideout {public['position']} revealed: {public['value']}"
     if event.kind == "passed":
-        return "the Fugitive passed"
+        return f"{who[0]} passed"
     if event.kind == "skipped":
-        return "the Marshal made no guess"
+        return f"{who[1]} made no guess"
     if event.kind == "manhunt":
         return f"42 is down: the Manhunt begins (highest face-up hideout {public['highest']})"
     if event.kind == "game_over":

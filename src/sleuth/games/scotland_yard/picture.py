@@ -11,6 +11,7 @@ from typing import Any
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
+from sleuth.core.plugins import named
 from sleuth.games.scotland_yard.belief import MrXBelief
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.render.svg import document, tag, text
@@ -118,9 +119,17 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     return document(width, height, "".join(body), "Scotland Yard map", min_width=1100)
 
 
-def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
-    """Scotland Yard's events in words."""
+def describe(
+    game: Game[Any], event: Event, viewer: int | None, names: Sequence[str | None]
+) -> str | None:
+    """Scotland Yard's events in words (Mr. X and each detective after the ``names`` of the
+    people who play their seats)."""
+    assert isinstance(game, ScotlandYardGame)
     public = event.public
+
+    def detective(number: int) -> str:
+        return named(f"detective {number + 1}", game.seat_of(number), names)
+
     if event.kind == "start":
         where = ", ".join(map(str, public["detectives"]))
         own = f"; Mr. X starts at {event.private['mrx']}" if event.private else ""
@@ -128,13 +137,15 @@ def describe(game: Game[Any], event: Event, viewer: int | None) -> str | None:
     if event.kind == "mrx_moved":
         where = f" to {event.private['station']}" if event.private else ""
         shown = f", seen at {public['reveal']}" if public["reveal"] is not None else ""
-        return f"Mr. X, entry {public['entry']}: {public['ticket']}{where}{shown}"
+        return (
+            f"{named('Mr. X', 0, names)}, entry {public['entry']}: {public['ticket']}{where}{shown}"
+        )
     if event.kind == "detective_moved":
         caught = ": Mr. X is caught" if public["captured"] else ""
-        number = int(public["detective"]) + 1
-        return f"detective {number}: {public['ticket']} to {public['station']}{caught}"
+        who = detective(int(public["detective"]))
+        return f"{who}: {public['ticket']} to {public['station']}{caught}"
     if event.kind == "detective_passed":
-        return f"detective {int(public['detective']) + 1} cannot move"
+        return f"{detective(int(public['detective']))} cannot move"
     if event.kind == "game_over":
         return (
             f"game over: {public['winner']} win ({public['termination']}); Mr. X at {public['mrx']}"

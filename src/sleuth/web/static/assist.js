@@ -51,15 +51,13 @@ function show(notepad) {
       entryText.focus();
     });
   }
-  if (root.dataset.game === "fox" && !notepad.finished) {
-    for (const node of board.querySelectorAll("[data-hole]:not([data-action])")) {
-      node.addEventListener("click", () => {  // k > 1: collect the day's holes in the box
-        const holes = entryText.value.split(/[ ,]+/).filter(Boolean);
-        if (!holes.includes(node.dataset.hole)) holes.push(node.dataset.hole);
-        entryText.value = holes.join(",");
-        entryText.focus();
-      });
-    }
+  for (const node of board.querySelectorAll("[data-collect]:not([data-action])")) {
+    node.addEventListener("click", () => {  // one item of an entry that lists several
+      const items = entryText.value.split(/[ ,]+/).filter(Boolean);
+      if (!items.includes(node.dataset.collect)) items.push(node.dataset.collect);
+      entryText.value = items.join(",");
+      entryText.focus();
+    });
   }
 }
 
@@ -139,9 +137,11 @@ loadFile.addEventListener("change", async (event) => {
   event.target.value = "";
 });
 
-const possible = document.getElementById("show-possible");
-if (possible) {
-  possible.addEventListener("change", () => board.classList.toggle("hide-possible", !possible.checked));
+// Each switch of the picture (the game's page plug-in names them): off, the picture's panel
+// has the class hide-NAME, and the picture's own style says what that hides.
+for (const box of document.querySelectorAll("input[data-switch]")) {
+  box.addEventListener("change", () =>
+    board.classList.toggle(`hide-${box.dataset.switch}`, !box.checked));
 }
 
 request("GET", api).then(show, (problem) => { error.textContent = problem.message; });

@@ -73,6 +73,24 @@ function blame(field) {
   for (const culprit of culprits) culprit.setAttribute("aria-invalid", "true");
 }
 
+// The seat=WORD lines of a text box (bots, friends' names) by seat, as the server reads the
+// form sent without this script; null, with the message shown, for a line it would refuse.
+function lines(data, field, word) {
+  const found = {};
+  for (const line of String(data.get(field)).split("\n")) {
+    if (!line.trim()) continue;
+    const at = line.indexOf("=");
+    if (at < 0) { error.textContent = `${word} line "${line.trim()}": write seat=${word}`; break; }
+    const seat = line.slice(0, at).trim();
+    if (seat in found) {
+      error.textContent = `${word} line "${line.trim()}": seat ${seat} has a ${word} already`;
+      break;
+    }
+    found[seat] = line.slice(at + 1).trim();
+  }
+  return error.textContent ? null : found;
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.textContent = "";
@@ -86,17 +104,12 @@ form.addEventListener("submit", async (event) => {
     const value = input.value.trim();
     if (value !== input.dataset.default.trim()) choice.options[input.name.slice(7)] = value;
   }
-  for (const line of String(data.get("bots")).split("\n")) {
-    if (!line.trim()) continue;
-    const at = line.indexOf("=");
-    if (at < 0) { error.textContent = `bot line "${line}": write seat=bot`; return; }
-    const botSeat = line.slice(0, at).trim();
-    if (botSeat in choice.bots) {
-      error.textContent = `bot line "${line.trim()}": seat ${botSeat} has a bot already`;
-      return;
-    }
-    choice.bots[botSeat] = line.slice(at + 1).trim();
-  }
+  choice.bots = lines(data, "bots", "bot");
+  if (choice.bots === null) return;
+  choice.names = lines(data, "names", "name");
+  if (choice.names === null) return;
+  const name = String(data.get("name")).trim();
+  if (name) choice.name = name;
   // the seat and seed as typed: the server reads them as whole numbers and names one that is
   // not (a JavaScript number would turn "abc" into null, and round a seed beyond 2**53)
   const seat = String(data.get("seat")).trim();

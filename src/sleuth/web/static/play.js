@@ -2,6 +2,7 @@
 // takes them over: it sends each action to /api/play/ID/action and draws the page again from
 // the answer (the same markup), and makes the board's parts clickable.  The other players'
 // moves (people's, bots', chance's) arrive as server-sent events from /api/play/ID/events.
+// The seat's name and taking the seat back from a bot are sent as JSON too.
 import { request, element } from "./api.js";
 import { drawPicker, followSteps } from "./picker.js";
 
@@ -27,6 +28,10 @@ function show(game) {
   document.getElementById("players").textContent = game.players.map((p) =>
     `seat ${p.seat} ${p.role}: ${p.player}`).join(" · ");
   document.getElementById("status").textContent = game.status;
+  const mine = game.players[game.seat];
+  document.getElementById("reclaim").hidden = game.over || mine.bot === null;
+  const name = document.getElementById("name-text");
+  if (document.activeElement !== name) name.value = mine.name ?? "";
   if (!same) drawPicker(actions, id, game.pick);
   form.hidden = !game.your_turn;
   const events = document.getElementById("events");
@@ -50,15 +55,21 @@ function show(game) {
 }
 
 async function play(action) {
-  if (busy) return;
+  if (await send("action", { action })) text.value = "";
+}
+
+// POST /api/play/ID/WHAT with `body`, the answer shown; whether it was accepted.
+async function send(what, body) {
+  if (busy) return false;
   busy = true;
   error.textContent = "";
   root.classList.add("busy");
   try {
-    show(await request("POST", `/api/play/${id}/action`, { action }));
-    text.value = "";
+    show(await request("POST", `/api/play/${id}/${what}`, body));
+    return true;
   } catch (problem) {
     error.textContent = problem.message;
+    return false;
   } finally {
     busy = false;
     root.classList.remove("busy");
@@ -69,6 +80,14 @@ async function play(action) {
 root.addEventListener("submit", (event) => {
   if (event.target.closest("#hand-over")) return; // a plain form: the page comes back
   event.preventDefault();
+  if (event.target.closest("#naming")) {
+    send("name", { name: document.getElementById("name-text").value });
+    return;
+  }
+  if (event.target.closest("#reclaim")) {
+    send("reclaim", {});
+    return;
+  }
   const button = event.submitter;
   const chosen = button && button.name === "action" ? button : event.target.elements.action;
   const action = chosen.value.trim();
