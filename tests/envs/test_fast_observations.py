@@ -95,3 +95,24 @@ def test_gymnasium_observations_are_the_plain_encoding_s(name: str, belief: bool
             break
         legal = np.flatnonzero(observation["action_mask"])
         observation, *_ = made.step(int(legal[rng.randrange(len(legal))]))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_decision_s_mask_is_made_once(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gymnasium's step and MaskablePPO's action_masks() ask for the same decision's mask: the
+    encoding makes it once, and each caller gets its own array."""
+    made = SleuthEnv(name, seat=0, **options(name))
+    encoding = made.encoding
+    made_masks = []
+    mask = type(encoding).mask
+
+    def counted(self: Any, builder: Any) -> Any:
+        made_masks.append(builder)
+        return mask(self, builder)
+
+    monkeypatch.setattr(type(encoding), "mask", counted)
+    observation, _ = made.reset(seed=4)
+    first, second = made.action_masks(), made.action_masks()
+    assert len(made_masks) == 1
+    first[:] = False
+    assert (second == observation["action_mask"].astype(bool)).all() and second.any()

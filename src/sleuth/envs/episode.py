@@ -7,6 +7,8 @@ chance node to an agent; the OpenSpiel adapter, which does, plays the state itse
 
 Invariants: :meth:`observe` reads a seat's view only; :attr:`seat` is the seat to move (None
 once the game is over) and the mask is that of its builder; a refused id changes nothing.
+The mask of a decision is made once (kept until an id is chosen); every observation and mask
+returned is a new array, the caller's to keep.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ class Episode:
         self.actions: list[tuple[int, Hashable]] = []
         """Every action played, with its seat (chance included, as seat -1)."""
         self._builder: ActionBuilder[Any] | None = None
+        self._mask: tuple[ActionBuilder[Any], int, Mask] | None = None
+        """The mask of the builder with a prefix of that length (made once per decision)."""
+        self._no_ids = encoding.mask_of(())
         self._settle()
 
     @property
@@ -64,8 +69,12 @@ class Episode:
     def mask(self, seat: int) -> Mask:
         """The legal ids of ``seat``: the builder's when it is to move, else none."""
         if seat != self.seat:
-            return self.encoding.mask_of(())
-        return self.encoding.mask(self.builder)
+            return self._no_ids.copy()
+        builder = self.builder
+        kept = self._mask
+        if kept is None or kept[0] is not builder or kept[1] != len(builder.prefix):
+            kept = self._mask = (builder, len(builder.prefix), self.encoding.mask(builder))
+        return kept[2].copy()
 
     def step(self, action_id: int) -> Hashable | None:
         """Choose one id for the seat to move; return the action once it is complete and
