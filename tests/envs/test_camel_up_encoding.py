@@ -352,3 +352,16 @@ def test_the_seats_share_one_replay_of_the_events(monkeypatch: pytest.MonkeyPatc
     played = [action for _, action in episode.actions]
     assert len(played) > 50
     assert len(replayed) <= len(played)
+
+
+def test_a_seat_s_second_card_on_one_camel_is_refused_naming_the_event() -> None:
+    """The seats share the public replay, which hides every card: the seat's own cards are
+    still checked (one card per camel)."""
+    game = CamelUpGame(players=3)
+    _, events = _views(game, [*TRACED[:4], LegBet("yellow")])
+    public = {"seat": 1, "pile": "loser", "position": 1}
+    again = Event("overall_bet", public, {"camel": "green"}, frozenset((1,)))
+    view = View(1, "player", game.public_info(), [e.seen_by(1) for e in [*events, again]])
+    number = len(events) + 1
+    with pytest.raises(ContradictionError, match=rf"^event {number} \(overall_bet\)"):
+        CamelUpEncoding(game).observe(view)
