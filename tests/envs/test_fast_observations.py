@@ -116,3 +116,25 @@ def test_a_decision_s_mask_is_made_once(name: str, monkeypatch: pytest.MonkeyPat
     assert len(made_masks) == 1
     first[:] = False
     assert (second == observation["action_mask"].astype(bool)).all() and second.any()
+
+
+def test_opponents_moves_make_no_action_builder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gymnasium's bots play whole actions: an action builder is made for the learner's
+    decisions only (one was made for every seat's decision)."""
+    made = SleuthEnv("camel-up", seat=0, **options("camel-up"))
+    built = []
+    builder = type(made.encoding).builder
+
+    def counted(self: Any, state: Any) -> Any:
+        built.append(state.current_player())
+        return builder(self, state)
+
+    monkeypatch.setattr(type(made.encoding), "builder", counted)
+    observation, _ = made.reset(seed=2)
+    rng, over = random.Random(2), False
+    while not over:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, over, _, _ = made.step(int(legal[rng.randrange(len(legal))]))
+    assert made.episode is not None
+    played = [seat for seat, _ in made.episode.actions if seat >= 0]
+    assert set(built) == {0} and len(built) == played.count(0) < len(played)

@@ -56,9 +56,12 @@ class Episode:
 
     @property
     def builder(self) -> ActionBuilder[Any]:
-        """The builder of the action being chosen (only while the game goes on)."""
+        """The builder of the action being chosen (only while the game goes on), made when
+        first asked for: a seat played by whole actions (a Gymnasium opponent) needs none."""
         if self._builder is None:
-            raise RuntimeError("the game is over")
+            if self.over:
+                raise RuntimeError("the game is over")
+            self._builder = self.encoding.builder(self.state)
         return self._builder
 
     def observe(self, seat: int) -> Observation:
@@ -89,7 +92,7 @@ class Episode:
 
     def play(self, action: Hashable) -> None:
         """Play a whole action for the seat to move (a bot's), checked by the engine."""
-        if self.builder.prefix:
+        if self._builder is not None and self._builder.prefix:
             raise RuntimeError("an action is half built: finish it with step() first")
         self._play(action)
         self._settle()
@@ -108,7 +111,8 @@ class Episode:
             seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
     def _settle(self) -> None:
-        """Draw chance until a seat is to move or the game is over; make that seat's builder."""
+        """Draw chance until a seat is to move or the game is over; forget the builder of the
+        last action (:attr:`builder` makes the next one)."""
         while not self.state.is_terminal() and self.state.current_player() == CHANCE:
             self._play(self.state.sample_chance(self._chance))
-        self._builder = None if self.over else self.encoding.builder(self.state)
+        self._builder = None

@@ -39,6 +39,9 @@ class PublicTable(TableTracker):
         self.publics: list[Mapping[str, JSON]] = []
         """The public fields of each event read (the events' own objects)."""
         self.hints: list[Hints] = [[[0] * RACERS, [0] * RACERS] for _ in range(game.players)]
+        """By bettor: the hints its cards gave."""
+        self.total: Hints = [[0] * RACERS, [0] * RACERS]
+        """The hints of every bettor's cards."""
 
     def shows(self, events: Sequence[Event], start: int) -> bool:
         """Whether ``events`` go on from the events read, at least from ``start`` on."""
@@ -58,6 +61,7 @@ class PublicTable(TableTracker):
             state.apply_hidden_bet(str(public["pile"]))
             if state.order is not None:
                 self.hints[bettor][pile][hinted] += 1
+                self.total[pile][hinted] += 1
         else:
             super()._replay(event)
         self.publics.append(public)
@@ -131,13 +135,11 @@ class SeatReading:
 
     def hints(self) -> Hints:
         """The card hints of the other seats' cards."""
-        out: Hints = [[0] * RACERS, [0] * RACERS]
-        for bettor, hints in enumerate(self.table.hints):
-            if bettor != self.seat:
-                for pile in range(2):
-                    for camel, count in enumerate(hints[pile]):
-                        out[pile][camel] += count
-        return out
+        own = self.table.hints[self.seat]
+        return [
+            [all_ - mine for all_, mine in zip(total, own[pile], strict=True)]
+            for pile, total in enumerate(self.table.total)
+        ]
 
     def camel(self, pile: int, place: int, shown: int) -> int:
         """The camel of the card at ``place`` in ``pile`` as the seat knows it (``shown``: the
