@@ -28,7 +28,7 @@ from sleuth.games.camel_up.encoding import (
     squashed,
 )
 from sleuth.games.camel_up.odds import game_odds
-from sleuth.games.camel_up.rules import CamelUpGame
+from sleuth.games.camel_up.rules import CamelState, CamelUpGame
 from sleuth.games.camel_up.search import CamelUpSampler
 from sleuth.testing.case import Case
 from sleuth.testing.encoding import check_encoding
@@ -326,3 +326,42 @@ def test_the_sampler_of_a_finished_game_replays_its_one_world() -> None:
     assert any(e.kind == "overall_scored" for e in view.events)
     history = CamelUpSampler(game, view).sample_history(rng)
     assert history == [action for _, action in episode.actions]
+
+
+def test_the_seats_share_one_replay_of_the_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat observing after every id, the engine replays each action once for all the
+    seats of a 4-player game (it replayed it once per seat), and the observations are those
+    of fresh encodings of frozen copies of the views."""
+    game, episode = _random_views(5, 0)
+    replayed = []
+    apply = CamelState.apply
+
+    def counted(state: CamelState, action: Any) -> Any:
+        replayed.append(action)
+        return apply(state, action)
+
+    rng = random.Random(5)
+    while not episode.over:
+        monkeypatch.setattr(CamelState, "apply", counted)
+        observed = [episode.observe(seat) for seat in range(4)]
+        monkeypatch.setattr(CamelState, "apply", apply)
+        for seat, view in enumerate(episode.views):
+            fresh = View(seat, "player", view.game_info, tuple(view.events))
+            assert observed[seat].tobytes() == CamelUpEncoding(game).observe(fresh).tobytes()
+        episode.step(rng.choice(episode.builder.legal_ids()))
+    played = [action for _, action in episode.actions]
+    assert len(played) > 50
+    assert len(replayed) <= len(played)
+
+
+def test_a_seat_s_second_card_on_one_camel_is_refused_naming_the_event() -> None:
+    """The seats share the public replay, which hides every card: the seat's own cards are
+    still checked (one card per camel)."""
+    game = CamelUpGame(players=3)
+    _, events = _views(game, [*TRACED[:4], LegBet("yellow")])
+    public = {"seat": 1, "pile": "loser", "position": 1}
+    again = Event("overall_bet", public, {"camel": "green"}, frozenset((1,)))
+    view = View(1, "player", game.public_info(), [e.seen_by(1) for e in [*events, again]])
+    number = len(events) + 1
+    with pytest.raises(ContradictionError, match=rf"^event {number} \(overall_bet\)"):
+        CamelUpEncoding(game).observe(view)

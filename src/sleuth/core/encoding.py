@@ -39,6 +39,9 @@ from sleuth.core.game import CHANCE, TERMINAL, Game, State
 ActionT = TypeVar("ActionT", bound=Hashable)
 ReaderT = TypeVar("ReaderT", bound="ViewReader")
 
+KEPT_LISTS = 64
+"""Legal-action tuples whose ids a :class:`ListedActions` ``kept`` dict holds at most."""
+
 Observation = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
@@ -82,17 +85,35 @@ class ActionBuilder(ABC, Generic[ActionT]):
 
 class ListedActions(ActionBuilder[ActionT]):
     """The builder of a game with one id per action: ``id_of`` maps each legal action to its
-    id (one step always completes an action, so :attr:`prefix` stays empty)."""
+    id (one step always completes an action, so :attr:`prefix` stays empty).
 
-    def __init__(self, state: State[ActionT], id_of: Callable[[ActionT], int]) -> None:
+    ``kept``, an encoding's own dict, keeps the ids of the last :data:`KEPT_LISTS` legal-action
+    sequences by identity, for an engine that hands out the same immutable tuple for recurring
+    positions (Fox's hunter, a fox in one hole): their ids are then not mapped again."""
+
+    def __init__(
+        self,
+        state: State[ActionT],
+        id_of: Callable[[ActionT], int],
+        kept: dict[int, tuple[Sequence[ActionT], dict[int, ActionT], list[int]]] | None = None,
+    ) -> None:
         self.prefix = []
         legal = () if state.current_player() in (CHANCE, TERMINAL) else state.legal_actions()
+        found = kept.get(id(legal)) if kept is not None else None
+        if found is not None and found[0] is legal:
+            self._by_id, self._ids = found[1], found[2]
+            return
         self._by_id = {id_of(a): a for a in legal}
         if len(self._by_id) != len(legal):
             raise ValueError(f"{state.game.name}: two legal actions share an id")
+        self._ids = sorted(self._by_id)
+        if kept is not None and type(legal) is tuple:
+            if len(kept) >= KEPT_LISTS:
+                kept.clear()
+            kept[id(legal)] = (legal, self._by_id, self._ids)  # holds legal: its id stays its
 
     def legal_ids(self) -> list[int]:
-        return sorted(self._by_id)
+        return list(self._ids)
 
     def push(self, action_id: int) -> ActionT:
         action = self._by_id.get(int(action_id))
@@ -152,17 +173,36 @@ class Encoding(ABC, Generic[ActionT]):
     def observe(self, view: View, prefix: Sequence[int] = (), belief: bool = False) -> Observation:
         """The observation of ``view`` while ``prefix`` (ids towards the seat's next action) is
         chosen: a fresh float32 vector of :meth:`size` that depends on nothing else."""
+        out = np.zeros(self._kept_sizes()[belief], dtype=np.float32)
+        self._write(out, view, prefix, belief)
+        return out
+
+    def observe_to(
+        self, out: Observation, view: View, prefix: Sequence[int] = (), belief: bool = False
+    ) -> None:
+        """Write :meth:`observe`'s vector into ``out`` (a float32 vector of :meth:`size`,
+        whatever it held: an adapter's own buffer, filled without a new array)."""
+        size = self._kept_sizes()[belief]
+        if out.shape != (size,) or out.dtype != np.float32:
+            raise ValueError(f"out must be {size} float32 values, not {out.dtype} {out.shape}")
+        out[:] = 0.0
+        self._write(out, view, prefix, belief)
+
+    def _kept_sizes(self) -> tuple[int, int]:
+        """:meth:`size` without and with the belief (the segments are fixed once the encoding
+        is made)."""
+        sizes = self._sizes
+        if sizes is None:
+            sizes = self._sizes = (self.size(False), self.size(True))
+        return sizes
+
+    def _write(self, out: Observation, view: View, prefix: Sequence[int], belief: bool) -> None:
         if belief and not self.belief_segments:
             raise ValueError(f"{self.game.name} has no belief to add to its observations")
-        sizes = self._sizes
-        if sizes is None:  # the segments are fixed once the encoding is made
-            sizes = self._sizes = (self.size(False), self.size(True))
-        out = np.zeros(sizes[belief], dtype=np.float32)
-        base = sizes[0]
+        base = self._kept_sizes()[0]
         self.observe_into(out[:base], view, prefix)
         if belief:
             self.belief_into(out[base:], view)
-        return out
 
     @abstractmethod
     def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:

@@ -7,6 +7,8 @@ chance node to an agent; the OpenSpiel adapter, which does, plays the state itse
 
 Invariants: :meth:`observe` reads a seat's view only; :attr:`seat` is the seat to move (None
 once the game is over) and the mask is that of its builder; a refused id changes nothing.
+The mask of a decision is made once (kept until an id is chosen); every observation and mask
+returned is a new array, the caller's to keep.
 """
 
 from __future__ import annotations
@@ -38,6 +40,9 @@ class Episode:
         self.actions: list[tuple[int, Hashable]] = []
         """Every action played, with its seat (chance included, as seat -1)."""
         self._builder: ActionBuilder[Any] | None = None
+        self._mask: tuple[ActionBuilder[Any], int, Mask] | None = None
+        """The mask of the builder with a prefix of that length (made once per decision)."""
+        self._no_ids = encoding.mask_of(())
         self._settle()
 
     @property
@@ -51,9 +56,12 @@ class Episode:
 
     @property
     def builder(self) -> ActionBuilder[Any]:
-        """The builder of the action being chosen (only while the game goes on)."""
+        """The builder of the action being chosen (only while the game goes on), made when
+        first asked for: a seat played by whole actions (a Gymnasium opponent) needs none."""
         if self._builder is None:
-            raise RuntimeError("the game is over")
+            if self.over:
+                raise RuntimeError("the game is over")
+            self._builder = self.encoding.builder(self.state)
         return self._builder
 
     def observe(self, seat: int) -> Observation:
@@ -64,8 +72,12 @@ class Episode:
     def mask(self, seat: int) -> Mask:
         """The legal ids of ``seat``: the builder's when it is to move, else none."""
         if seat != self.seat:
-            return self.encoding.mask_of(())
-        return self.encoding.mask(self.builder)
+            return self._no_ids.copy()
+        builder = self.builder
+        kept = self._mask
+        if kept is None or kept[0] is not builder or kept[1] != len(builder.prefix):
+            kept = self._mask = (builder, len(builder.prefix), self.encoding.mask(builder))
+        return kept[2].copy()
 
     def step(self, action_id: int) -> Hashable | None:
         """Choose one id for the seat to move; return the action once it is complete and
@@ -80,7 +92,7 @@ class Episode:
 
     def play(self, action: Hashable) -> None:
         """Play a whole action for the seat to move (a bot's), checked by the engine."""
-        if self.builder.prefix:
+        if self._builder is not None and self._builder.prefix:
             raise RuntimeError("an action is half built: finish it with step() first")
         self._play(action)
         self._settle()
@@ -99,7 +111,8 @@ class Episode:
             seen.extend(e if e.private is None else e.seen_by(s) for e in events)
 
     def _settle(self) -> None:
-        """Draw chance until a seat is to move or the game is over; make that seat's builder."""
+        """Draw chance until a seat is to move or the game is over; forget the builder of the
+        last action (:attr:`builder` makes the next one)."""
         while not self.state.is_terminal() and self.state.current_player() == CHANCE:
             self._play(self.state.sample_chance(self._chance))
-        self._builder = None if self.over else self.encoding.builder(self.state)
+        self._builder = None

@@ -343,10 +343,9 @@ class SleuthObserver:
             start += segment.size
 
     def set_from(self, state: SleuthState, player: int) -> None:
-        observed = self.game.encoding.observe(
-            state.view(player), state.prefix(player), self.game.belief
+        self.game.encoding.observe_to(
+            self.tensor, state.view(player), state.prefix(player), self.game.belief
         )
-        self.tensor[:] = observed
 
     def string_from(self, state: SleuthState, player: int) -> str:
         prefix = list(state.prefix(player))

@@ -5,6 +5,7 @@ only the mover's information, and the belief-narrowed guess mask keeps every tru
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -259,3 +260,39 @@ def test_numpy_ids_build_actions_of_plain_ints() -> None:
         action = builder.push(np.flatnonzero(builder.mask())[-1])
     assert isinstance(action, Guess)
     assert all(type(n) is int for n in action.numbers)
+
+
+def test_a_builder_works_out_the_ids_after_a_prefix_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opening's legal actions are encoded once per builder, however often the mask is
+    asked for and ids are pushed (an agent's loop asks at every step, and push checks against
+    it), and the ids after each prefix are those of a fresh builder."""
+    from sleuth.games.fugitive.engine import encoding as engine_encoding
+
+    game = FugitiveGame()
+    state = next(
+        s
+        for s, _ in states_of(0, game)
+        if s.phase is Phase.OPENING and s.current_player() != CHANCE and not s.draws_due
+    )
+    encoded = [0]
+
+    def counted(action: Any) -> tuple[int, ...]:
+        encoded[0] += 1
+        return encode(action)
+
+    builder = ActionBuilder(state)
+    while True:
+        monkeypatch.setattr(engine_encoding, "encode", counted)
+        legal = builder.legal_ids()
+        assert builder.legal_ids() == legal
+        monkeypatch.setattr(engine_encoding, "encode", encode)
+        fresh = ActionBuilder(state)
+        for action_id in builder.prefix:
+            fresh.push(action_id)
+        assert fresh.legal_ids() == legal
+        monkeypatch.setattr(engine_encoding, "encode", counted)
+        done = builder.push(legal[-1])
+        monkeypatch.setattr(engine_encoding, "encode", encode)
+        if done is not None:
+            break
+    assert len(legal) > 0 and encoded[0] == len(state.legal_actions())

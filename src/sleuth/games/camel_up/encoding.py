@@ -7,10 +7,11 @@ ids 6-35); ``36 + c`` is ``winner <c>`` and ``41 + c`` is ``loser <c>``.  Chance
 the dice) has no ids.
 
 Observations, from the seat's view alone (its table as
-:class:`~sleuth.games.camel_up.belief.TableTracker` replays it): ``P`` players, ``C`` camels
-(5, or 7 with the 2nd edition's crazy camels white and black, last), ``D`` dice (5, or 6 with
-the grey die, last).  Rows "by seat" start with the observer and go round in turn order
-(row ``r`` is seat ``seat + r mod P``).  See :meth:`CamelUpEncoding.describe` for the indices.
+:class:`~sleuth.games.camel_up.belief.TableTracker` replays it, once for all the seats:
+:mod:`~sleuth.games.camel_up.reading`): ``P`` players, ``C`` camels (5, or 7 with the 2nd
+edition's crazy camels white and black, last), ``D`` dice (5, or 6 with the grey die, last).
+Rows "by seat" start with the observer and go round in turn order (row ``r`` is seat ``seat + r
+mod P``). See :meth:`CamelUpEncoding.describe` for the indices.
 
 =================  =========  ==================================================================
 segment            size       meaning
@@ -57,8 +58,10 @@ race winner        5          P(each racing camel wins the race)
 race loser         5          P(each racing camel is last at the end)
 =================  =========  ==================================================================
 
-Speed: each view's table is read incrementally (the events a view adds since the last call),
-and the odds of a position are cached, so an observation costs a few events' replay.
+Speed: the public side of a game's events is replayed once for all its seats and each view is
+read incrementally (the events it added since the last call: :mod:`~sleuth.games.camel_up.
+reading`), and the odds of a position are cached, so an observation costs a few events' replay
+shared by the seats.
 """
 
 from __future__ import annotations
@@ -68,11 +71,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment, ViewReaders
-from sleuth.core.events import Event, View
+from sleuth.core.events import View
 from sleuth.core.game import CHANCE, TERMINAL, State
-from sleuth.games.camel_up.actions import PILES, ROLL, CamelAction
-from sleuth.games.camel_up.belief import TableTracker
+from sleuth.games.camel_up.actions import ROLL, CamelAction
 from sleuth.games.camel_up.odds import GameOdds, game_odds
+from sleuth.games.camel_up.reading import SeatReading, SharedTables
 from sleuth.games.camel_up.rules import HIDDEN, CamelUpGame
 from sleuth.games.camel_up.track import DICE, MIRAGE, TRACK_LENGTH, Arrangement, racing_order
 
@@ -90,28 +93,6 @@ def squashed(count: int, scale: int) -> float:
     """``count / (|count| + scale)``: strictly between -1 and 1, 0.5 at ``scale``, increasing
     (the reading of a count no rule bounds, such as money or the leg number)."""
     return count / (abs(count) + scale)
-
-
-class _Reader(TableTracker):
-    """One view's table, read incrementally, with the card hints (see the module docstring)."""
-
-    def __init__(self, game: CamelUpGame) -> None:
-        super().__init__(game)
-        self.hints = [[0] * RACERS, [0] * RACERS]
-        self.last: Event | None = None
-        """The last event read: the view's list must still hold it there (append only)."""
-
-    def _replay(self, event: Event) -> None:
-        order = self.state.order
-        hint = None
-        if event.kind == "overall_bet" and event.private is None and order is not None:
-            pile = PILES.index(str(event.public["pile"]))
-            ranking = racing_order(order)
-            hint = (pile, ranking[-1] if pile == 0 else ranking[0])
-        super()._replay(event)
-        if hint is not None:
-            self.hints[hint[0]][hint[1]] += 1
-        self.last = event
 
 
 @functools.lru_cache(maxsize=4096)
@@ -193,7 +174,8 @@ class CamelUpEncoding(Encoding[CamelAction]):
         for segment in self.segments:
             self._start[segment.name] = start
             start += segment.size
-        self._readers: ViewReaders[_Reader] = ViewReaders()
+        self._tables = SharedTables(game)
+        self._readers: ViewReaders[SeatReading] = ViewReaders()
 
     def action_id(self, action: CamelAction) -> int:
         """The id of one player action; a KeyError for chance's."""
@@ -207,9 +189,9 @@ class CamelUpEncoding(Encoding[CamelAction]):
             raise ValueError(f"{action_id} is not a Camel Up action id (0-{ACTIONS - 1})")
         return str(self.actions[action_id])
 
-    def _reader(self, view: View) -> _Reader:
+    def _reader(self, view: View) -> SeatReading:
         """``view``'s table, read up to its last event (:class:`ViewReaders`)."""
-        return self._readers.of(view, lambda _: _Reader(self.camel_game))
+        return self._readers.of(view, lambda v: SeatReading(self._tables, v.seat))
 
     def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
         game = self.camel_game
@@ -252,12 +234,15 @@ class CamelUpEncoding(Encoding[CamelAction]):
             v[bets + ((bettor - seat) % p) * RACERS + camel] += value / LEG_BET_SCALE
         placed, mine, hints = at["overall cards"], at["own cards"], at["card hints"]
         others = RACERS * (p - 1)  # the others' overall cards: one per racing camel each
+        card_hints = reader.hints()
         for pile, cards in enumerate(state.piles):
-            for before, (bettor, camel) in enumerate(cards):
+            for before, (bettor, shown) in enumerate(cards):
                 v[placed + pile * p + (bettor - seat) % p] += 1 / 5
-                if bettor == seat and camel != HIDDEN:
-                    v[mine + pile * RACERS + camel] = 1 / (1 + before)
-            for camel, count in enumerate(reader.hints[pile]):
+                if bettor == seat:
+                    camel = reader.camel(pile, before, shown)
+                    if camel != HIDDEN:
+                        v[mine + pile * RACERS + camel] = 1 / (1 + before)
+            for camel, count in enumerate(card_hints[pile]):
                 v[hints + pile * RACERS + camel] = count / others
         out[:] = v
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from sleuth.core.encoding import Encoding, ListedActions, Observation, Segment, ViewReaders
 from sleuth.core.events import Event, View
 from sleuth.core.game import State
@@ -32,29 +34,32 @@ from sleuth.games.fox.rules import HIDE, FoxAction, FoxGame, FoxMove, Inspect
 
 
 class _Reader:
-    """What one view's events have shown so far, read one event at a time: the indices of
-    the observation set to 1 (its grids) and the day of the next inspection."""
+    """What one view's events have shown so far, read one event at a time: the observation's
+    grids (:attr:`values`, each event setting its own ones there, once) and the day of the
+    next inspection."""
 
-    def __init__(self, game: FoxGame) -> None:
+    def __init__(self, game: FoxGame, size: int) -> None:
         self.n = game.graph.n
         self.fox_holes = 3 + game.days * self.n  # where the second grid starts (the first: 3)
-        self.ones: list[int] = []
+        self.values: Observation = np.zeros(size, np.float32)
         self.day = 1
         self.read = 0
         self.last: Event | None = None
 
     def update(self, events: Sequence[Event]) -> None:
-        n = self.n
+        n, values = self.n, self.values
         for index in range(self.read, len(events)):
             event = events[index]
             if event.kind == "inspected":
                 day = int(event.public["day"])
                 row = 3 + (day - 1) * n
-                self.ones.extend(row + hole for hole in event.public["holes"])
+                for hole in event.public["holes"]:
+                    values[row + hole] = 1.0
                 self.day = day + 1
             elif event.kind == "fox_moved" and event.private is not None:
                 row = self.fox_holes + int(event.public["night"]) * n
-                self.ones.extend(row + hole for hole in event.private["holes"])
+                for hole in event.private["holes"]:
+                    values[row + hole] = 1.0
             self.read, self.last = index + 1, event
 
 
@@ -77,6 +82,8 @@ class FoxEncoding(Encoding[FoxAction]):
         )
         self.belief_segments = (Segment("possible", n, "1 where the hunter's belief holds"),)
         self._readers: ViewReaders[_Reader] = ViewReaders()
+        self._kept: dict[int, tuple[Sequence[FoxAction], dict[int, FoxAction], list[int]]] = {}
+        """The ids of recurring legal-action tuples (:class:`ListedActions`)."""
 
     def action_id(self, action: FoxAction) -> int:
         """The id of one action."""
@@ -87,7 +94,7 @@ class FoxEncoding(Encoding[FoxAction]):
         return first - 1 if action.hole is None else first + action.hole
 
     def builder(self, state: State[FoxAction]) -> ListedActions[FoxAction]:
-        return ListedActions(state, self.action_id)
+        return ListedActions(state, self.action_id, self._kept)
 
     def id_text(self, action_id: int) -> str:
         inspections = self.fox_game.inspections
@@ -101,9 +108,9 @@ class FoxEncoding(Encoding[FoxAction]):
         raise ValueError(f"{action_id} is not a fox action id (0-{self.action_count - 1})")
 
     def observe_into(self, out: Observation, view: View, prefix: Sequence[int]) -> None:
-        reader = self._readers.of(view, lambda _: _Reader(self.fox_game))
+        reader = self._readers.of(view, lambda _: _Reader(self.fox_game, len(out)))
+        out[:] = reader.values
         out[view.seat] = 1.0
-        out[reader.ones] = 1.0
         out[2] = min(reader.day, self.fox_game.days) / self.fox_game.days
 
     def belief_into(self, out: Observation, view: View) -> None:

@@ -172,7 +172,9 @@ class ActionBuilder(CoreActionBuilder[FugitiveAction]):
     Invariants: every id in :meth:`legal_ids` extends the prefix towards at least one legal
     action, and the legal actions reachable this way are exactly ``state.legal_actions()``
     (restricted to guesses of ``possible`` numbers when it is given).  The state is read, never
-    changed; build a new builder after applying an action.
+    changed; build a new builder after applying an action.  The ids that may follow a prefix
+    are worked out once (kept until the prefix changes), a listed phase's id sequences once
+    per builder.
     """
 
     def __init__(self, state: FugitiveState, possible: Iterable[int] | None = None) -> None:
@@ -180,9 +182,18 @@ class ActionBuilder(CoreActionBuilder[FugitiveAction]):
         self.possible = None if possible is None else frozenset(possible)
         """A sound superset of the face-down hideouts' values, or None for no narrowing."""
         self.prefix: list[int] = []
+        self._next: list[int] | None = None
+        """:meth:`legal_ids` after the prefix, once worked out (None: not yet)."""
+        self._listed: list[tuple[int, ...]] | None = None
+        """The id sequences of the listed legal actions (the opening's), once encoded."""
 
     def legal_ids(self) -> list[int]:
         """The ids that may come next, in increasing order."""
+        if self._next is None:
+            self._next = self._legal_ids()
+        return list(self._next)
+
+    def _legal_ids(self) -> list[int]:
         state = self.state
         player = state.current_player()
         if player == TERMINAL:
@@ -221,6 +232,7 @@ class ActionBuilder(CoreActionBuilder[FugitiveAction]):
                 f"{name!r} cannot follow {so_far!r} here (allowed: {allowed or 'none'}{more})"
             )
         self.prefix.append(action_id)
+        self._next = None
         starts_more = HIDEOUT <= action_id < SPRINT_CARD or NAME <= action_id < DONE
         if action_id == DONE or (len(self.prefix) == 1 and not starts_more):
             action = decode(self.prefix)
@@ -243,16 +255,19 @@ class ActionBuilder(CoreActionBuilder[FugitiveAction]):
 
     def pop(self) -> int:
         """Take back the last id (an :class:`IndexError` when there is none)."""
-        return self.prefix.pop()
+        action_id = self.prefix.pop()
+        self._next = None
+        return action_id
 
     # --- what may come next -----------------------------------------------------------------
 
     def _listed_next(self, actions: Iterable[FugitiveAction]) -> list[int]:
         """The next ids of the listed actions whose sequences start with the prefix."""
+        if self._listed is None:
+            self._listed = [encode(action) for action in actions]
         depth = len(self.prefix)
         follow = set()
-        for action in actions:
-            ids = encode(action)
+        for ids in self._listed:
             if len(ids) > depth and list(ids[:depth]) == self.prefix:
                 follow.add(ids[depth])
         return sorted(follow)
