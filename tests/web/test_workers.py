@@ -94,3 +94,28 @@ def test_a_forms_message_shows_on_the_page_another_worker_serves(store: Path) ->
 def message(page: str) -> str:
     """The message line of a notepad's page."""
     return page.split('id="message" role="status">')[1].split("</p>")[0].strip()
+
+
+def test_a_kept_answer_is_not_given_once_another_worker_stored_a_move(store: Path) -> None:
+    """Each worker keeps its answers by the game's stored version: a move stored through one
+    worker is in the other's next answer at once, for the game's starter and for a friend's
+    seat link, on the JSON API and on the page."""
+    one, two = workers(store)
+    started = one.post(
+        "/api/play", json={"game": "fox", "options": {"graph": "path:5"}, "people": [1], "seed": 1}
+    )
+    assert started.status_code == 201, started.text
+    share_cookie(one, two)
+    record = started.json()["id"]
+    friend = next(link["url"] for link in started.json()["links"] if link["seat"] == 1)
+    seen = two.get(f"/api/play/{record}").json()
+    assert two.get(f"/api/play/{record}").json() == seen  # kept: the same answer
+    their_view = two.get(f"/api{friend}").json()
+    mover = f"/api/play/{record}" if seen["your_turn"] else f"/api{friend}"  # whose turn it is
+    legal = two.get(mover).json()["legal"]
+    assert one.post(f"{mover}/action", json={"action": legal[0]}).status_code == 200
+    moved = one.get(f"/api/play/{record}").json()
+    assert len(moved["events"]) > len(seen["events"])
+    assert two.get(f"/api/play/{record}").json() == moved
+    assert two.get(f"/api{friend}").json() == one.get(f"/api{friend}").json() != their_view
+    assert moved["events"][-1] in two.get(f"/play/{record}").text

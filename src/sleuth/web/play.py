@@ -63,6 +63,9 @@ REFRESH = 2
 is to move (with scripts, the moves arrive as server-sent events)."""
 CACHE_SIZE = 64
 """Live games kept in memory (others are rebuilt from their logs when asked for)."""
+ANSWERS = 2 * CACHE_SIZE
+"""Answers kept in memory (:func:`game_payload` by key and stored version): a page that looks
+again while the bots have not moved yet is answered without drawing anything again."""
 
 
 class Move(BaseModel):
@@ -112,12 +115,32 @@ def seat_of(request: Request, key: str) -> Seat:
 
 
 class _Live:
-    """Live games by record id (a small LRU), with one lock per game id while it is used."""
+    """Live games by record id (a small LRU), with one lock per game id while it is used, and
+    the latest answers by key and stored version (an LRU).
+
+    Invariant: an answer is a function of the key's seat and the game's stored log at that
+    version (a record's version grows with each write, in any process), so an answer kept for
+    the version the store holds now is the answer a fresh rebuild would give."""
 
     def __init__(self) -> None:
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.answers: OrderedDict[tuple[Seat, int], dict[str, Any]] = OrderedDict()
         self.locks = RecordLocks()
         self.guard = threading.Lock()
+
+    def answer(self, seat: Seat, version: int) -> dict[str, Any] | None:
+        """The answer kept for ``seat`` at ``version`` of its game (not to be changed)."""
+        with self.guard:
+            found = self.answers.get((seat, version))
+            if found is not None:
+                self.answers.move_to_end((seat, version))
+            return found
+
+    def keep(self, seat: Seat, version: int, answer: dict[str, Any]) -> None:
+        with self.guard:
+            self.answers[(seat, version)] = answer
+            while len(self.answers) > ANSWERS:
+                self.answers.popitem(last=False)
 
     @contextmanager
     def hold(self, record: str, store: Store) -> Iterator[tuple[LiveGame, int]]:
@@ -139,14 +162,15 @@ class _Live:
                         self.games.popitem(last=False)
 
 
-def _save(request: Request, record: str, version: int, live: LiveGame) -> None:
+def _save(request: Request, record: str, version: int, live: LiveGame) -> int:
     """Store the changed game (held since it was read at ``version``) and wake the mover when
-    chance or a bot is to move; a SleuthError, nothing stored, if another process wrote the
-    game meanwhile."""
+    chance or a bot is to move; its new version.  A SleuthError, nothing stored, if another
+    process wrote the game meanwhile."""
     if not _store(request).swap("game", record, version, live.log):
         raise SleuthError("the game changed meanwhile (another move was played): try again")
     if live.waiting():
         _mover(request).wake(record)
+    return version + 1
 
 
 HELD = "forfeited (the reason is shown when the game ends)"
@@ -349,26 +373,35 @@ def start_game(choice: NewGame, request: Request) -> dict[str, Any]:
     store, session = _store(request), request.state.session
     record = store.create(session, "game", log)
     people = [s for s, bot in enumerate(log["bots"]) if bot is None]
-    links = store.add_seats(session, record, people) if len(people) > 1 else {}
+    if len(people) > 1:
+        store.add_seats(session, record, people)
     _mover(request).wake(record)
-    with _live(request).hold(record, store) as (live, _):
-        return game_payload(Seat(record, record, live.seat, starter=True), live, links)
+    with _live(request).hold(record, store) as (live, version):
+        return _payload(request, Seat(record, record, live.seat, starter=True), live, version)
 
 
 def read_game(key: str, request: Request) -> dict[str, Any]:
     """The game as ``key``'s seat sees it (waking the mover if a bot's move is pending, as
-    after a restart)."""
+    after a restart): the answer kept for the stored version, else drawn from the game."""
     seat = seat_of(request, key)
-    with _live(request).hold(seat.record, _store(request)) as (live, _):
-        if live.waiting():
-            _mover(request).wake(seat.record)
-        return _payload(request, seat, live)
+    store, live = _store(request), _live(request)
+    version = store.version(seat.record)
+    answer = None if version is None else live.answer(seat, version)
+    if answer is None:
+        with live.hold(seat.record, store) as (game, version):
+            answer = _payload(request, seat, game, version)
+    if answer["waiting"]:
+        _mover(request).wake(seat.record)
+    return answer
 
 
-def _payload(request: Request, seat: Seat, live: LiveGame) -> dict[str, Any]:
-    """:func:`game_payload` with the seats' links read for the starter."""
+def _payload(request: Request, seat: Seat, live: LiveGame, version: int) -> dict[str, Any]:
+    """:func:`game_payload` of the game held at stored ``version``, with the seats' links read
+    for the starter; kept for that version."""
     links = _store(request).tokens(seat.record) if seat.starter else None
-    return game_payload(seat, live, links)
+    answer = game_payload(seat, live, links)
+    _live(request).keep(seat, version, answer)
+    return answer
 
 
 @router.get("/api/play/{record}")
@@ -400,8 +433,7 @@ async def api_events(record: str, request: Request) -> Response:
     seat = await run_in_threadpool(seat_of, request, record)
 
     def payload() -> dict[str, Any]:
-        with _live(request).hold(seat.record, _store(request)) as (live, _):
-            return _payload(request, seat, live)
+        return read_game(record, request)
 
     return event_stream(_store(request), seat.record, payload)
 
@@ -420,8 +452,7 @@ def play_action(key: str, move: Move, request: Request) -> dict[str, Any]:
     seat = seat_of(request, key)
     with _live(request).hold(seat.record, _store(request)) as (live, version):
         live.play(seat.seat, move.action)
-        _save(request, seat.record, version, live)
-        return _payload(request, seat, live)
+        return _payload(request, seat, live, _save(request, seat.record, version, live))
 
 
 @router.post("/api/play/{record}/bot")
@@ -444,8 +475,7 @@ def hand_over(key: str, hand: HandOver, request: Request) -> dict[str, Any]:
         )
     with _live(request).hold(seat.record, _store(request)) as (live, version):
         live.hand_over(target, hand.bot)
-        _save(request, seat.record, version, live)
-        return _payload(request, seat, live)
+        return _payload(request, seat, live, _save(request, seat.record, version, live))
 
 
 @router.delete("/api/play/{record}", status_code=204)
