@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
@@ -29,6 +30,7 @@ from starlette.exceptions import HTTPException
 import sleuth
 from sleuth.core.errors import SleuthError
 from sleuth.web import assist, play
+from sleuth.web import warm as warming
 from sleuth.web.head import HeadAsGet
 from sleuth.web.limits import BodyLimit
 from sleuth.web.live import ChoiceError
@@ -48,10 +50,12 @@ def create_app(
     store: Path,
     forget_after_days: float | None = FORGET_AFTER_DAYS,
     clock: Callable[[], float] = time.time,
+    warm: bool = False,
 ) -> FastAPI:
     """The web app keeping its sessions in the SQLite file ``store`` (created when missing),
     forgetting those unused for ``forget_after_days`` (None: never); ``clock`` is the store's
-    time."""
+    time.  With ``warm`` (every process of ``sleuth serve``), the app loads every game when it
+    starts, before it takes a request (:mod:`sleuth.web.warm`)."""
     app = FastAPI(
         title="Sleuth",
         version=sleuth.__version__,
@@ -59,6 +63,7 @@ def create_app(
         "table-side assistants.",
         docs_url=None,  # FastAPI's own pages load their scripts from a CDN: /api lists the API
         redoc_url=None,
+        lifespan=_warming if warm else None,
     )
     forget_after = None if forget_after_days is None else forget_after_days * 86400.0
     app.state.store = Store(store, forget_after, clock)
@@ -112,10 +117,18 @@ def set_environment(store: Path, forget_after_days: float | None) -> None:
 
 def app_from_environment() -> FastAPI:
     """The app of one worker process of ``sleuth serve --workers N``: on the store and with the
-    forgetting that :func:`set_environment` put in the environment (every worker on the one
-    store file, which is safe for several processes: :mod:`sleuth.web.store`)."""
+        forgetting that :func:`set_environment` put in the environment (every worker on the one
+        store file, which is safe for several processes: :mod:`sleuth.web.store`), loading every
+    game before it takes a request."""
     days = os.environ.get(FORGET_VARIABLE, "")
-    return create_app(Path(os.environ[STORE_VARIABLE]), float(days) if days else None)
+    return create_app(Path(os.environ[STORE_VARIABLE]), float(days) if days else None, warm=True)
+
+
+@asynccontextmanager
+async def _warming(app: FastAPI) -> AsyncIterator[None]:
+    """The app's life: every game loaded before the first request (:mod:`sleuth.web.warm`)."""
+    await run_in_threadpool(warming.warm_games)
+    yield
 
 
 def _first_paragraph(docstring: str) -> str:
