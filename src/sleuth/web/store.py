@@ -9,11 +9,11 @@ Records are JSON logs (a game's options, bots, seed and actions so far; a notepa
 whoever reads one rebuilds its state by replaying it, so a record survives page reloads and
 server restarts.  Each thread has its own connection, so the store may be used from any thread,
 and any number of processes may use one file at once (``sleuth serve --workers``): the file is
-in WAL mode (readers never wait, and a read takes no write lock), each write is one ``BEGIN
-IMMEDIATE`` transaction that waits for the write lock (:data:`BUSY_TIMEOUT`, :data:`RETRIES`;
-the threads of one process queue for it on a lock of their own first, which wakes the next
-one as soon as a write ends, where SQLite's own wait polls with pauses of up to 100 ms), and
-each record has a version, so
+in WAL mode (readers never wait, and a read takes no write lock), each write is one
+transaction (one statement, or several in ``BEGIN IMMEDIATE``) that waits for the write lock
+(:data:`BUSY_TIMEOUT`, :data:`RETRIES`; the threads of one process queue for it on a lock of
+their own first, which wakes the next one as soon as a write ends, where SQLite's own wait
+polls with pauses of up to 100 ms), and each record has a version, so
 that a change made from a version another process has since replaced is refused
 (:class:`ConflictError`) instead of lost.  A form's message for the page the browser is sent to
 next is kept here too (:meth:`Store.say`), since another process may serve that page.
@@ -234,6 +234,22 @@ class Store:
                 raise
             db.execute("COMMIT")
 
+    def _write(self, statement: str, values: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        """Run one writing ``statement`` as a transaction of its own (it takes the file's
+        write lock as it starts, waiting as :meth:`_connect` does; one statement, so it holds
+        the lock for the least time), its turn in this process taken as in :meth:`_connect`;
+        the rows it returns."""
+        db = self._db()
+        rows: list[tuple[Any, ...]] = []
+
+        def run() -> None:
+            nonlocal rows
+            rows = db.execute(statement, values).fetchall()  # all: the statement ends here
+
+        with self._writing:
+            _retried(run)
+        return rows
+
     def new_session(self) -> str:
         """A fresh browser session's id."""
         session = new_id()
@@ -337,22 +353,25 @@ class Store:
         changed, if it is not this session's; with ``version`` (the version the change was
         made from), :class:`ConflictError`, nothing changed, if the record is at another one
         (another request changed it meanwhile, in this process or another)."""
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT version FROM records WHERE id = ? AND session = ? AND kind = ?",
-                (record, session, kind),
-            ).fetchone()
-            if row is None:
-                raise NotFoundError(f"no {kind} {record!r} in this browser session")
-            if version is not None and row[0] != version:
-                raise ConflictError(
-                    f"the {kind} changed meanwhile (version {row[0]}, not {version}): load it again"
-                )
-            db.execute(
-                "UPDATE records SET data = ?, updated = ?, version = ? WHERE id = ?",
-                (json.dumps(data), self.clock(), row[0] + 1, record),
-            )
-        return int(row[0]) + 1
+        mine = "id = ? AND session = ? AND kind = ?"
+        changed = self._write(
+            "UPDATE records SET data = ?, updated = ?, version = version + 1 "
+            f"WHERE {mine}{'' if version is None else ' AND version = ?'} RETURNING version",
+            (json.dumps(data), self.clock(), record, session, kind)
+            + (() if version is None else (version,)),
+        )
+        if changed:
+            return int(changed[0][0])
+        found = (
+            self._db()
+            .execute(f"SELECT version FROM records WHERE {mine}", (record, session, kind))
+            .fetchone()
+        )
+        if found is None:
+            raise NotFoundError(f"no {kind} {record!r} in this browser session")
+        raise ConflictError(
+            f"the {kind} changed meanwhile (version {found[0]}, not {version}): load it again"
+        )
 
     def delete(self, session: str, kind: str, record: str) -> None:
         """Remove ``session``'s record with its seat tokens (NotFoundError if it is not this
@@ -435,12 +454,11 @@ class Store:
     def swap(self, kind: str, record: str, version: int, data: dict[str, Any]) -> bool:
         """Replace the data of ``record`` if it is still at ``version`` (nobody wrote it since
         it was read at that version); whether it was replaced (False: nothing changed)."""
-        with self._connect() as db:
-            changed = db.execute(
-                "UPDATE records SET data = ?, updated = ?, version = version + 1 "
-                "WHERE id = ? AND kind = ? AND version = ?",
-                (json.dumps(data), self.clock(), record, kind, version),
-            ).rowcount
+        changed = self._write(
+            "UPDATE records SET data = ?, updated = ?, version = version + 1 "
+            "WHERE id = ? AND kind = ? AND version = ? RETURNING version",
+            (json.dumps(data), self.clock(), record, kind, version),
+        )
         return bool(changed)
 
     def add_seats(self, session: str, record: str, seats: Sequence[int]) -> dict[int, str]:
