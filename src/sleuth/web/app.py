@@ -1,10 +1,10 @@
 """The FastAPI application: sessions, templates, static files, error pages and the routers.
 
-Every request but a static file's belongs to a browser session: the ``sleuth_session``
-cookie (HttpOnly, SameSite=Lax) names it; a request without a known one gets a fresh session,
-stored (and its cookie set) only when the request creates a game or notepad. Sessions not seen
-for ``forget_after_days`` are forgotten with their records: when the app starts, and on a
-request at most once an hour (:meth:`Store.sweep_due`).
+Every request but a static file's belongs to a browser session (:mod:`sleuth.web.sessions`):
+the ``sleuth_session`` cookie (HttpOnly, SameSite=Lax) names it; a request without a known one
+gets a fresh session, stored (and its cookie set) only when the request creates a game or
+notepad. Sessions not seen for ``forget_after_days`` are forgotten with their records: when
+the app starts, and on a request at most once an hour (:meth:`Store.sweep_due`).
 Errors never leak a traceback: a :class:`~sleuth.core.errors.SleuthError` or a request that
 fails validation is a 4xx with ``{"error": "..."}`` (a page when the browser asked for HTML),
 and a record of another session is a 404 like an unknown one (a change that another process's
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -35,10 +35,11 @@ from sleuth.web.head import HeadAsGet
 from sleuth.web.limits import BodyLimit
 from sleuth.web.live import ChoiceError
 from sleuth.web.pages import templates
-from sleuth.web.store import ConflictError, NotFoundError, Store, new_id
+from sleuth.web.sessions import COOKIE as COOKIE  # the cookie's name, read here too
+from sleuth.web.sessions import SessionCookie
+from sleuth.web.store import ConflictError, NotFoundError, Store
 
 HERE = Path(__file__).parent
-COOKIE = "sleuth_session"
 
 
 FORGET_AFTER_DAYS = 30.0
@@ -71,7 +72,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(play.router)
     app.include_router(assist.router)
-    app.middleware("http")(_session_cookie)
+    app.add_middleware(SessionCookie, store=app.state.store)
     app.add_middleware(BodyLimit)  # a body over its bound reaches nothing
     app.add_middleware(HeadAsGet)  # outermost: a HEAD is its GET, without the body
     app.add_exception_handler(SleuthError, _sleuth_error)
@@ -134,41 +135,6 @@ async def _warming(app: FastAPI) -> AsyncIterator[None]:
 def _first_paragraph(docstring: str) -> str:
     """A docstring's first paragraph as one line of text (its ``code`` as `code`)."""
     return " ".join(docstring.split("\n\n")[0].split()).replace("``", "`")
-
-
-async def _session_cookie(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    """Put the browser session's id in ``request.state.session``.
-
-    Static files need no session and are served without one. A request without a known
-    session gets a fresh unguessable id that is stored only when the request creates a record
-    (:meth:`Store.create` stores the session with it); only then does the response set the
-    cookie. Until then the fresh session owns nothing: its lists are empty and its reads 404,
-    exactly as a stored session without records, so a cookie-less page view stores nothing.
-    A known session is marked seen (:meth:`Store.touch`); first, when a sweep is due, idle
-    sessions are forgotten.
-    """
-    if request.url.path.startswith("/static/"):
-        return await call_next(request)
-    store: Store = request.app.state.store
-    if store.sweep_due():
-        await run_in_threadpool(store.forget_idle)
-    session = request.cookies.get(COOKIE) or ""
-    known = bool(session) and await run_in_threadpool(store.touch, session)
-    if not known:
-        session = new_id()
-    request.state.session = session
-    response = await call_next(request)
-    if (
-        not known
-        and request.method not in ("GET", "HEAD", "OPTIONS")
-        and await run_in_threadpool(store.has_session, session)
-    ):
-        response.set_cookie(
-            COOKIE, session, httponly=True, samesite="lax", max_age=10 * 365 * 86400
-        )
-    return response
 
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
