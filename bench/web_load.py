@@ -24,8 +24,16 @@ under load by the p95 alone.
 
 The targets (issue 39): at a 1 s think time, the p95 of every kind of request under
 :data:`TARGET_MS` with no errors; with no think time (``--think 0``), the throughput grows
-with the workers and no request takes more than :data:`LONGEST_S`.  Each run prints its
-verdicts, and the requests per second and longest request of each worker count.
+with the workers and no request takes more than :data:`LONGEST_S`.  Each run prints a
+verdict line per target, and the requests per second and longest request of each worker count.
+
+Besides the latencies it prints what the server spends: its CPU time (every process of
+``sleuth serve``: the workers, and the bots moving in their background threads, from
+``/proc``) per request answered under load, and per request of each kind in the lone session
+(the CPU the server used while that request was in flight: the requests are one at a time
+there, but a bot moving in the background meanwhile is counted too; what the bots used between
+requests is shown apart).  And the machine's load average before and after each run: other
+work on the machine shares its CPUs with the server, so a reader can judge the times.
 Bounded in count and time: at most ``--users`` sessions, ``--seconds`` of load, a timeout on
 every request, and the server stopped at the end.
 
@@ -47,8 +55,9 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +104,35 @@ class Tally:
 
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    cpu: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    """The server's CPU seconds while each request was in flight, by kind (lone session only:
+    under load the requests overlap)."""
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user and system) used so far by the process ``pid`` and every process
+    under it (``sleuth serve --workers N`` runs its workers as child processes), from
+    ``/proc``: their threads, ended ones included.  Linux only."""
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:  # ended meanwhile
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICK
+    tree, found = {pid}, True
+    while found:
+        below = {child for child, parent in parents.items() if parent in tree} - tree
+        found = bool(below)
+        tree |= below
+    return sum(used.get(process, 0.0) for process in tree)
 
 
 def random_events(name: str, seed: int) -> tuple[Game[Any], list[Event]]:
@@ -142,6 +180,7 @@ class User:
         until: float,
         tally: Tally,
         entries: dict[str, list[str]],
+        cpu: Callable[[], float] | None = None,
     ):
         limits = httpx.Limits(keepalive_expiry=KEEPALIVE)
         self.client = httpx.AsyncClient(base_url=url, timeout=TIMEOUT, limits=limits)
@@ -151,6 +190,8 @@ class User:
         """The end of the load (a ``time.monotonic`` instant): no request starts after it."""
         self.tally = tally
         self.entries = entries
+        self.cpu = cpu
+        """The server's CPU seconds so far, to charge each request with (one session alone)."""
 
     def late(self) -> bool:
         return time.monotonic() >= self.until
@@ -159,6 +200,7 @@ class User:
         """One request, timed; the answer's JSON (None for a page or an error)."""
         if self.think:
             await asyncio.sleep(self.rng.uniform(0, 2 * self.think))
+        used = self.cpu() if self.cpu is not None else 0.0
         start = time.perf_counter()
         try:
             response = await self.client.request(method, url, json=body)
@@ -166,6 +208,8 @@ class User:
             self.tally.errors[kind].append(f"{type(exc).__name__}: {exc}")
             return None
         self.tally.times[kind].append(time.perf_counter() - start)
+        if self.cpu is not None:
+            self.tally.cpu[kind].append(self.cpu() - used)
         if response.status_code >= 400:
             self.tally.errors[kind].append(f"{response.status_code} {url}: {response.text[:200]}")
             return None
@@ -233,9 +277,11 @@ class User:
                     await self.assist(self.rng.choice(sorted(self.entries)))
 
 
-async def alone(url: str, entries: dict[str, list[str]]) -> Tally:
+async def alone(url: str, entries: dict[str, list[str]], cpu: Callable[[], float]) -> Tally:
+    """One session's tour with no think time, each request charged with the server's CPU
+    time while it was in flight (``cpu``: the server's CPU seconds so far)."""
     tally = Tally()
-    await User(url, 0, 0.0, float("inf"), tally, entries).tour()
+    await User(url, 0, 0.0, float("inf"), tally, entries, cpu).tour()
     return tally
 
 
@@ -296,14 +342,50 @@ def worker_counts(text: str) -> list[int]:
     return counts
 
 
-def report(
-    args: argparse.Namespace, workers: int, lone: Tally, loaded: Tally
-) -> tuple[float, float]:
-    """Print the table and the verdicts of one worker count; its requests per second and its
-    longest request (seconds)."""
+@dataclass
+class Run:
+    """One worker count's measurements: the lone session and the load, the server's CPU
+    seconds during each, and the machine's load average (1 minute) before and after."""
+
+    workers: int
+    lone: Tally
+    loaded: Tally
+    lone_cpu: float
+    load_cpu: float
+    busy_before: float
+    busy_after: float
+
+
+def measure(args: argparse.Namespace, workers: int, entries: dict[str, list[str]]) -> Run:
+    """The lone session, then the load, against a fresh ``sleuth serve --workers N``."""
+    busy_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as folder:
+        server, url = start_server(Path(folder) / "web.sqlite3", workers)
+        try:
+            used = server_cpu(server.pid)
+            lone = asyncio.run(alone(url, entries, lambda: server_cpu(server.pid)))
+            lone_cpu = server_cpu(server.pid) - used
+            used += lone_cpu
+            loaded = asyncio.run(load(url, args.users, args.seconds, args.think, entries))
+            load_cpu = server_cpu(server.pid) - used
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    return Run(workers, lone, loaded, lone_cpu, load_cpu, busy_before, os.getloadavg()[0])
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT met"
+
+
+def report(args: argparse.Namespace, run: Run) -> tuple[float, float]:
+    """Print the table, the server's CPU per request and the verdicts of one worker count;
+    its requests per second and its longest request (seconds)."""
+    lone, loaded = run.lone, run.loaded
     print(
         f"\n{args.users} sessions for {args.seconds:.0f} s (think time {args.think} s mean) "
-        f"against sleuth serve --workers {workers} on loopback"
+        f"against sleuth serve --workers {run.workers} on loopback; load average "
+        f"{run.busy_before:.1f} before, {run.busy_after:.1f} after"
     )
     rows = []
     over = []
@@ -315,30 +397,42 @@ def report(
         ratio = percentile(times, 95) / percentile(single, 95) if times and single else None
         failed = str(len(loaded.errors.get(kind, [])))
         longest = f"{max(times):.0f}" if times else "-"
+        spent = lone.cpu.get(kind, [])
+        cpu = f"{1000 * statistics.fmean(spent):.1f}" if spent else "-"
         if times and percentile(times, 95) >= TARGET_MS:
             over.append(kind)
         rows.append(
             [kind, str(len(times)), failed, *shown, longest, alone_p95,
-             f"{ratio:.1f}" if ratio else "-"]
+             f"{ratio:.1f}" if ratio else "-", cpu]
         )  # fmt: skip
     print_table(
         ["request", "count", "errors", "p50 ms", "p95 ms", "p99 ms", "max ms", "p95 alone",
-         "vs alone"],
+         "vs alone", "cpu ms alone"],
         rows,
     )  # fmt: skip
     errors = sum(len(e) for e in loaded.errors.values()) + sum(len(e) for e in lone.errors.values())
     done = sum(len(ts) for ts in loaded.times.values())
+    alone_done = sum(len(ts) for ts in lone.times.values())
+    between = run.lone_cpu - sum(sum(c) for c in lone.cpu.values())
     longest = max((t for ts in loaded.times.values() for t in ts), default=0.0)
     throughput = done / args.seconds
     print(f"throughput: {throughput:.1f} requests/s; longest request {longest:.2f} s")
-    verdict = "met" if not over and not errors else "NOT met"
     print(
-        f"every kind's p95 under {TARGET_MS:.0f} ms with no errors: {verdict}"
+        f"server CPU under load: {1000 * run.load_cpu / max(done, 1):.1f} ms per request "
+        f"({run.load_cpu:.1f} s for {done} requests, the bots' moves included); alone: "
+        f"{1000 * run.lone_cpu / max(alone_done, 1):.1f} ms per request ({run.lone_cpu:.1f} s "
+        f"for {alone_done}, of which {max(between, 0.0):.1f} s between requests: bots moving)"
+    )
+    print(
+        f"target: every kind's p95 under {TARGET_MS:.0f} ms with no errors (at a 1 s think "
+        f"time): {verdict(not over and not errors)}"
         + (f" (over: {', '.join(over)})" if over else "")
     )
     if args.think == 0:
-        verdict = "met" if longest <= LONGEST_S and not errors else "NOT met"
-        print(f"no request over {LONGEST_S:g} s: {verdict}")
+        print(
+            f"target: no request over {LONGEST_S:g} s (no think time): "
+            f"{verdict(longest <= LONGEST_S and not errors)}"
+        )
     print(f"errors: {errors}")
     for kind, problems in sorted({**lone.errors, **loaded.errors}.items()):
         for problem in problems[:3]:
@@ -360,27 +454,35 @@ def main() -> None:
     counts = worker_counts(args.workers)
     if args.quick:
         args.users, args.seconds, args.think, args.entries = 3, 3.0, 0.05, 4
-    busy = os.getloadavg()[0]  # other work on the machine: it shares the CPUs with the server
     entries = scripts(seed=1, count=args.entries)
     print(
         f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, "
-        f"load average {busy:.1f} before the run"
+        f"load average {os.getloadavg()[0]:.1f} before the runs"
     )
     summary = []
+    throughputs = []
     for workers in counts:
-        with tempfile.TemporaryDirectory() as folder:
-            server, url = start_server(Path(folder) / "web.sqlite3", workers)
-            try:
-                lone = asyncio.run(alone(url, entries))
-                loaded = asyncio.run(load(url, args.users, args.seconds, args.think, entries))
-            finally:
-                server.terminate()
-                server.wait(timeout=30)
-        throughput, longest = report(args, workers, lone, loaded)
-        summary.append([str(workers), f"{throughput:.1f}", f"{longest:.2f}"])
+        run = measure(args, workers, entries)
+        throughput, longest = report(args, run)
+        throughputs.append(throughput)
+        done = sum(len(ts) for ts in run.loaded.times.values())
+        summary.append(
+            [str(workers), f"{throughput:.1f}", f"{longest:.2f}",
+             f"{1000 * run.load_cpu / max(done, 1):.1f}",
+             f"{run.busy_before:.1f} / {run.busy_after:.1f}"]
+        )  # fmt: skip
     if len(counts) > 1:
         print()
-        print_table(["workers", "requests/s", "longest s"], summary)
+        print_table(
+            ["workers", "requests/s", "longest s", "cpu ms/request", "load before/after"], summary
+        )
+        grows = all(b > a for a, b in pairwise(throughputs))
+        order = " < " if grows else ", "
+        print(
+            f"target: throughput grows with the workers (no think time): {verdict(grows)} "
+            f"({order.join(f'{t:.1f}' for t in throughputs)} requests/s)"
+            + ("" if args.think == 0 else f" (this run's think time is {args.think} s)")
+        )
 
 
 if __name__ == "__main__":

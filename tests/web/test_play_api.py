@@ -18,6 +18,8 @@ from fastapi.testclient import TestClient
 from sleuth.core.bots import Bot, BotSpec
 from sleuth.core.events import View
 from sleuth.core.registry import GameSpec
+from sleuth.render import board_svg
+from sleuth.web import play
 from sleuth.web.app import COOKIE, create_app
 from sleuth.web.play import HELD
 from tests.web.settled import SettledClient
@@ -218,3 +220,27 @@ def test_a_body_that_is_not_a_json_object_is_named_as_the_request_body(
     assert as_text.json()["error"].endswith(
         "(send a JSON object as application/json, not text/plain)"
     ), as_text.json()
+
+
+def test_a_game_is_drawn_once_per_stored_version(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Looking again at a game nobody has moved since answers what was drawn (the board is not
+    drawn again); a move draws the new position once."""
+    drawn: list[int] = []
+
+    def counted(*args: object) -> str:
+        drawn.append(1)
+        return board_svg(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(play, "board_svg", counted)
+    started = client.post("/api/play", json={"game": "fox", "role": "hunter", "seed": 3})
+    game = started.json()
+    before = len(drawn)
+    looks = [client.get(f"/api/play/{game['id']}").json() for _ in range(3)]
+    assert looks[0] == looks[1] == looks[2] and len(drawn) <= before + 1
+    moved = client.post(f"/api/play/{game['id']}/action", json={"action": looks[0]["legal"][0]})
+    assert moved.status_code == 200, moved.text
+    after = len(drawn)
+    assert client.get(f"/api/play/{game['id']}").json() == moved.json()
+    assert len(drawn) == after

@@ -3,10 +3,13 @@ changes nothing."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
+from sleuth.web import store as store_module
 from sleuth.web.store import NotFoundError, Store
 
 
@@ -98,3 +101,55 @@ def test_a_swap_replaces_only_the_version_it_read(tmp_path: Path) -> None:
     assert store.version("nothing") is None
     with pytest.raises(NotFoundError):
         store.read("notepad", game)
+
+
+def test_reads_take_no_write_lock(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What every page view asks (a game's seat links, a seat token's seat, the message a
+    form left, a record) is answered while another process holds the write lock, instead of
+    waiting for it (here SQLite gives up after 0.1 s, which a wait would hit)."""
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.1)
+    monkeypatch.setattr(store_module, "RETRIES", 1)
+    store = Store(tmp_path / "s.sqlite3")
+    alice = store.new_session()
+    game = store.create(alice, "game", {"n": 1})
+    tokens = store.add_seats(alice, game, [1])
+    other = sqlite3.connect(tmp_path / "s.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writing
+    try:
+        assert store.tokens(game) == tokens
+        assert store.seat(tokens[1]) == (game, 1)
+        assert store.take_message(alice, "game", game) == ""
+        assert store.get(alice, "game", game) == {"n": 1}
+    finally:
+        other.execute("ROLLBACK")
+    store.say(alice, "game", game, "hello")
+    assert store.take_message(alice, "game", game) == "hello"
+    assert store.take_message(alice, "game", game) == ""  # given up
+
+
+def test_the_threads_of_one_process_take_turns_at_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Threads writing at once wait for each other on the store's own lock: with SQLite's
+    wait for the write lock (and the retries) turned off, none of them finds it taken."""
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT", 0.0)
+    monkeypatch.setattr(store_module, "RETRIES", 1)
+    store = Store(tmp_path / "s.sqlite3")
+    alice = store.new_session()
+    games = [store.create(alice, "game", {"n": 0}) for _ in range(8)]
+    problems: list[Exception] = []
+
+    def write(game: str) -> None:
+        try:
+            for n in range(1, 31):
+                store.put(alice, "game", game, {"n": n})
+        except Exception as problem:
+            problems.append(problem)
+
+    threads = [threading.Thread(target=write, args=(game,)) for game in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert problems == []
+    assert all(store.read("game", game) == ({"n": 30}, 30) for game in games)

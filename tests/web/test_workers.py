@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from sleuth.core import registry
+from sleuth.web import assist_session as notes
 from sleuth.web.app import COOKIE, create_app
 from tests.core import toy
 from tests.web.settled import SettledClient
@@ -80,7 +81,7 @@ def test_one_move_sent_to_two_workers_at_once_is_played_once(
 
 def test_a_forms_message_shows_on_the_page_another_worker_serves(store: Path) -> None:
     one, two = workers(store)
-    notepad = one.post("/api/assist", json={"game": "fox", "options": {"graph": "path:5"}})
+    notepad = one.post("/api/assist", json={"game": "fox", "options": {"graph": "path:20"}})
     assert notepad.status_code == 201, notepad.text
     share_cookie(one, two)
     record = notepad.json()["id"]
@@ -94,3 +95,59 @@ def test_a_forms_message_shows_on_the_page_another_worker_serves(store: Path) ->
 def message(page: str) -> str:
     """The message line of a notepad's page."""
     return page.split('id="message" role="status">')[1].split("</p>")[0].strip()
+
+
+def test_a_kept_answer_is_not_given_once_another_worker_stored_a_move(store: Path) -> None:
+    """Each worker keeps its answers by the game's stored version: a move stored through one
+    worker is in the other's next answer at once, for the game's starter and for a friend's
+    seat link, on the JSON API and on the page."""
+    one, two = workers(store)
+    started = one.post(
+        "/api/play", json={"game": "fox", "options": {"graph": "path:5"}, "people": [1], "seed": 1}
+    )
+    assert started.status_code == 201, started.text
+    share_cookie(one, two)
+    record = started.json()["id"]
+    friend = next(link["url"] for link in started.json()["links"] if link["seat"] == 1)
+    seen = two.get(f"/api/play/{record}").json()
+    assert two.get(f"/api/play/{record}").json() == seen  # kept: the same answer
+    their_view = two.get(f"/api{friend}").json()
+    mover = f"/api/play/{record}" if seen["your_turn"] else f"/api{friend}"  # whose turn it is
+    legal = two.get(mover).json()["legal"]
+    assert one.post(f"{mover}/action", json={"action": legal[0]}).status_code == 200
+    moved = one.get(f"/api/play/{record}").json()
+    assert len(moved["events"]) > len(seen["events"])
+    assert two.get(f"/api/play/{record}").json() == moved
+    assert two.get(f"/api{friend}").json() == one.get(f"/api{friend}").json() != their_view
+    assert moved["events"][-1] in two.get(f"/play/{record}").text
+
+
+def test_a_notepad_another_worker_changed_is_brought_up_to_date_not_replayed(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries sent to two workers in turn: each worker's cached notepad is behind by the
+    other's entry, and is brought up to it by entering that entry alone (no replay of the
+    whole notepad after a worker's first look), answering what a fresh rebuild answers."""
+    replays: list[int] = []
+    replay = notes.replay
+    monkeypatch.setattr(
+        notes,
+        "replay",
+        lambda *args: replays.append(1) or replay(*args),  # type: ignore[func-returns-value]
+    )
+    one, two = workers(store)
+    opened = one.post("/api/assist", json={"game": "fox", "options": {"graph": "path:20"}})
+    assert opened.status_code == 201, opened.text
+    share_cookie(one, two)
+    notepad = opened.json()["id"]
+    for number, hole in enumerate("0101010101"):
+        worker = (one, two)[number % 2]
+        answer = worker.post(f"/api/assist/{notepad}/entries", json={"text": hole})
+        assert answer.status_code == 200, answer.text
+        if number == 1:
+            replays.clear()  # each worker has built the notepad once
+    assert replays == []
+    fresh = TestClient(create_app(store))
+    share_cookie(one, fresh)
+    assert one.get(f"/api/assist/{notepad}").json() == fresh.get(f"/api/assist/{notepad}").json()
+    assert two.get(f"/api/assist/{notepad}").json() == fresh.get(f"/api/assist/{notepad}").json()

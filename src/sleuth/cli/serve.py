@@ -69,7 +69,8 @@ def serve_command(
     from sleuth.web.store import default_store
 
     path = store if store is not None else default_store()
-    app = create_app(path, forget_after or None)  # the store made or upgraded once, here
+    # the store made or upgraded once, here; the app (one process) loads the games as it starts
+    app = create_app(path, forget_after or None, warm=True)
     url = f"http://{host}:{port}/"
     processes = f", {workers} processes" if workers > 1 else ""
     console.print(f"Sleuth at {url} (sessions in {path}{processes}); Ctrl+C stops it")

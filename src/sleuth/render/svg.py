@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape
 
 Attr = str | int | float | None
 
 
+@cache
+def _attribute(name: str) -> str:
+    """The SVG attribute a keyword names (``class_``: ``class``, ``data_action``:
+    ``data-action``)."""
+    return name.rstrip("_").replace("_", "-")
+
+
 def _attrs(attrs: dict[str, Attr]) -> str:
+    """The attributes as text, None left out, a float with one decimal; a text escaped (a
+    number's text has nothing to escape, so it is written as it is)."""
     parts = []
     for name, value in attrs.items():
         if value is None:
             continue
-        text = f"{value:.1f}" if isinstance(value, float) else str(value)
-        parts.append(f' {name.rstrip("_").replace("_", "-")}="{escape(text)}"')
+        if isinstance(value, float):
+            text = f"{value:.1f}"
+        elif isinstance(value, int):
+            text = str(value)
+        else:
+            text = escape(str(value))
+        parts.append(f' {_attribute(name)}="{text}"')
     return "".join(parts)
 
 

@@ -1,10 +1,10 @@
 """The FastAPI application: sessions, templates, static files, error pages and the routers.
 
-Every request but a static file's belongs to a browser session: the ``sleuth_session``
-cookie (HttpOnly, SameSite=Lax) names it; a request without a known one gets a fresh session,
-stored (and its cookie set) only when the request creates a game or notepad. Sessions not seen
-for ``forget_after_days`` are forgotten with their records: when the app starts, and on a
-request at most once an hour (:meth:`Store.sweep_due`).
+Every request but a static file's belongs to a browser session (:mod:`sleuth.web.sessions`):
+the ``sleuth_session`` cookie (HttpOnly, SameSite=Lax) names it; a request without a known one
+gets a fresh session, stored (and its cookie set) only when the request creates a game or
+notepad. Sessions not seen for ``forget_after_days`` are forgotten with their records: when
+the app starts, and on a request at most once an hour (:meth:`Store.sweep_due`).
 Errors never leak a traceback: a :class:`~sleuth.core.errors.SleuthError` or a request that
 fails validation is a 4xx with ``{"error": "..."}`` (a page when the browser asked for HTML),
 and a record of another session is a 404 like an unknown one (a change that another process's
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
@@ -29,14 +30,16 @@ from starlette.exceptions import HTTPException
 import sleuth
 from sleuth.core.errors import SleuthError
 from sleuth.web import assist, play
+from sleuth.web import warm as warming
 from sleuth.web.head import HeadAsGet
 from sleuth.web.limits import BodyLimit
 from sleuth.web.live import ChoiceError
 from sleuth.web.pages import templates
-from sleuth.web.store import ConflictError, NotFoundError, Store, new_id
+from sleuth.web.sessions import COOKIE as COOKIE  # the cookie's name, read here too
+from sleuth.web.sessions import SessionCookie
+from sleuth.web.store import ConflictError, NotFoundError, Store
 
 HERE = Path(__file__).parent
-COOKIE = "sleuth_session"
 
 
 FORGET_AFTER_DAYS = 30.0
@@ -48,10 +51,12 @@ def create_app(
     store: Path,
     forget_after_days: float | None = FORGET_AFTER_DAYS,
     clock: Callable[[], float] = time.time,
+    warm: bool = False,
 ) -> FastAPI:
     """The web app keeping its sessions in the SQLite file ``store`` (created when missing),
     forgetting those unused for ``forget_after_days`` (None: never); ``clock`` is the store's
-    time."""
+    time.  With ``warm`` (every process of ``sleuth serve``), the app loads every game when it
+    starts, before it takes a request (:mod:`sleuth.web.warm`)."""
     app = FastAPI(
         title="Sleuth",
         version=sleuth.__version__,
@@ -59,6 +64,7 @@ def create_app(
         "table-side assistants.",
         docs_url=None,  # FastAPI's own pages load their scripts from a CDN: /api lists the API
         redoc_url=None,
+        lifespan=_warming if warm else None,
     )
     forget_after = None if forget_after_days is None else forget_after_days * 86400.0
     app.state.store = Store(store, forget_after, clock)
@@ -66,7 +72,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(play.router)
     app.include_router(assist.router)
-    app.middleware("http")(_session_cookie)
+    app.add_middleware(SessionCookie, store=app.state.store)
     app.add_middleware(BodyLimit)  # a body over its bound reaches nothing
     app.add_middleware(HeadAsGet)  # outermost: a HEAD is its GET, without the body
     app.add_exception_handler(SleuthError, _sleuth_error)
@@ -112,50 +118,23 @@ def set_environment(store: Path, forget_after_days: float | None) -> None:
 
 def app_from_environment() -> FastAPI:
     """The app of one worker process of ``sleuth serve --workers N``: on the store and with the
-    forgetting that :func:`set_environment` put in the environment (every worker on the one
-    store file, which is safe for several processes: :mod:`sleuth.web.store`)."""
+        forgetting that :func:`set_environment` put in the environment (every worker on the one
+        store file, which is safe for several processes: :mod:`sleuth.web.store`), loading every
+    game before it takes a request."""
     days = os.environ.get(FORGET_VARIABLE, "")
-    return create_app(Path(os.environ[STORE_VARIABLE]), float(days) if days else None)
+    return create_app(Path(os.environ[STORE_VARIABLE]), float(days) if days else None, warm=True)
+
+
+@asynccontextmanager
+async def _warming(app: FastAPI) -> AsyncIterator[None]:
+    """The app's life: every game loaded before the first request (:mod:`sleuth.web.warm`)."""
+    await run_in_threadpool(warming.warm_games)
+    yield
 
 
 def _first_paragraph(docstring: str) -> str:
     """A docstring's first paragraph as one line of text (its ``code`` as `code`)."""
     return " ".join(docstring.split("\n\n")[0].split()).replace("``", "`")
-
-
-async def _session_cookie(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    """Put the browser session's id in ``request.state.session``.
-
-    Static files need no session and are served without one. A request without a known
-    session gets a fresh unguessable id that is stored only when the request creates a record
-    (:meth:`Store.create` stores the session with it); only then does the response set the
-    cookie. Until then the fresh session owns nothing: its lists are empty and its reads 404,
-    exactly as a stored session without records, so a cookie-less page view stores nothing.
-    A known session is marked seen (:meth:`Store.touch`); first, when a sweep is due, idle
-    sessions are forgotten.
-    """
-    if request.url.path.startswith("/static/"):
-        return await call_next(request)
-    store: Store = request.app.state.store
-    if store.sweep_due():
-        await run_in_threadpool(store.forget_idle)
-    session = request.cookies.get(COOKIE) or ""
-    known = bool(session) and await run_in_threadpool(store.touch, session)
-    if not known:
-        session = new_id()
-    request.state.session = session
-    response = await call_next(request)
-    if (
-        not known
-        and request.method not in ("GET", "HEAD", "OPTIONS")
-        and await run_in_threadpool(store.has_session, session)
-    ):
-        response.set_cookie(
-            COOKIE, session, httponly=True, samesite="lax", max_age=10 * 365 * 86400
-        )
-    return response
 
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")

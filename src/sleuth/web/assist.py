@@ -123,13 +123,17 @@ class _Live:
             yield
 
     def session(self, record_id: str, record: dict[str, Any]) -> TableSession:
-        """The live session of ``record`` (rebuilt unless cached for this very record)."""
+        """The live session of ``record``: the cached one if it was built for this very
+        record, else the cached one brought up to it (:func:`_followed`: another process
+        changed the notepad's entries), else one rebuilt from the record."""
         key = json.dumps(record, sort_keys=True)
         with self.guard:
             cached = self.sessions.get(record_id)
         if cached is not None and cached[0] == key:
             return cached[1]
-        session = notes.rebuild(record)
+        session = None if cached is None else _followed(json.loads(cached[0]), cached[1], record)
+        if session is None:
+            session = notes.rebuild(record)
         self.keep(record_id, record, session)
         return session
 
@@ -163,6 +167,23 @@ class _Live:
             self.sessions.move_to_end(record_id)
             while len(self.sessions) > CACHE_SIZE:
                 self.sessions.popitem(last=False)
+
+
+def _followed(
+    old: dict[str, Any], session: TableSession, record: dict[str, Any]
+) -> TableSession | None:
+    """``session``, built for the record ``old``, brought up to ``record`` when the two differ
+    in their entries only and no command ended either: the entries after their common start
+    taken back and the new ones entered (:func:`notes.rewrite`, the session's own cheap undo),
+    instead of a replay of every entry.  None (rebuild it) otherwise, or if an entry is
+    refused (``session`` then as it was)."""
+    rest = [{k: v for k, v in r.items() if k != "entries"} for r in (old, record)]
+    if rest[0] != rest[1] or record["ended_by"] is not None:
+        return None
+    try:
+        return notes.rewrite(record, session, record["entries"])
+    except SleuthError:
+        return None
 
 
 def _store(request: Request) -> Store:

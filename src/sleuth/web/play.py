@@ -66,6 +66,9 @@ REFRESH = 2
 is to move (with scripts, the moves arrive as server-sent events)."""
 CACHE_SIZE = 64
 """Live games kept in memory (others are rebuilt from their logs when asked for)."""
+ANSWERS = 2 * CACHE_SIZE
+"""Answers kept in memory (:func:`game_payload` by key and stored version): a page that looks
+again while the bots have not moved yet is answered without drawing anything again."""
 
 
 class Move(BaseModel):
@@ -134,12 +137,32 @@ def seat_of(request: Request, key: str) -> Seat:
 
 
 class _Live:
-    """Live games by record id (a small LRU), with one lock per game id while it is used."""
+    """Live games by record id (a small LRU), with one lock per game id while it is used, and
+    the latest answers by key and stored version (an LRU).
+
+    Invariant: an answer is a function of the key's seat and the game's stored log at that
+    version (a record's version grows with each write, in any process), so an answer kept for
+    the version the store holds now is the answer a fresh rebuild would give."""
 
     def __init__(self) -> None:
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.answers: OrderedDict[tuple[Seat, int], dict[str, Any]] = OrderedDict()
         self.locks = RecordLocks()
         self.guard = threading.Lock()
+
+    def answer(self, seat: Seat, version: int) -> dict[str, Any] | None:
+        """The answer kept for ``seat`` at ``version`` of its game (not to be changed)."""
+        with self.guard:
+            found = self.answers.get((seat, version))
+            if found is not None:
+                self.answers.move_to_end((seat, version))
+            return found
+
+    def keep(self, seat: Seat, version: int, answer: dict[str, Any]) -> None:
+        with self.guard:
+            self.answers[(seat, version)] = answer
+            while len(self.answers) > ANSWERS:
+                self.answers.popitem(last=False)
 
     @contextmanager
     def hold(self, record: str, store: Store) -> Iterator[tuple[LiveGame, int]]:
@@ -164,23 +187,25 @@ class _Live:
 CHANGED = "the game changed meanwhile (another move was played): try again"
 
 
-def _save(request: Request, record: str, version: int, live: LiveGame) -> None:
+def _save(request: Request, record: str, version: int, live: LiveGame) -> int:
     """Store the changed game (held since it was read at ``version``) and wake the mover when
-    chance or a bot is to move; a SleuthError, nothing stored, if another process wrote the
-    game meanwhile."""
-    if not _stored(request, record, version, live):
+    chance or a bot is to move; its new version.  A SleuthError, nothing stored, if another
+    process wrote the game meanwhile."""
+    stored = _stored(request, record, version, live)
+    if stored is None:
         raise SleuthError(CHANGED)
+    return stored
 
 
-def _stored(request: Request, record: str, version: int, live: LiveGame) -> bool:
-    """Whether the changed game (held since it was read at ``version``) is stored, the mover
-    woken when chance or a bot is to move; False, nothing stored, if another process wrote the
-    game meanwhile."""
+def _stored(request: Request, record: str, version: int, live: LiveGame) -> int | None:
+    """The new version of the changed game (held since it was read at ``version``), stored,
+    the mover woken when chance or a bot is to move; None, nothing stored, if another process
+    wrote the game meanwhile."""
     if not _store(request).swap("game", record, version, live.log):
-        return False
+        return None
     if live.waiting():
         _mover(request).wake(record)
-    return True
+    return version + 1
 
 
 def _seat_change(
@@ -194,8 +219,9 @@ def _seat_change(
     for _ in range(ATTEMPTS):
         with _live(request).hold(seat.record, _store(request)) as (live, version):
             change(live)
-            if _stored(request, seat.record, version, live):
-                return _payload(request, seat, live)
+            stored = _stored(request, seat.record, version, live)
+            if stored is not None:
+                return _payload(request, seat, live, stored)
     raise SleuthError(CHANGED)
 
 
@@ -415,26 +441,35 @@ def start_game(choice: NewGame, request: Request) -> dict[str, Any]:
     store, session = _store(request), request.state.session
     record = store.create(session, "game", log)
     people = [s for s, bot in enumerate(log["bots"]) if bot is None]
-    links = store.add_seats(session, record, people) if len(people) > 1 else {}
+    if len(people) > 1:
+        store.add_seats(session, record, people)
     _mover(request).wake(record)
-    with _live(request).hold(record, store) as (live, _):
-        return game_payload(Seat(record, record, live.seat, starter=True), live, links)
+    with _live(request).hold(record, store) as (live, version):
+        return _payload(request, Seat(record, record, live.seat, starter=True), live, version)
 
 
 def read_game(key: str, request: Request) -> dict[str, Any]:
     """The game as ``key``'s seat sees it (waking the mover if a bot's move is pending, as
-    after a restart)."""
+    after a restart): the answer kept for the stored version, else drawn from the game."""
     seat = seat_of(request, key)
-    with _live(request).hold(seat.record, _store(request)) as (live, _):
-        if live.waiting():
-            _mover(request).wake(seat.record)
-        return _payload(request, seat, live)
+    store, live = _store(request), _live(request)
+    version = store.version(seat.record)
+    answer = None if version is None else live.answer(seat, version)
+    if answer is None:
+        with live.hold(seat.record, store) as (game, version):
+            answer = _payload(request, seat, game, version)
+    if answer["waiting"]:
+        _mover(request).wake(seat.record)
+    return answer
 
 
-def _payload(request: Request, seat: Seat, live: LiveGame) -> dict[str, Any]:
-    """:func:`game_payload` with the seats' links read for the starter."""
+def _payload(request: Request, seat: Seat, live: LiveGame, version: int) -> dict[str, Any]:
+    """:func:`game_payload` of the game held at stored ``version``, with the seats' links read
+    for the starter; kept for that version."""
     links = _store(request).tokens(seat.record) if seat.starter else None
-    return game_payload(seat, live, links)
+    answer = game_payload(seat, live, links)
+    _live(request).keep(seat, version, answer)
+    return answer
 
 
 @router.get("/api/play/{record}")
@@ -466,8 +501,7 @@ async def api_events(record: str, request: Request) -> Response:
     seat = await run_in_threadpool(seat_of, request, record)
 
     def payload() -> dict[str, Any]:
-        with _live(request).hold(seat.record, _store(request)) as (live, _):
-            return _payload(request, seat, live)
+        return read_game(record, request)
 
     return event_stream(_store(request), seat.record, payload)
 
@@ -486,8 +520,7 @@ def play_action(key: str, move: Move, request: Request) -> dict[str, Any]:
     seat = seat_of(request, key)
     with _live(request).hold(seat.record, _store(request)) as (live, version):
         live.play(seat.seat, move.action)
-        _save(request, seat.record, version, live)
-        return _payload(request, seat, live)
+        return _payload(request, seat, live, _save(request, seat.record, version, live))
 
 
 @router.post("/api/play/{record}/bot")
@@ -510,8 +543,7 @@ def hand_over(key: str, hand: HandOver, request: Request) -> dict[str, Any]:
         )
     with _live(request).hold(seat.record, _store(request)) as (live, version):
         live.hand_over(target, hand.bot)
-        _save(request, seat.record, version, live)
-        return _payload(request, seat, live)
+        return _payload(request, seat, live, _save(request, seat.record, version, live))
 
 
 @router.post("/api/play/{record}/reclaim")

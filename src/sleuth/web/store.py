@@ -9,8 +9,11 @@ Records are JSON logs (a game's options, bots, seed and actions so far; a notepa
 whoever reads one rebuilds its state by replaying it, so a record survives page reloads and
 server restarts.  Each thread has its own connection, so the store may be used from any thread,
 and any number of processes may use one file at once (``sleuth serve --workers``): the file is
-in WAL mode (readers never wait), each write is one ``BEGIN IMMEDIATE`` transaction that waits
-for the write lock (:data:`BUSY_TIMEOUT`, :data:`RETRIES`), and each record has a version, so
+in WAL mode (readers never wait, and a read takes no write lock), each write is one
+transaction (one statement, or several in ``BEGIN IMMEDIATE``) that waits for the write lock
+(:data:`BUSY_TIMEOUT`, :data:`RETRIES`; the threads of one process queue for it on a lock of
+their own first, which wakes the next one as soon as a write ends, where SQLite's own wait
+polls with pauses of up to 100 ms), and each record has a version, so
 that a change made from a version another process has since replaced is refused
 (:class:`ConflictError`) instead of lost.  A form's message for the page the browser is sent to
 next is kept here too (:meth:`Store.say`), since another process may serve that page.
@@ -184,6 +187,7 @@ class Store:
         self.forget_after = forget_after
         self.clock = clock
         self._local = threading.local()
+        self._writing = threading.Lock()  # this process's writers, one at a time
         self._swept = -math.inf
         _retried(lambda: self._db().execute("PRAGMA journal_mode=WAL"))
         with self._connect() as db:  # one writer at a time: processes starting at once
@@ -217,15 +221,34 @@ class Store:
 
         Invariant: what the block reads, no other writer changes before it commits, so a
         read-then-write (a version compared, then the record replaced) is atomic across
-        processes; readers are never blocked (WAL)."""
+        processes; readers are never blocked (WAL).  Within a process, one thread at a time
+        holds a write transaction: the others wait on the store's own lock (so a block must
+        not open another)."""
         db = self._db()
-        _retried(lambda: db.execute("BEGIN IMMEDIATE"))
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._writing:
+            _retried(lambda: db.execute("BEGIN IMMEDIATE"))
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _write(self, statement: str, values: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        """Run one writing ``statement`` as a transaction of its own (it takes the file's
+        write lock as it starts, waiting as :meth:`_connect` does; one statement, so it holds
+        the lock for the least time), its turn in this process taken as in :meth:`_connect`;
+        the rows it returns."""
+        db = self._db()
+        rows: list[tuple[Any, ...]] = []
+
+        def run() -> None:
+            nonlocal rows
+            rows = db.execute(statement, values).fetchall()  # all: the statement ends here
+
+        with self._writing:
+            _retried(run)
+        return rows
 
     def new_session(self) -> str:
         """A fresh browser session's id."""
@@ -330,22 +353,25 @@ class Store:
         changed, if it is not this session's; with ``version`` (the version the change was
         made from), :class:`ConflictError`, nothing changed, if the record is at another one
         (another request changed it meanwhile, in this process or another)."""
-        with self._connect() as db:
-            row = db.execute(
-                "SELECT version FROM records WHERE id = ? AND session = ? AND kind = ?",
-                (record, session, kind),
-            ).fetchone()
-            if row is None:
-                raise NotFoundError(f"no {kind} {record!r} in this browser session")
-            if version is not None and row[0] != version:
-                raise ConflictError(
-                    f"the {kind} changed meanwhile (version {row[0]}, not {version}): load it again"
-                )
-            db.execute(
-                "UPDATE records SET data = ?, updated = ?, version = ? WHERE id = ?",
-                (json.dumps(data), self.clock(), row[0] + 1, record),
-            )
-        return int(row[0]) + 1
+        mine = "id = ? AND session = ? AND kind = ?"
+        changed = self._write(
+            "UPDATE records SET data = ?, updated = ?, version = version + 1 "
+            f"WHERE {mine}{'' if version is None else ' AND version = ?'} RETURNING version",
+            (json.dumps(data), self.clock(), record, session, kind)
+            + (() if version is None else (version,)),
+        )
+        if changed:
+            return int(changed[0][0])
+        found = (
+            self._db()
+            .execute(f"SELECT version FROM records WHERE {mine}", (record, session, kind))
+            .fetchone()
+        )
+        if found is None:
+            raise NotFoundError(f"no {kind} {record!r} in this browser session")
+        raise ConflictError(
+            f"the {kind} changed meanwhile (version {found[0]}, not {version}): load it again"
+        )
 
     def delete(self, session: str, kind: str, record: str) -> None:
         """Remove ``session``'s record with its seat tokens (NotFoundError if it is not this
@@ -380,12 +406,15 @@ class Store:
     def take_message(self, session: str, kind: str, record: str) -> str:
         """The message kept for ``session``'s record, now given up (a reload of its page does
         not show it again); empty when there is none or the record is not this session's."""
+        query = (
+            "SELECT text FROM messages WHERE record = ? AND record IN "
+            "(SELECT id FROM records WHERE id = ? AND session = ? AND kind = ?)"
+        )
+        mine = (record, record, session, kind)
+        if self._db().execute(query, mine).fetchone() is None:
+            return ""  # most page views: read, without the write lock
         with self._connect() as db:
-            row = db.execute(
-                "SELECT text FROM messages WHERE record = ? AND record IN "
-                "(SELECT id FROM records WHERE id = ? AND session = ? AND kind = ?)",
-                (record, record, session, kind),
-            ).fetchone()
+            row = db.execute(query, mine).fetchone()  # again: another may have taken it
             if row is None:
                 return ""
             db.execute("DELETE FROM messages WHERE record = ?", (record,))
@@ -425,12 +454,11 @@ class Store:
     def swap(self, kind: str, record: str, version: int, data: dict[str, Any]) -> bool:
         """Replace the data of ``record`` if it is still at ``version`` (nobody wrote it since
         it was read at that version); whether it was replaced (False: nothing changed)."""
-        with self._connect() as db:
-            changed = db.execute(
-                "UPDATE records SET data = ?, updated = ?, version = version + 1 "
-                "WHERE id = ? AND kind = ? AND version = ?",
-                (json.dumps(data), self.clock(), record, kind, version),
-            ).rowcount
+        changed = self._write(
+            "UPDATE records SET data = ?, updated = ?, version = version + 1 "
+            "WHERE id = ? AND kind = ? AND version = ? RETURNING version",
+            (json.dumps(data), self.clock(), record, kind, version),
+        )
         return bool(changed)
 
     def add_seats(self, session: str, record: str, seats: Sequence[int]) -> dict[int, str]:
@@ -448,23 +476,28 @@ class Store:
         return self.tokens(record)
 
     def tokens(self, record: str) -> dict[int, str]:
-        """The seat tokens of the game ``record``, by seat."""
-        with self._connect() as db:
-            rows = db.execute(
-                "SELECT seat, token FROM seats WHERE record = ? ORDER BY seat", (record,)
-            ).fetchall()
+        """The seat tokens of the game ``record``, by seat (a read: no write lock)."""
+        rows = (
+            self._db()
+            .execute("SELECT seat, token FROM seats WHERE record = ? ORDER BY seat", (record,))
+            .fetchall()
+        )
         return {int(seat): token for seat, token in rows}
 
     def seat(self, token: str) -> tuple[str, int]:
         """The game and the seat the seat token ``token`` grants; NotFoundError for an
         unknown token.  The game's session is seen now, as if its owner had used it (see
-        :meth:`touch`): a game its players use is not forgotten."""
-        with self._connect() as db:
-            row = db.execute(
+        :meth:`touch`): a game its players use is not forgotten.  A read (no write lock)
+        but for that seen time, written at most every :data:`TOUCH_EVERY` seconds."""
+        row = (
+            self._db()
+            .execute(
                 "SELECT seats.record, seats.seat, records.session FROM seats "
                 "JOIN records ON records.id = seats.record WHERE seats.token = ?",
                 (token,),
-            ).fetchone()
+            )
+            .fetchone()
+        )
         if row is None:
             raise NotFoundError(f"no seat {token!r}")
         self.touch(row[2])

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from sleuth.core.events import Event, View
 from sleuth.core.game import Game
 from sleuth.core.plugins import named
 from sleuth.games.scotland_yard.belief import MrXBelief
+from sleuth.games.scotland_yard.board import Board
 from sleuth.games.scotland_yard.rules import ScotlandYardGame
 from sleuth.render.svg import document, tag, text
 
@@ -39,22 +41,7 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
         words = action.split()
         if len(words) == 2 and words[1].isdigit():
             targets.setdefault(int(words[1]), []).append(action)
-    body = []
-    for u, v, transport in board.edges:
-        (x1, y1), (x2, y2) = points[u], points[v]
-        body.append(
-            tag(
-                "line",
-                x1=x1,
-                y1=y1,
-                x2=x2,
-                y2=y2,
-                stroke=COLOURS.get(str(transport), "#888"),
-                stroke_width=6 if str(transport) == "underground" else 3,
-                stroke_dasharray="10 6" if str(transport) == "ferry" else None,
-                opacity=0.7,
-            )
-        )
+    body = [_edges(board)]
     for station, (x, y) in sorted(points.items()):
         classes = ["station"]
         fill = "#ffffff"
@@ -117,6 +104,30 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
         caption += f"; last seen at {seen}"
     body.append(text(MARGIN, height - 12, caption, font_size=28, fill="#1d2330"))
     return document(width, height, "".join(body), "Scotland Yard map", min_width=1100)
+
+
+@lru_cache(maxsize=4)
+def _edges(board: Board) -> str:
+    """The board's edges, coloured by transport: the same in every picture of the board, so
+    drawn once per board (a process loads each board once)."""
+    points = _points(board.coordinates)
+    lines = []
+    for u, v, transport in board.edges:
+        (x1, y1), (x2, y2) = points[u], points[v]
+        lines.append(
+            tag(
+                "line",
+                x1=x1,
+                y1=y1,
+                x2=x2,
+                y2=y2,
+                stroke=COLOURS.get(str(transport), "#888"),
+                stroke_width=6 if str(transport) == "underground" else 3,
+                stroke_dasharray="10 6" if str(transport) == "ferry" else None,
+                opacity=0.7,
+            )
+        )
+    return "".join(lines)
 
 
 def describe(
