@@ -17,13 +17,14 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from sleuth.arena.stats import wilson_interval
 from sleuth.arena.tournament import run_tournament
 from sleuth.search.learned import (
     TRAINED_ON,
@@ -44,11 +45,12 @@ names others (Camel Up's: a model of about 0.5 MB)."""
 
 @dataclass(frozen=True)
 class Setting:
-    """One learning task: the game and its options, the bot of each seat with ``ppo`` at the
-    learner's (of role ``role``), whether the learner takes every seat in turn, whether the
-    belief segments are on, the bot the learner imitates by default (``--imitate``), and the
-    hidden layers of the policy's and the value's perceptrons (the first layer's weights,
-    observation size times its width, are most of the model file)."""
+    """One learning task: the game and its options (each one a flag of the script's commands,
+    its value recorded in the model: a model plays only those), the bot of each seat with
+    ``ppo`` at the learner's (of role ``role``), whether the learner takes every seat in turn,
+    whether the belief segments are on, the bot the learner imitates by default
+    (``--imitate``), and the hidden layers of the policy's and the value's perceptrons (the
+    first layer's weights, observation size times its width, are most of the model file)."""
 
     game: str
     role: str
@@ -73,9 +75,9 @@ class Setting:
         return [f"ppo:model={model}" if name == "ppo" else against or name for name in self.seating]
 
 
-def environments(setting: Setting) -> list[Any]:
-    """One environment per seating (:meth:`Setting.seatings`), its observations the policy's
-    :func:`~sleuth.search.learned.features`."""
+def environments(setting: Setting, against: str | None = None) -> list[Any]:
+    """One environment per seating (:meth:`Setting.seatings`, every other seat ``against``
+    when it is given), its observations the policy's :func:`~sleuth.search.learned.features`."""
     import gymnasium
     from gymnasium import spaces
 
@@ -100,7 +102,7 @@ def environments(setting: Setting) -> list[Any]:
     made = []
     for seating in setting.seatings():
         seat = seating.index("ppo")
-        others = ",".join(name for s, name in enumerate(seating) if s != seat)
+        others = ",".join(against or name for s, name in enumerate(seating) if s != seat)
         env = SleuthEnv(
             setting.game, seat=seat, opponent=others, belief=setting.belief,
             **dict(setting.options),
@@ -167,7 +169,7 @@ def train(
     model_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     if imitation.games:
-        imitate(model, envs, imitation, seed)
+        imitate(model, setting, imitation, seed)
         _save(model, model_path.with_name(f"{model_path.stem}-{model.num_timesteps}.zip"))
     model.learn(total_timesteps=steps, callback=Copies(), reset_num_timesteps=start is None)
     _save(model, model_path)
@@ -178,22 +180,29 @@ def train(
 @dataclass(frozen=True)
 class Imitation:
     """Behaviour cloning before PPO: the learner's seat is played by ``teacher`` for ``games``
-    games (seatings in turn), and the policy is fitted to its ids (cross-entropy over the
-    masked logits) and the value to the game's reward, for ``epochs`` passes."""
+    games (seatings in turn, and in turn against each bot of ``against``, which plays every
+    other seat; none: the setting's field), and the policy is fitted to its ids (cross-entropy
+    over the masked logits) and the value to the game's reward, for ``epochs`` passes."""
 
     teacher: str = "ev"
     games: int = 0
     epochs: int = 80
+    against: tuple[str, ...] = ()
 
 
-def imitate(model: Any, envs: Sequence[Any], imitation: Imitation, seed: int) -> None:
-    """Fit ``model`` to ``imitation.teacher``'s :func:`demonstrations` (:func:`fit`)."""
+def imitate(model: Any, setting: Setting, imitation: Imitation, seed: int) -> None:
+    """Fit ``model`` to ``imitation.teacher``'s :func:`demonstrations` in ``setting``'s
+    environments, against each bot of ``imitation.against`` in turn (:func:`fit`)."""
     started = time.perf_counter()
+    fields = imitation.against or (None,)
+    envs = [env for against in fields for env in environments(setting, against)]
     samples = demonstrations(envs, imitation, seed)
+    versus = f" against {', '.join(imitation.against)}" if imitation.against else ""
     agree = fit(model, samples, imitation.epochs, seed)
     print(
-        f"imitated {imitation.teacher} in {imitation.games} games ({len(samples[2]):,} ids, "
-        f"argmax agrees on {agree:.1%}) in {time.perf_counter() - started:.0f} s",
+        f"imitated {imitation.teacher} in {imitation.games} games{versus} "
+        f"({len(samples[2]):,} ids, argmax agrees on {agree:.1%}) "
+        f"in {time.perf_counter() - started:.0f} s",
         flush=True,
     )
 
@@ -203,7 +212,7 @@ Samples = tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.i
 
 
 def demonstrations(envs: Sequence[Any], imitation: Imitation, seed: int) -> Samples:
-    """The teacher's ids in ``imitation.games`` games of ``envs`` (seatings in turn): it is
+    """The teacher's ids in ``imitation.games`` games of ``envs`` (each in turn): it is
     asked at the learner's turn with the learner's view and legal actions, as ``sleuth play``
     asks a bot (a game's lazy sequence of them as it is: a Fugitive guess's are millions), and
     each id of its action is a sample (:data:`Samples`)."""
@@ -282,7 +291,8 @@ def evaluate(
 ) -> list[tuple[str, float, tuple[float, float]]]:
     """Play ``games`` games of each model in the field (every other seat ``against`` when it
     is given; seats rotated as ``sleuth play`` does) and print a Markdown table: the model,
-    then each bot's win rate with its 95% interval."""
+    then each bot's win rate with its 95% interval, then the share of games no side won (a
+    draw by the round limit) with its interval."""
     rows = []
     for path in models:
         if not path.is_file():
@@ -301,8 +311,43 @@ def evaluate(
             )
             if standing.bot.startswith("ppo"):
                 rows.append((path.name, standing.win_rate, (low, high)))
+        draws = sum(not row.winners for row in result.rows)
+        low, high = wilson_interval(draws, len(result.rows))
+        cells.append(f"draws {draws / len(result.rows):.3f} [{low:.3f}, {high:.3f}]")
         print(f"| {path.name} | {games} | " + " | ".join(cells) + " |", flush=True)
     return rows
+
+
+def add_game_options(parser: argparse.ArgumentParser, setting: Setting) -> None:
+    """Add a flag for each option of :attr:`Setting.options` (``max_rounds``: ``--max-rounds``),
+    its default the setting's value, its text read by the game's own parser (a bad value is
+    refused naming the flag)."""
+    from sleuth.core.registry import game_info
+
+    specs = {spec.name: spec for spec in game_info(setting.game).options}
+    for name, value in setting.options:
+        spec = specs[name]
+
+        def parse(text: str, spec: Any = spec) -> Any:
+            try:
+                return spec.parse(text)
+            except ValueError as exc:
+                raise argparse.ArgumentTypeError(str(exc)) from exc
+
+        parser.add_argument(
+            f"--{name.replace('_', '-')}",
+            dest=name,
+            type=parse,
+            default=value,
+            help=f"{spec.help} (default: {value}; the model records it)",
+        )
+
+
+def with_game_options(setting: Setting, args: argparse.Namespace) -> Setting:
+    """``setting`` with the values its options' flags were given (:func:`add_game_options`)."""
+    return replace(
+        setting, options=tuple((name, getattr(args, name)) for name, _ in setting.options)
+    )
 
 
 def main(setting: Setting, description: str, trained: Path, shipped: Path) -> None:
@@ -335,7 +380,16 @@ def main(setting: Setting, description: str, trained: Path, shipped: Path) -> No
         "--epochs", type=positive, default=Imitation.epochs, help="passes of the imitation"
     )
     learn.add_argument("--learning-rate", type=float, default=3e-4)
+    learn.add_argument(
+        "--imitate-against",
+        type=lambda text: tuple(text.split(",")),
+        default=(),
+        metavar="BOT,...",
+        help="the bots the teacher's games are played against in turn, each at every other "
+        "seat (default: the field)",
+    )
     learn.add_argument("--quick", action="store_true", help=f"{QUICK_STEPS:,} steps (CI)")
+    add_game_options(learn, setting)
     check = sub.add_parser("evaluate", help="play saved models against the field")
     check.add_argument("models", type=Path, nargs="*", metavar="FILE")
     check.add_argument("--games", type=positive, default=400)
@@ -348,12 +402,14 @@ def main(setting: Setting, description: str, trained: Path, shipped: Path) -> No
         help=f"the bot of every other seat (default: the field {','.join(setting.seating)})",
     )
     check.add_argument("--quick", action="store_true", help=f"{QUICK_GAMES} games (CI)")
+    add_game_options(check, setting)
     args = parser.parse_args()
+    setting = with_game_options(setting, args)
     try:
         if args.command == "train":
             steps = QUICK_STEPS if args.quick else args.steps
             games = QUICK_GAMES if args.quick else args.imitate
-            imitation = Imitation(args.teacher, games, args.epochs)
+            imitation = Imitation(args.teacher, games, args.epochs, args.imitate_against)
             train(
                 setting, steps, args.seed, args.model, args.every or steps, imitation,
                 args.start, args.learning_rate,

@@ -387,6 +387,7 @@ def test_examples_are_found() -> None:
     """The extraction finds what the pages show (a change that loses examples fails here)."""
     texts = [e.text for e in EXAMPLES]
     assert "sleuth games" in texts
+    assert "sleuth play fugitive --bots heuristic,ppo -o max_rounds=50 -n 20" in texts
     assert any(t.startswith("sleuth replay fox-logs/") for t in texts)
     assert any(e.kind == "python" and e.page == "README.md" for e in EXAMPLES)
     assert sum(e.kind == "python" and e.page == "docs/envs.md" for e in EXAMPLES) == 3

@@ -7,6 +7,7 @@ the games imports neither torch nor sb3-contrib."""
 from __future__ import annotations
 
 import json
+import re
 import runpy
 import subprocess
 import sys
@@ -26,8 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ROOT / "studies"
 SCRIPTS = {"camel-up": STUDIES / "learn_camel_up.py", "fugitive": STUDIES / "learn_marshal.py"}
 FIELDS = {"camel-up": "ppo:model={},ev,random,random", "fugitive": "heuristic,ppo:model={}"}
-OPTIONS: dict[str, dict[str, str]] = {"camel-up": {}, "fugitive": {}}
-"""The options the scripts train with (a model plays those only)."""
 GAMES = sorted(SCRIPTS)
 """The games with a learning script and a ``ppo`` bot."""
 
@@ -50,6 +49,12 @@ def setting_of(game: str) -> Any:
         sys.path.remove(str(STUDIES))
 
 
+def options_of(game: str) -> dict[str, Any]:
+    """The options ``game``'s learning script trains with by default (a model plays those
+    only)."""
+    return dict(setting_of(game).options)
+
+
 def shipped_model(game: str) -> Path:
     """The model Sleuth ships for ``game`` (its learning script's ``SHIPPED``)."""
     sys.path.insert(0, str(STUDIES))
@@ -62,7 +67,7 @@ def shipped_model(game: str) -> Path:
 def encoding_of(game: str) -> Any:
     """The encoding of ``game`` with the options its learning script trains with."""
     spec = game_spec(game)
-    return spec.encoding_for(spec.make(OPTIONS[game]))
+    return spec.encoding_for(spec.make(options_of(game)))
 
 
 def untrained(game: str, path: Path) -> Path:
@@ -93,7 +98,8 @@ def play(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path: Path) -> None:
     import torch
 
-    from sleuth.search.learned import learning_libraries
+    from sleuth.search.learned import TRAINED_ON
+    from sleuth.search.learned import learning_libraries as ppo_class
 
     model = tmp_path / "model.zip"
     trained = subprocess.run(
@@ -104,9 +110,11 @@ def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path:
     assert f"imitated {setting_of(game).teacher} in 4 games" in trained.stdout
     assert "trained 2,048 steps" in trained.stdout
     assert 10_000 < model.stat().st_size < 1_000_000  # small enough to ship
+    recorded = getattr(ppo_class().load(model), TRAINED_ON)["options"]
+    assert {key: recorded[key] for key in options_of(game)} == options_of(game)
     made = sorted(p.name for p in tmp_path.iterdir())
     assert made == ["model-0.zip", "model-2048.zip", "model.zip"]  # imitation, PPO, the last
-    ppo = learning_libraries()
+    ppo = ppo_class()
     copy, last = (ppo.load(tmp_path / name).policy.state_dict() for name in made[1:])
     assert all(torch.equal(copy[key], last[key]) for key in last)  # the copy after the update
     evaluated = subprocess.run(
@@ -115,6 +123,7 @@ def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path:
     )  # fmt: skip
     assert evaluated.returncode == 0, evaluated.stderr
     assert evaluated.stdout.startswith("| model.zip | 4 | ") and "| ppo " in evaluated.stdout
+    assert re.search(r"\| draws \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \|$", evaluated.stdout.strip())
     more = tmp_path / "more.zip"  # the trained model goes on training, and plays
     went_on = subprocess.run(
         [sys.executable, str(SCRIPTS[game]), "train", "--quick", "--start", str(model),
@@ -123,7 +132,7 @@ def test_quick_training_runs_end_to_end_and_its_model_plays(game: str, tmp_path:
     )  # fmt: skip
     assert went_on.returncode == 0, went_on.stderr
     assert "trained 4,096 steps" in went_on.stdout  # counted on from the model's 2,048
-    options = [f"-o{key}={value}" for key, value in OPTIONS[game].items()]
+    options = [f"-o{key}={value}" for key, value in options_of(game).items()]
     bots = FIELDS[game].format(more)
     done = play(
         [game, "--bots", bots, *options, "-n", "2", "--json", "-w", "1", "--no-db"], tmp_path
@@ -142,7 +151,7 @@ def test_a_models_games_depend_only_on_the_seed(game: str) -> None:
     seat = next(s for s, b in enumerate(bots) if b.name.startswith("ppo"))
     records = []
     for seed in (5, 5, 6):
-        record = run_match(spec.make(OPTIONS[game]), bots, seed)
+        record = run_match(spec.make(options_of(game)), bots, seed)
         assert not record.forfeits
         records.append([(step.seat, repr(step.action)) for step in record.steps])
     assert records[0] == records[1]
@@ -164,6 +173,55 @@ def test_a_model_is_refused_for_other_options_or_another_role(tmp_path: Path) ->
         load_policy(model, encoding, "detectives")
     with pytest.raises(Exception, match=r"no model at .*nothing\.zip"):
         spec.bot(f"ppo:model={tmp_path / 'nothing.zip'}").make(spec.make({}), 0, 1)
+
+
+@needs_learn
+def test_the_shipped_marshal_refuses_a_game_without_its_round_limit(tmp_path: Path) -> None:
+    # trained with max_rounds=50: without a limit a game may go round in circles (F29), so
+    # the bot forfeits at once, naming the options it was trained with and those it was given
+    done = play(["fugitive", "--bots", "heuristic,ppo", "-n", "2", "--json", "--no-db"], tmp_path)
+    assert "Traceback" not in done.stderr
+    summary = one_json_object(done.stdout)
+    assert summary["games"] == 2 and summary["forfeits"] == 2, json.dumps(summary)
+    assert re.search(
+        r"ppo\.zip: trained with options \{[^}]*'max_rounds': 50\}, "
+        r"cannot play \{[^}]*'max_rounds': 0\}",
+        done.stderr,
+    ), done.stderr
+    limited = play(
+        ["fugitive", "--bots", "heuristic,ppo", "-o", "max_rounds=50", "-n", "2", "--json",
+         "--no-db"],
+        tmp_path,
+    )  # fmt: skip
+    assert one_json_object(limited.stdout)["forfeits"] == 0, limited.stderr
+
+
+def test_the_marshal_script_names_its_round_limit(tmp_path: Path) -> None:
+    helped = subprocess.run(
+        [sys.executable, str(SCRIPTS["fugitive"]), "train", "--help"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert helped.returncode == 0, helped.stderr
+    assert "--max-rounds" in helped.stdout and "default: 50" in helped.stdout
+    assert options_of("fugitive") == {"max_rounds": 50}
+    for command in ("train", "evaluate"):
+        refused = subprocess.run(
+            [sys.executable, str(SCRIPTS["fugitive"]), command, "--max-rounds", "-1"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert refused.returncode == 2
+        assert "argument --max-rounds: " in refused.stderr and "Traceback" not in refused.stderr
+        assert not list(tmp_path.iterdir())  # nothing trained, nothing written
+
+
+@needs_learn
+def test_the_teachers_games_may_be_played_against_other_bots() -> None:
+    setting = setting_of("fugitive")
+    environments = sys.modules["_learning"].environments
+    for against, names in [(None, ["heuristic"]), ("elusive", ["elusive"])]:
+        made = environments(setting, against)
+        assert [bot.name for env in made for bot in env.unwrapped.opponents.values()] == names
+        assert all(env.unwrapped.game.max_rounds == 50 for env in made)
 
 
 @needs_learn
