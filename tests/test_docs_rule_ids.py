@@ -52,7 +52,11 @@ GAMES = (
     ),
     Game("cluedo", ("cluedo",), dict.fromkeys("CMKEOU", "cluedo.md")),
 )
-PATH_GAMES = {"bench/_networkx_notes.py": "fugitive"}
+PATH_GAMES = {
+    "bench/_networkx_notes.py": "fugitive",
+    "studies/learn_marshal.py": "fugitive",
+    "tests/envs/test_learned.py": "fugitive",
+}
 """Files that belong to one game although their path does not say which."""
 
 LETTERS = {letter for game in GAMES for letter in game.pages}
