@@ -109,6 +109,21 @@ def seat_actions(actions: list[tuple[int, Any]]) -> int:
     return sum(1 for seat, _ in actions if seat != CHANCE)
 
 
+def random_episode(made: Any, rng: random.Random) -> int:
+    """Play the episode ``made`` was just reset to with uniformly random legal actions, as
+    PettingZoo's loop does (a finished agent steps with None); the actions taken."""
+    steps = 0
+    for _ in made.agent_iter():
+        observation, _, terminated, truncated, _ = made.last()
+        if terminated or truncated:
+            made.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        made.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+    return steps
+
+
 def play_pettingzoo(name: str, games: int, seed: int, wrapped: bool = True) -> tuple[int, int]:
     options = OPTIONS.get(name, {})
     made = aec_env(name, **options) if wrapped else raw_env(name, **options)
@@ -116,14 +131,7 @@ def play_pettingzoo(name: str, games: int, seed: int, wrapped: bool = True) -> t
     steps = actions = 0
     for index in range(games):
         made.reset(seed=seed + index)
-        for _ in made.agent_iter():
-            observation, _, terminated, truncated, _ = made.last()
-            if terminated or truncated:
-                made.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            made.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
+        steps += random_episode(made, rng)
         actions += seat_actions(made.unwrapped.episode.actions)
     return steps, actions
 
@@ -236,14 +244,7 @@ def loop_floor(seconds: float) -> tuple[float, float]:
             t0, steps = time.process_time(), 0
             while time.process_time() - t0 < seconds / 3:
                 made.reset(seed=steps)
-                for _ in made.agent_iter():
-                    observation, _, terminated, truncated, _ = made.last()
-                    if terminated or truncated:
-                        made.step(None)
-                        continue
-                    legal = np.flatnonzero(observation["action_mask"])
-                    made.step(int(legal[rng.randrange(len(legal))]))
-                    steps += 1
+                steps += random_episode(made, rng)
             best = min(best, (time.process_time() - t0) / steps * 1e6)
         out.append(best)
     return out[0], out[1]

@@ -693,17 +693,13 @@ async def hand_over_form(record: str, request: Request) -> Response:
     """A seat handed to a bot by the game page's form (form-encoded ``seat`` and ``bot``), as
     ``POST /api/play/ID/bot`` hands it, then back to the page (303); a refused one answers the
     page again (400) with the message, and changes nothing."""
-    refuse_other_sites(request, "a seat is handed to a bot from this site's own game page")
-    form = form_texts(await request.form())
-    try:
+
+    def change(form: dict[str, str]) -> None:
         seat = form.get("seat", "").strip()
         hand = HandOver(seat=int(seat) if seat.isdigit() else None, bot=form.get("bot", ""))
-        await run_in_threadpool(hand_over, record, hand, request)
-    except NotFoundError:
-        raise
-    except (SleuthError, ValidationError) as problem:
-        return await run_in_threadpool(_game_page, request, record, SleuthError(str(problem)))
-    return RedirectResponse(f"/play/{record}", status_code=303)
+        hand_over(record, hand, request)
+
+    return await _seat_form(request, record, change, "a seat is handed to a bot")
 
 
 @router.post("/play/{record}/reclaim", include_in_schema=False)
@@ -711,17 +707,12 @@ async def reclaim_form(record: str, request: Request) -> Response:
     """The key's seat taken back from its bot by the game page's button, as ``POST
     /api/play/ID/reclaim`` takes it, then back to the page (303); a refused one answers the
     page again (400) with the message, and changes nothing."""
-    refuse_other_sites(request, "a seat is taken back from this site's own game page")
-    form = form_texts(await request.form())
-    try:
+
+    def change(form: dict[str, str]) -> None:
         seat = form.get("seat", "").strip()
-        body = Reclaim(seat=int(seat) if seat.isdigit() else None)
-        await run_in_threadpool(reclaim, record, body, request)
-    except NotFoundError:
-        raise
-    except SleuthError as problem:
-        return await run_in_threadpool(_game_page, request, record, problem)
-    return RedirectResponse(f"/play/{record}", status_code=303)
+        reclaim(record, Reclaim(seat=int(seat) if seat.isdigit() else None), request)
+
+    return await _seat_form(request, record, change, "a seat is taken back")
 
 
 @router.post("/play/{record}/name", include_in_schema=False)
@@ -729,11 +720,24 @@ async def name_form(record: str, request: Request) -> Response:
     """The key's seat's name from the game page's form (form-encoded ``name``), set as ``POST
     /api/play/ID/name`` sets it, then back to the page (303); a refused one answers the page
     again (400) with the message, and changes nothing."""
-    refuse_other_sites(request, "a seat is named from this site's own game page")
+
+    def change(form: dict[str, str]) -> None:
+        rename(record, Naming(name=form.get("name", "")), request)
+
+    return await _seat_form(request, record, change, "a seat is named")
+
+
+async def _seat_form(
+    request: Request, record: str, change: Callable[[dict[str, str]], None], what: str
+) -> Response:
+    """A game page's form about a seat: ``change`` made from the form's texts (off the event
+    loop), then back to the page (303); a refused change answers the page again (400) with
+    its message and changes nothing; a form from another site is refused (``what`` is done
+    from this site's own game page only)."""
+    refuse_other_sites(request, f"{what} from this site's own game page")
     form = form_texts(await request.form())
     try:
-        naming = Naming(name=form.get("name", ""))
-        await run_in_threadpool(rename, record, naming, request)
+        await run_in_threadpool(change, form)
     except NotFoundError:
         raise
     except (SleuthError, ValidationError) as problem:
