@@ -72,7 +72,9 @@ def test_no_module_imports_itself() -> None:
     assert circles == []
 
 
-GAME_WORDS = re.compile(r"\b(fox|holes?|fugitive|camel|scotland|cluedo|hunter|marshal)\b", re.I)
+GAME_WORDS = re.compile(
+    r"\b(fox|holes?|fugitive|camel|scotland|stations?|cluedo|hunter|marshal)\b", re.I
+)
 """Words that belong to one game (its name, its pieces)."""
 COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/|\{#.*?#\}", re.S)
 

@@ -158,7 +158,9 @@ class PagePlugin:
     ``notepad(session)`` (optional) is the picture of the game's assistant session (its
     :class:`AssistPlugin`'s), or ``""`` when there is nothing to draw yet; its parts with a
     ``data-action`` are one click's entry, those with a ``data-collect`` one item of an entry
-    that lists several (a click adds the item to the entry box's comma-separated list), and
+    that lists several (a click adds the item to the entry box's comma-separated list), those
+    with a ``data-append`` one word of an entry (a click adds it at the end of the entry box's
+    text: the Scotland Yard map's stations), and
     ``switches`` are its layers the page lets the person show or hide (:class:`Switch`).
     ``assistant`` is the assistant the page offers for a game whose spec has none (the fox
     puzzle of ``sleuth fox play``); ``hidden`` names the assistant's commands and params that

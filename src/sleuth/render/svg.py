@@ -50,14 +50,22 @@ def text(x: float, y: float, words: object, **attrs: Attr) -> str:
 
 
 def document(
-    width: float, height: float, body: str, label: str, min_width: int | None = None
+    width: float,
+    height: float,
+    body: str,
+    label: str,
+    min_width: int | None = None,
+    find: str | None = None,
 ) -> str:
     """The whole picture, scaled to its container (``label`` names it for screen readers);
     with ``min_width`` (pixels) a big picture keeps a readable size and scrolls on a narrow
-    screen (the stylesheet applies it there)."""
+    screen (the stylesheet applies it there); with ``find``, the word for the picture's
+    numbered parts (``data-find``: "station"), the page offers to find one by its number
+    (saying the word: "no station 999")."""
     return tag(
         "svg",
         title(label) + body,
+        data_find_word=find,
         class_=None if min_width is None else "scrolls",
         style=None if min_width is None else f"--min-width: {min_width}px",
         xmlns="http://www.w3.org/2000/svg",

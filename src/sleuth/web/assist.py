@@ -22,14 +22,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from io import StringIO
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from rich.console import Console
-from rich.text import Text
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
@@ -44,6 +41,7 @@ from sleuth.web.live import option_help
 from sleuth.web.locks import RecordLocks
 from sleuth.web.pages import templates
 from sleuth.web.play import refuse_other_sites
+from sleuth.web.rich_html import to_html
 from sleuth.web.store import NotFoundError, Store, retrying
 
 router = APIRouter()
@@ -53,8 +51,6 @@ than the notepads of the 50 concurrent sessions the web app is sized for."""
 DRAWN = 4 * CACHE_SIZE
 """Renderings and pictures kept, a few states per notepad (an undo shows the state before the
 last entry, drawn already; entering it again, the state drawn before the undo)."""
-WIDTH = 100
-"""Columns of the assistant's text rendering."""
 
 
 Body = TypeVar("Body", bound=BaseModel)
@@ -199,15 +195,8 @@ def _live(request: Request) -> _Live:
 
 
 def rendered_html(session: TableSession) -> str:
-    """The session's rendering as HTML (Rich's export, styles inline, in a ``pre``)."""
-    console = Console(
-        file=StringIO(), record=True, width=WIDTH, color_system="truecolor", highlight=False
-    )
-    shown = session.render()
-    console.print(Text(shown) if isinstance(shown, str) else shown)  # a str is plain text
-    return console.export_html(
-        inline_styles=True, code_format='<pre class="rich"><code>{code}</code></pre>'
-    )
+    """The session's rendering as HTML elements (:func:`sleuth.web.rich_html.to_html`)."""
+    return to_html(session.render())
 
 
 def assistants_info() -> list[dict[str, Any]]:

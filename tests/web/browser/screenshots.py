@@ -101,8 +101,8 @@ def phone_scotland_yard(page: Page) -> None:
     rng = random.Random(11)
     for _ in range(2):
         play_once(page, rng)
-    page.fill(".find-station input", "100")
-    page.tap(".find-station button")
+    page.fill(".find-part input", "100")
+    page.tap(".find-part button")
     page.locator(".zoom-bar").scroll_into_view_if_needed()
 
 

@@ -70,7 +70,7 @@ def test_each_assistant_in_the_browser(page: Page, game: str) -> None:
     for text in entries:
         type_entry(page, text)
     assert len(history(page)) == first + 3
-    assert page.locator("#rendering pre.rich").count() == 1
+    assert page.locator("#rendering div.rich").count() == 1
     assert page.locator("#board svg").count() >= 1
     shown = page.locator("#rendering").inner_text()
     # undo, then enter the same again: the same rendering

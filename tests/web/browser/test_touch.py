@@ -59,8 +59,8 @@ def test_the_map_fits_a_phone_zooms_and_finds_a_station(phone: Page) -> None:
     assert phone.evaluate(ZOOM) > 2.5
     phone.tap(".zoom-bar [aria-label='fit the width']")
     assert phone.evaluate(ZOOM) == 1
-    phone.fill(".find-station input", "100")
-    phone.tap(".find-station button")
+    phone.fill(".find-part input", "100")
+    phone.tap(".find-part button")
     found = phone.locator('#board g[data-station="100"]')
     assert "found" in (found.get_attribute("class") or "").split()
     assert phone.evaluate(ZOOM) == 3  # zoomed to it, and it is in the panel's view
@@ -68,9 +68,9 @@ def test_the_map_fits_a_phone_zooms_and_finds_a_station(phone: Page) -> None:
     assert place is not None and panel_box is not None
     assert panel_box["x"] <= place["x"] <= panel_box["x"] + panel_box["width"] - place["width"]
     assert panel_box["y"] <= place["y"] <= panel_box["y"] + panel_box["height"] - place["height"]
-    phone.fill(".find-station input", "999")
-    phone.tap(".find-station button")
-    assert phone.locator(".find-station [role=status]").inner_text() == "no station 999"
+    phone.fill(".find-part input", "999")
+    phone.tap(".find-part button")
+    assert phone.locator(".find-part [role=status]").inner_text() == "no station 999"
     assert phone.locator("#error").inner_text() == ""  # not taken for an action
 
 

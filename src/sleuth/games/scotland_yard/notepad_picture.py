@@ -24,7 +24,7 @@ def notepad(session: Any) -> str:
     game = session.game
     seat = game.roles.index("detectives")
     view = View(seat, game.roles[seat], freeze(game.public_info()), list(table.events))
-    picture = board.svg(game, view, [])
+    picture = board.svg(game, view, [], append=True)
     if table.tracker is None or table.over == "caught":
         return picture
     probabilities = table.tracker.probabilities()

@@ -24,8 +24,10 @@ MARGIN = 40
 RADIUS = 20
 
 
-def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
-    """The map from ``view`` alone."""
+def svg(game: Game[Any], view: View, legal: Sequence[str], append: bool = False) -> str:
+    """The map from ``view`` alone, each station a part the page finds by its number
+    (``data-find``); with ``append`` (the notepad's map), a click on a station that no action
+    reaches adds its number to the entry being typed (``data-append``)."""
     assert isinstance(game, ScotlandYardGame)
     board = game.board
     points = _points(board.coordinates)
@@ -79,7 +81,9 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
                 ),
                 class_=" ".join(classes),
                 data_station=station,
+                data_find=station,
                 data_action=clicked,
+                data_append=station if append and clicked is None else None,
             )
         )
     for index, station in enumerate(detectives):
@@ -103,7 +107,9 @@ def svg(game: Game[Any], view: View, legal: Sequence[str]) -> str:
     if seen is not None:
         caption += f"; last seen at {seen}"
     body.append(text(MARGIN, height - 12, caption, font_size=28, fill="#1d2330"))
-    return document(width, height, "".join(body), "Scotland Yard map", min_width=1100)
+    return document(
+        width, height, "".join(body), "Scotland Yard map", min_width=1100, find="station"
+    )
 
 
 @lru_cache(maxsize=4)

@@ -45,9 +45,9 @@ function show(notepad) {
   for (const node of board.querySelectorAll("[data-action]")) {
     node.addEventListener("click", () => send("POST", `${api}/entries`, { text: node.dataset.action }));
   }
-  for (const node of board.querySelectorAll("[data-station]:not([data-action])")) {
-    node.addEventListener("click", () => {  // a station: its number at the end of the entry
-      entryText.value = `${entryText.value.trim()} ${node.dataset.station}`.trim();
+  for (const node of board.querySelectorAll("[data-append]:not([data-action])")) {
+    node.addEventListener("click", () => {  // one word at the end of the entry
+      entryText.value = `${entryText.value.trim()} ${node.dataset.append}`.trim();
       entryText.focus();
     });
   }

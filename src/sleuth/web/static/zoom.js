@@ -1,6 +1,7 @@
 // A big picture (an SVG of class "scrolls": the Scotland Yard map, the Camel Up track) fits
 // its panel's width, and zooms: the buttons - + and fit, a pinch of two fingers, and, on a
-// map with stations, "find" a station by its number (zoomed to and ringed).  The panel
+// picture whose parts are numbered (its data-find-word names them, its parts' data-find
+// numbers them), "find" a part by its number (zoomed to and ringed).  The panel
 // scrolls to pan (a finger's drag).  Without this script the picture keeps a readable width
 // and the panel scrolls.  The zoom survives each redraw of the panel (a move, an entry).
 import { element } from "./api.js";
@@ -13,9 +14,8 @@ export function zoomable(board) {
   const out = element("button", { type: "button", "aria-label": "zoom out" }, "−");
   const inward = element("button", { type: "button", "aria-label": "zoom in" }, "+");
   const fit = element("button", { type: "button", "aria-label": "fit the width" }, "fit");
-  const finder = element("form", { class: "find-station", hidden: "" });
-  const number = element("input", { type: "number", min: "1", inputmode: "numeric",
-    "aria-label": "station number", placeholder: "station" });
+  const finder = element("form", { class: "find-part", hidden: "" });
+  const number = element("input", { type: "number", min: "1", inputmode: "numeric" });
   const said = element("span", { class: "hint", role: "status" });
   finder.append(number, element("button", { type: "submit" }, "find"), said);
   bar.append(out, inward, fit, finder);
@@ -46,15 +46,15 @@ export function zoomable(board) {
     event.stopPropagation(); // not an action: the page's own forms never see it
     for (const old of board.querySelectorAll(".found")) old.classList.remove("found");
     const wanted = number.value.trim();
-    const station = board.querySelector(`g[data-station="${CSS.escape(wanted)}"]`);
-    if (!station) {
-      said.textContent = `no station ${wanted}`;
+    const part = board.querySelector(`[data-find="${CSS.escape(wanted)}"]`);
+    if (!part) {
+      said.textContent = `no ${number.placeholder} ${wanted}`;
       return;
     }
     said.textContent = "";
     if (scale < 3) apply(3);
-    station.classList.add("found");
-    const place = station.getBoundingClientRect();
+    part.classList.add("found");
+    const place = part.getBoundingClientRect();
     const panel = board.getBoundingClientRect();
     board.scrollLeft += place.left + place.width / 2 - panel.left - board.clientWidth / 2;
     board.scrollTop += place.top + place.height / 2 - panel.top - board.clientHeight / 2;
@@ -85,7 +85,12 @@ export function zoomable(board) {
     const svg = picture();
     bar.hidden = !svg;
     board.classList.toggle("zoomable", Boolean(svg));
-    finder.hidden = !board.querySelector("g[data-station]");
+    const word = svg && svg.dataset.findWord;
+    finder.hidden = !word;
+    if (word) {
+      number.placeholder = word;
+      number.setAttribute("aria-label", `${word} number`);
+    }
     if (svg) svg.style.width = `${scale * 100}%`;
   }
   new MutationObserver(refresh).observe(board, { childList: true });
