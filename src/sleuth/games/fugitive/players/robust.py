@@ -31,7 +31,7 @@ MEMBERS: dict[str, type[PolicyFugitive]] = {"policy": PolicyFugitive, "decoy": D
 
 MIXES: dict[str, tuple[tuple[float, str], ...]] = {
     "first": ((1.0, "policy:stride=3"),),
-    "second": ((0.571, "policy:stride=3"), (0.429, "policy:draw=low")),
+    "second": ((0.839, "decoy:weight=50"), (0.161, "decoy:stride=3")),
 }
 """The robust Fugitive's mix per edition: (weight, bot spec of a member of :data:`MEMBERS`)
 pairs, weights summing to 1 (docs/fugitive-study.md says which solve each one is)."""
