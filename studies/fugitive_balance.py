@@ -42,6 +42,7 @@ from sleuth.arena.oracle import best_response, double_oracle
 from sleuth.arena.stats import wilson_interval
 from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.catalogue import EDITIONS
+from sleuth.games.fugitive.players.robust import MEMBERS
 
 SEED = 2026
 OPTIONS = {"max_rounds": 50}
@@ -88,23 +89,20 @@ FUGITIVES = (
 QUICK_MARSHALS = ("candidates", "notes")
 QUICK_FUGITIVES = ("random", "steady")
 FAMILY = (
-    "policy",  # the heuristic Fugitive's choices, no bluff
-    "policy:slack=0.5",
-    "policy:slack=1",
-    "policy:bluff=0.3",
-    "policy:stride=2",
-    "policy:stride=3",
+    "policy:stride=3",  # the first attempt's equilibrium (both editions)
+    "policy:stride=3:bluff=0.3",  # its best response to belief (2nd edition)
+    "policy:draw=low",  # in its 2nd-edition mix
     "policy:stride=4",
-    "policy:stride=2:slack=0.5",
-    "policy:stride=3:bluff=0.3",
-    "policy:stride=3:sprints=0",
-    "policy:sprints=1",
-    "policy:draw=low",
-    "policy:stride=2:draw=low",
-    "policy:draw=high",
+    "decoy",  # the decoys: placements her odds least expect
+    "decoy:weight=50",
+    "decoy:stride=3",
+    "decoy:model=thrifty:weight=50",
 )
-"""The ``policy`` Fugitives the double oracle (``psro``) chooses among: wasted reach (slack,
-bluff), short strides, few sprint cards and pile choices, one or two changed at a time."""
+"""The Fugitives the double oracle (``psro``) chooses among: the ``policy`` Fugitives that
+were in the first attempt's equilibria or best responses (its other ten members, wasted reach
+and few sprint cards, were beaten by these against every Marshal that mattered), and the
+``decoy`` Fugitives, which read the belief Marshal's odds (her default ``frugal`` model, or
+``thrifty``, the other model of the pool) to place where she least expects."""
 ORACLE_MARSHALS = (
     "belief",
     "belief:guess=argmax",
@@ -220,9 +218,9 @@ def psro(
     print(f"best Marshal of the pool against the Fugitive's mix: `{marshals[j]}` ({rate:.1%})")
     weights = [(round(float(row_mix[i]), 3), fugitives[i]) for i in np.argsort(-row_mix)]
     mix_text = ", ".join(
-        f'({w}, "{f.partition(":")[2]}")' for w, f in weights if w > 0 and f.startswith("policy")
+        f'({w}, "{f}")' for w, f in weights if w > 0 and f.partition(":")[0] in MEMBERS
     )
-    print(f'the robust Fugitive\'s mix (policy.MIXES["{edition}"]): ({mix_text},)\n')
+    print(f'the robust Fugitive\'s mix (robust.MIXES["{edition}"]): ({mix_text},)\n')
 
 
 def matrix(

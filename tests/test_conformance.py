@@ -76,7 +76,7 @@ QUICK_SETTINGS = {
     "strong": ":rollouts=100",
 }
 """Bot options for the quick run; the slow run plays every bot with its defaults."""
-SLOW_BOTS = {("fugitive", "elusive")}
+SLOW_BOTS = {("fugitive", "elusive"), ("fugitive", "decoy")}
 """Bots whose every game takes seconds even in the quick run: run only when slow."""
 LEARN_MISSING = pytest.mark.skipif(
     importlib.util.find_spec("sb3_contrib") is None,

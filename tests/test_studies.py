@@ -187,7 +187,7 @@ def test_fugitive_balance_psro_finds_the_restricted_equilibrium(tmp_path: Path) 
     value = solve_zero_sum([[rates[f, m] for m in marshals] for f in fugitives]).value
     assert f"value (the Fugitive's win rate): {value:.2%}" in result.stdout
     assert "converged: yes" in result.stdout
-    assert 'the robust Fugitive\'s mix (policy.MIXES["first"]): ((' in result.stdout
+    assert 'the robust Fugitive\'s mix (robust.MIXES["first"]): ((' in result.stdout
     assert "best Marshal of the pool against the Fugitive's mix: `" in result.stdout
     again = subprocess.run(
         [sys.executable, str(BALANCE), "psro", "--quick", "--edition", "first", "--workers", "1"],

@@ -99,7 +99,7 @@ def test_the_first_infer_does_not_wait_for_its_kernel(
     assert one_json_object(again.stdout) == one_json_object(first.stdout)
 
 
-COUNTING = ("belief", "belief:guess=certain:draw=low", "elusive", "ismcts", "dmcts")
+COUNTING = ("belief", "belief:guess=certain:draw=low", "elusive", "decoy", "ismcts", "dmcts")
 """The Fugitive bots that count worlds with the exact belief."""
 BUDGETS = f"""\
 import json

@@ -299,7 +299,7 @@ def test_the_bots_that_count_worlds_warm_the_compiled_programme_up(
 ) -> None:
     """Their first move must not compile the kernels under the clock (see BotSpec.warm_up):
     their warm-up starts compiling them elsewhere (tests/games/fugitive/test_first_run.py)."""
-    for name in ("belief", "elusive"):
+    for name in ("belief", "elusive", "decoy"):
         assert SPEC.bot(name).warm_up is belief_module.start_warm_up
     called: list[str] = []
     monkeypatch.setattr(fugitive_search, "start_warm_up", lambda: called.append("warmed"))
@@ -340,4 +340,5 @@ def test_the_bots_that_count_worlds_declare_a_move_budget() -> None:
     assert SPEC.bot("belief:guess=certain:draw=low").budget() == budget
     assert SPEC.bot("belief:opponent=heuristic").budget() == OPPONENT_BUDGET
     assert SPEC.bot("elusive").budget() == budget
+    assert SPEC.bot("decoy").budget() == budget
     assert SPEC.bot("heuristic").budget() is None and SPEC.bot("notes").budget() is None

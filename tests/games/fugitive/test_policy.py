@@ -1,6 +1,7 @@
 """The parameterised Fugitive (``policy``) and the robust Fugitive (``robust``, issue 38): whole
 games are legal and repeat with the seed, each parameter shapes the placements as stated, and
-the robust Fugitive draws one pure policy a game by its seed, as often as its weight."""
+the robust Fugitive draws one member of its family a game by its seed, as often as its
+weight."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from sleuth.core.rng import derive_seed
 from sleuth.games.fugitive import SPEC
 from sleuth.games.fugitive.engine.actions import Place
 from sleuth.games.fugitive.engine.cards import LAST, SPRINT
-from sleuth.games.fugitive.players import policy as policy_module
-from sleuth.games.fugitive.players.policy import RobustFugitive, padded, policy_options
+from sleuth.games.fugitive.players import robust as robust_module
+from sleuth.games.fugitive.players.decoy import DecoyFugitive
+from sleuth.games.fugitive.players.policy import PolicyFugitive, padded
+from sleuth.games.fugitive.players.robust import RobustFugitive, member
 from sleuth.games.fugitive.rules import FUGITIVE, FugitiveGame
 
 FAMILY = (
@@ -89,35 +92,38 @@ def test_bad_options_are_refused_by_name() -> None:
     with pytest.raises(OptionError, match="draw"):
         SPEC.bot("policy:draw=sideways")
     with pytest.raises(OptionError, match="sprints"):
-        policy_options("sprints=-2")
-    assert policy_options("slack=1")["slack"] == 1.0
-    assert policy_options("")["draw"] == "next"
+        member("policy:sprints=-2")
+    assert member("policy:slack=1") == (PolicyFugitive, {**member("policy")[1], "slack": 1.0})
+    assert member("policy")[1]["draw"] == "next"
+    assert member("decoy:weight=50")[0] is DecoyFugitive
+    with pytest.raises(OptionError, match=r"'heuristic'.*policy or decoy"):
+        member("heuristic")
 
 
 def test_the_robust_fugitive_draws_one_policy_a_game_by_its_seed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    mix = ((0.25, "stride=2"), (0.75, "sprints=0:draw=low"))
-    monkeypatch.setitem(policy_module.MIXES, "first", mix)
+    mix = ((0.25, "policy:stride=2"), (0.75, "decoy:draw=low"))
+    monkeypatch.setitem(robust_module.MIXES, "first", mix)
     game = FugitiveGame(max_rounds=50)
-    chosen = Counter(RobustFugitive(game, FUGITIVE, seed).policy for seed in range(800))
-    assert set(chosen) == {"stride=2", "sprints=0:draw=low"}
-    assert 150 <= chosen["stride=2"] <= 250, chosen  # about 200
-    assert all(RobustFugitive(game, FUGITIVE, s).policy == RobustFugitive(game, FUGITIVE, s).policy
+    chosen = Counter(RobustFugitive(game, FUGITIVE, seed).member for seed in range(800))
+    assert set(chosen) == {"policy:stride=2", "decoy:draw=low"}
+    assert 150 <= chosen["policy:stride=2"] <= 250, chosen  # about 200
+    assert all(RobustFugitive(game, FUGITIVE, s).member == RobustFugitive(game, FUGITIVE, s).member
                for s in range(20))  # fmt: skip
     # it plays the pure policy drawn, move for move
     for seed in range(4):
         record = run_match(game, [SPEC.bot("robust"), SPEC.bot("candidates")], seed, None)
         bot = RobustFugitive(game, FUGITIVE, derive_seed(seed, "bot", FUGITIVE))
-        assert bot.policy in dict((o, w) for w, o in mix)
-        pure_bots = [SPEC.bot(f"policy:{bot.policy}"), SPEC.bot("candidates")]
+        assert bot.member in dict((o, w) for w, o in mix)
+        pure_bots = [SPEC.bot(bot.member), SPEC.bot("candidates")]
         pure = run_match(game, pure_bots, seed, None)
         assert [s.action for s in record.steps] == [s.action for s in pure.steps]
 
 
 @pytest.mark.parametrize("edition", ["first", "second"])
 def test_every_edition_has_a_mix_of_valid_policies(edition: str) -> None:
-    mix = policy_module.MIXES[edition]
+    mix = robust_module.MIXES[edition]
     assert sum(w for w, _ in mix) == pytest.approx(1.0) and all(w > 0 for w, _ in mix)
-    for _, options in mix:
-        policy_options(options)
+    for _, spec in mix:
+        member(spec)

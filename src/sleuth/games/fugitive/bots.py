@@ -22,6 +22,7 @@ from sleuth.games.fugitive.catalogue import GAME
 from sleuth.games.fugitive.catalogue import OPPONENTS as OPPONENTS
 from sleuth.games.fugitive.engine.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.engine.moves import Choices, Guesses, OpeningPlacements, Placements
+from sleuth.games.fugitive.players.decoy import DecoyFugitive
 from sleuth.games.fugitive.players.elusive import ElusiveFugitive
 from sleuth.games.fugitive.players.fugitives import (
     BLUFF,
@@ -31,7 +32,8 @@ from sleuth.games.fugitive.players.fugitives import (
     Strategy,
 )
 from sleuth.games.fugitive.players.marshals import BeliefMarshal, CandidatesMarshal, NotesMarshal
-from sleuth.games.fugitive.players.policy import PolicyFugitive, RobustFugitive
+from sleuth.games.fugitive.players.policy import PolicyFugitive
+from sleuth.games.fugitive.players.robust import RobustFugitive
 from sleuth.games.fugitive.rules import FUGITIVE
 from sleuth.search.learned import policy_bot
 
@@ -90,6 +92,7 @@ BOTS = (
     GAME.bot("elusive").implemented(ElusiveFugitive, start_warm_up),
     GAME.bot("steady").implemented(SteadyFugitive),
     GAME.bot("policy").implemented(PolicyFugitive),
+    GAME.bot("decoy").implemented(DecoyFugitive, start_warm_up),
     GAME.bot("robust").implemented(RobustFugitive),
     GAME.bot("belief").implemented(_belief_marshal, start_warm_up),
     GAME.bot("notes").implemented(NotesMarshal),

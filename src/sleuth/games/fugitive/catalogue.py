@@ -43,9 +43,12 @@ POLICY_DRAWS = ("next", "low", "high", "random")
 """The ``policy`` Fugitive's pile choices: the pile of his next hideouts (as ``heuristic``),
 the lowest or highest non-empty pile, or one at random."""
 
+DECOY_AIMS = ("route", "position")
+"""What the ``decoy`` Fugitive keeps unlikely in the Marshal's odds: every face-down hideout
+(``route``) or the new hideout at its position (``position``)."""
 
 BELIEF_BUDGET = 30.0
-"""Seconds per move the bots that count worlds declare (belief, elusive): a move usually
+"""Seconds per move the bots that count worlds declare (belief, elusive, decoy): a move usually
 takes a few milliseconds, but a wide-open 2nd-edition position (``belief:guess=certain:
 draw=low`` leaves many hideouts face down) counts millions of states three times, up to
 1.4 s measured on an idle machine with Numba; the plain programme, up to
@@ -241,9 +244,66 @@ GAME = GameInfo(
             ),
         ),
         BotInfo(
+            "decoy",
+            ("fugitive",),
+            "places where the belief Marshal's odds, worked out from the public record, least "
+            "expect it (issue 38)",
+            (
+                OptionSpec(
+                    "weight",
+                    10.0,
+                    "footprints of progress given up to take the Marshal's odds of the route "
+                    "from 1 to 0",
+                    parse_float(0.0),
+                    interactive_max=1000.0,
+                ),
+                OptionSpec(
+                    "aim",
+                    "route",
+                    "the odds minimised: route (of every face-down hideout) or position (of the "
+                    "new hideout at its position)",
+                    parse_choice(DECOY_AIMS),
+                ),
+                OptionSpec(
+                    "model",
+                    DEFAULT_MODEL,
+                    "the Fugitive model of the belief Marshal whose odds it reads",
+                    parse_choice(tuple(MODELS)),
+                ),
+                OptionSpec(
+                    "candidates",
+                    4,
+                    "best heuristic hideouts weighed",
+                    parse_int(1),
+                    interactive_max=16,
+                ),
+                OptionSpec(
+                    "pad",
+                    2,
+                    "each hideout also padded with sprint reach of 1 to this many footprints",
+                    parse_int(0),
+                    interactive_max=6,
+                ),
+                OptionSpec(
+                    "stride",
+                    0,
+                    "the longest jump it makes (0: no limit)",
+                    parse_int(0),
+                    interactive_max=42,
+                ),
+                OptionSpec(
+                    "draw",
+                    "next",
+                    "pile choice: next (toward its next hideouts), low, high or random",
+                    parse_choice(POLICY_DRAWS),
+                ),
+            ),
+            BELIEF_BUDGET,
+        ),
+        BotInfo(
             "robust",
             ("fugitive",),
-            "the robust Fugitive: one policy Fugitive a game, drawn by its seed from the "
+            "the robust Fugitive: one policy or decoy Fugitive a game, drawn by its seed from the "
             "edition's equilibrium mix (issue 38)",
         ),
         BotInfo(

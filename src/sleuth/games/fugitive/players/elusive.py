@@ -106,9 +106,7 @@ class ElusiveFugitive(HeuristicFugitive):
     def _exposure(self, timeline: Timeline, hidden: set[int], place: Place) -> float:
         """The hideouts the belief Marshal's next guess would reveal after ``place``, with
         ``hidden`` the face-down hideouts before it."""
-        after = copy.deepcopy(timeline)
-        position = len(after.slots) + 1
-        after.slots.append(Slot(position, len(place.sprints), tuple(after.fugitive_draws)))  # type: ignore[arg-type]
+        after = after_placement(timeline, len(place.sprints))
         try:
             belief = ExactBelief(after, EXPOSURE_STATES, model=self.model)
             deduction = Deduction(belief, belief.counts(), self.threshold)
@@ -120,6 +118,15 @@ class ElusiveFugitive(HeuristicFugitive):
         if len(advice.numbers) == len(deduction.counts.by_position):
             return ROUTE_WEIGHT
         return float(len(advice.numbers))
+
+
+def after_placement(timeline: Timeline, sprints: int) -> Timeline:
+    """A copy of the Marshal's ``timeline`` with one more hideout, placed now with ``sprints``
+    sprint cards (what she knows once he places it; ``timeline`` is left as it was)."""
+    after = copy.deepcopy(timeline)
+    position = len(after.slots) + 1
+    after.slots.append(Slot(position, sprints, tuple(after.fugitive_draws)))  # type: ignore[arg-type]
+    return after
 
 
 def face_down_hideouts(events: Sequence[Event]) -> set[int]:

@@ -1,4 +1,4 @@
-"""A parameterised Fugitive (``policy``) and the robust Fugitive, a mix of them (``robust``).
+"""A parameterised Fugitive (``policy``): the family the balance study searches.
 
 The ``policy`` Fugitive is the heuristic Fugitive's hand management with every choice the
 belief Marshal's odds depend on made a parameter, so that a search over the parameters can
@@ -24,27 +24,16 @@ Among the hideouts these allow it takes the best
 pay with a future hideout when its hand is short.  Its moves depend only on its hand, its
 last hideout, the legal actions and its random stream, so they are legal and repeat with the
 same seed.
-
-The ``robust`` Fugitive plays one ``policy`` Fugitive a game, drawn from :data:`MIXES` (one
-mix per edition, the one solved by ``studies/fugitive_balance.py psro``) with its own seed:
-the same seed gives the same pure policy, and over many seeds each policy comes about as often
-as its weight.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from sleuth.core.bots import Bot
 from sleuth.core.events import View
 from sleuth.core.game import Game
-from sleuth.core.options import parse_options
-from sleuth.core.registry import parse_option_texts
-from sleuth.core.rng import derive_seed
-from sleuth.games.fugitive.catalogue import GAME
 from sleuth.games.fugitive.engine.actions import PASS, Draw, Pass, Place
 from sleuth.games.fugitive.engine.cards import LAST, SPRINT
 from sleuth.games.fugitive.players.fugitives import (
@@ -121,41 +110,3 @@ def padded(hand: Sequence[int], last: int, hideout: int, extra: int) -> Place:
     cards covering ``extra`` footprints more than the jump needs as far as the hand allows
     (the placement is legal whatever ``extra``)."""
     return payment(hand, last - extra, hideout, bluff=False)
-
-
-MIXES: dict[str, tuple[tuple[float, str], ...]] = {
-    "first": ((1.0, "stride=3"),),
-    "second": ((0.571, "stride=3"), (0.429, "draw=low")),
-}
-"""The robust Fugitive's mix per edition: (weight, ``policy`` options) pairs, weights summing
-to 1: the Fugitive's equilibrium mix of ``python studies/fugitive_balance.py psro --games 60
---workers 1`` (2026-12-07, docs/fugitive-study.md)."""
-
-
-def policy_options(text: str) -> dict[str, Any]:
-    """The ``policy`` Fugitive's keyword arguments from its options ``text``
-    (``slack=1:draw=low``; the others take their defaults), parsed as the bot's spec parses
-    them (bad names and values raise :class:`~sleuth.core.errors.OptionError`)."""
-    texts = parse_option_texts(text.split(":")) if text else {}
-    return parse_options(GAME.bot("policy").options, texts, "bot 'policy' of fugitive")
-
-
-class RobustFugitive(Bot):
-    """See the module docstring: the pure policy of each game is drawn from the edition's mix
-    with the bot's seed, and plays the whole game."""
-
-    def __init__(self, game: Game[Any], seat: int, seed: int) -> None:
-        super().__init__(game, seat, seed)
-        mix = MIXES[game.edition]  # type: ignore[attr-defined]
-        weights = [w for w, _ in mix]
-        chosen = random.Random(derive_seed(seed, "policy")).choices(range(len(mix)), weights)[0]
-        self.policy = mix[chosen][1]
-        """The options of the pure ``policy`` Fugitive this game plays."""
-        self._player = PolicyFugitive(game, seat, seed, **policy_options(self.policy))
-
-    def reseed(self, seed: int) -> None:
-        super().reseed(seed)
-        self._player.reseed(seed)
-
-    def act(self, view: View, legal: Sequence[Hashable]) -> Hashable:
-        return self._player.act(view, legal)
