@@ -591,6 +591,7 @@ def test_a_full_game_log_loads_as_the_first_seats_notepad(cwd: Path) -> None:
     # the turn limit ends the game and opens the envelope: the notepad shows the end
     assert "Game over: nobody solved it." in flat(loaded.stdout)
     view = read_view_log(log, "player", "cluedo")
+    assert sum(e.kind == "ended" for e in view.events) == 30  # skipped, as the others' rolls
     texts = replay_view(view.game, 0, view.events).history()  # type: ignore[arg-type]
     assert texts[:2] == ["players Scarlet, Mustard, White", "me Scarlet"]
     assert texts[2].startswith("hand ") and texts[-1].startswith("envelope ")

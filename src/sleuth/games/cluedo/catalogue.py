@@ -102,7 +102,7 @@ def _edition(raw: Any) -> str:
 
 GAME = GameInfo(
     name="cluedo",
-    rules_version="1",
+    rules_version="2",  # 2: every end of a turn is a public event (ended)
     description="Cluedo / Clue: find the suspect, weapon and room in the envelope (3-6 players)",
     roles=("player",),
     options=(
