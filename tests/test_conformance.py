@@ -115,19 +115,7 @@ def test_every_game_passes_every_check(
 def test_every_game_passes_every_check_on_many_seeds(
     case: Case, check: Callable[[Case, int], None], seed: int
 ) -> None:
-    try:
-        check(case, seed)
-    except ConformanceError as error:
-        if case.spec.name == "cluedo" and "decides twice" in str(error):
-            pytest.xfail(f"{LONE_CLUEDO_SEAT} ({error})")
-        raise
-
-
-LONE_CLUEDO_SEAT = (
-    "known defect, to be fixed: ending a Cluedo turn makes no event, so when every other "
-    "seat has accused wrongly the last one decides twice after the same events (its 'end', "
-    "then its next 'roll'); a public end-of-turn event is the fix"
-)
+    check(case, seed)
 
 
 def _searchable() -> list[Any]:

@@ -232,6 +232,46 @@ def test_a_traced_game_read_by_index() -> None:
     assert third_seat["shown"] == [((0, 11), 1.0)] and third_seat["seen"] == []
 
 
+@pytest.mark.parametrize(("players", "seed"), [(3, 5), (6, 6)])
+def test_the_turn_is_the_engines_at_every_step(players: int, seed: int) -> None:
+    """Every seat's ``turn`` segment is the engine's seat to move (a refuter aside: the turn
+    stays the suggester's) and ``turns`` the engine's turn, from the deal to the end, wrong
+    accusations and the last seat still playing included (each turn's ``ended`` event starts
+    the next seat's turn at once, not when that seat first rolls, moves or accuses)."""
+    game = CluedoGame(players=players, max_turns=40)
+    encoding = CluedoEncoding(game)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    seen: list[list[Event]] = [[] for _ in range(players)]  # the views' events, growing
+    views = [View(seat, "player", game.public_info(), seen[seat]) for seat in range(players)]
+    lone = 0
+    while True:
+        if state.turn:
+            for seat in range(players):
+                got = parts(encoding.observe(views[seat]), SEGMENTS)
+                turn = [0.0] * 6
+                turn[(state.to_move - seat) % players] = 1.0
+                assert list(got["turn"]) == turn, (seat, state)
+                assert got["turns"][0] == pytest.approx(state.turn / game.max_turns)
+        if state.is_terminal():
+            break
+        lone += sum(state.eliminated) == players - 1
+        if state.current_player() == CHANCE:
+            action = state.sample_chance(rng)
+        else:  # seats accuse (wrongly, at 1 in 324) early, until one seat is left
+            legal = list(state.legal_actions())
+            out = sum(state.eliminated) == players - 1
+            accusations = [a for a in legal if isinstance(a, Accuse)]
+            eager = accusations and not out and rng.random() < 0.3
+            action = rng.choice(
+                accusations if eager else [a for a in legal if a not in accusations]
+            )
+        for event in state.apply(action):
+            for seat in range(players):
+                seen[seat].append(event.seen_by(seat))
+    assert lone > 10  # the last seat played on alone
+
+
 def test_the_open_suggestion_and_its_refuter() -> None:
     state, views = traced(TRACE[:4])  # seat 1 passed; seat 2 is to show a card
     encoding = CluedoEncoding(state.game)

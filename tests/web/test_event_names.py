@@ -45,6 +45,8 @@ def test_cluedo_events_say_you_and_the_suspects_names(client: TestClient) -> Non
     assert any(line.startswith(others) for line in view["events"])
     assert not any(line.startswith("Miss Scarlet ") for line in view["events"])  # that is you
     assert any(re.match(r"(Colonel Mustard|Mrs\. White) shows", line) for line in lines)
+    assert "you end the turn" in mine and "Colonel Mustard ends the turn" in view["events"]
+    assert not [line for line in lines if line.startswith("ended")]  # no generic text
 
 
 def test_camel_up_events_say_you_for_the_human(client: TestClient) -> None:

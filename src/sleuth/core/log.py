@@ -233,15 +233,18 @@ class JsonLines:
         except json.JSONDecodeError as exc:
             raise self.fail(line_no, _invalid(exc)) from None
 
-    def game(self, line_no: int, name: str, options: dict[str, Any], version: str) -> Game[Any]:
-        """The game a header names, checked: known game and options, this rules version,
-        options written in canonical form."""
+    def game(
+        self, line_no: int, name: str, options: dict[str, Any], version: str, view: bool = False
+    ) -> Game[Any]:
+        """The game a header names, checked: known game and options, this rules version (or,
+        for a ``view`` log, one of the spec's ``view_rules_versions``), options written in
+        canonical form."""
         try:
             spec = game_spec(name)
             game = spec.make(options, canonical=True)
         except SleuthError as exc:
             raise self.fail(line_no, str(exc)) from None
-        if version != spec.rules_version:
+        if version != spec.rules_version and not (view and version in spec.view_rules_versions):
             raise self.fail(
                 line_no,
                 f"log written for {name} rules version {version}, "

@@ -81,6 +81,9 @@ class GameSpec:
     bots: tuple[BotSpec, ...]
     build: Callable[[dict[str, JSON]], Game[Any]]
     rules_version: str = "1"
+    view_rules_versions: tuple[str, ...] = ()
+    """Older rules versions whose view logs (as assistants save them) still read: the change
+    did not touch the events those views hold."""
     seats_option: str | None = None
     """The option that sets the number of seats, if any: when it is not given, a tournament
     sets it to the number of bots named (``--bots a,b,c`` is a 3-player game)."""
@@ -183,6 +186,8 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
     bots: tuple[BotInfo, ...]
     rules_version: str = "1"
+    view_rules_versions: tuple[str, ...] = ()
+    """See :attr:`GameSpec.view_rules_versions`."""
     seats_option: str | None = None
 
     def bot(self, name: str) -> BotInfo:
@@ -221,6 +226,7 @@ class GameInfo:
             bots=bots,
             build=build,
             rules_version=self.rules_version,
+            view_rules_versions=self.view_rules_versions,
             seats_option=self.seats_option,
             infer=infer,
             assist=assist,
@@ -235,7 +241,8 @@ class GameInfo:
         """What ``spec`` declares (for a game without a catalogue)."""
         return cls(
             spec.name, spec.description, spec.roles, spec.options,
-            tuple(BotInfo.of(bot) for bot in spec.bots), spec.rules_version, spec.seats_option,
+            tuple(BotInfo.of(bot) for bot in spec.bots), spec.rules_version,
+            spec.view_rules_versions, spec.seats_option,
         )  # fmt: skip
 
 

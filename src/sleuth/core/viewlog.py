@@ -152,7 +152,7 @@ def parse_view_lines(
         raise fail(first_no, f"bad header: {first_error(exc)}") from None
     if game is not None and valid.game != game:
         raise fail(first_no, f"a {valid.game} log, not a {game} one")
-    played = reader.game(first_no, valid.game, valid.options, valid.rules_version)
+    played = reader.game(first_no, valid.game, valid.options, valid.rules_version, view=True)
     if not 0 <= valid.seat < played.num_players:
         seats = f"0 to {played.num_players - 1}"
         raise fail(first_no, f"seat {valid.seat} is not one of the game's seats ({seats})")

@@ -59,7 +59,7 @@ IDS: dict[str, tuple[str, str | None]] = {
     "sleuth/CamelUp-v0": ("camel-up", None),
     "sleuth/ScotlandYard-MrX-v0": ("scotland-yard", "mrx"),
     "sleuth/ScotlandYard-Detectives-v0": ("scotland-yard", "detectives"),
-    "sleuth/Cluedo-v0": ("cluedo", None),
+    "sleuth/Cluedo-v1": ("cluedo", None),  # v1: rules version 2, encoding version 2
 }
 """The registered ids: each names a game and the learner's role (None: ``seat=``, 0 by
 default, for games whose seats share one role).  The version changes when an environment's

@@ -591,9 +591,44 @@ def test_a_full_game_log_loads_as_the_first_seats_notepad(cwd: Path) -> None:
     # the turn limit ends the game and opens the envelope: the notepad shows the end
     assert "Game over: nobody solved it." in flat(loaded.stdout)
     view = read_view_log(log, "player", "cluedo")
+    assert sum(e.kind == "ended" for e in view.events) == 30  # skipped, as the others' rolls
     texts = replay_view(view.game, 0, view.events).history()  # type: ignore[arg-type]
     assert texts[:2] == ["players Scarlet, Mustard, White", "me Scarlet"]
     assert texts[2].startswith("hand ") and texts[-1].startswith("envelope ")
+
+
+def test_a_notepad_saved_under_rules_version_1_loads_and_a_game_log_of_it_is_refused(
+    cwd: Path,
+) -> None:
+    """Version 2 made every end of a turn an event: a notepad's view never held one, so a
+    saved notepad of version 1 loads as it was; a full game log of version 1 lacks the events
+    its replay makes, and is refused naming both versions."""
+    path = cwd / "view.jsonl"
+    saved = session("Bob suggests Green Rope Study", "Cy shows")
+    saved.save(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["rules_version"] == "2"
+    lines[0]["rules_version"] = "1"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    loaded = session()
+    loaded.load(path)
+    assert loaded.history() == saved.history()
+    lines[0]["rules_version"] = "0"  # never a version of Cluedo's rules
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(SleuthError, match="log written for cluedo rules version 0, this Sleuth"):
+        session().load(path)
+    done = entry("play", "cluedo", "--bots", "random,random,random", "-n", "1", "--seed", "3",
+                 "-o", "max_turns=5", "--no-db", "--logs", "logs", cwd=cwd)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    log = next((cwd / "logs").glob("*.jsonl"))
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    lines[0]["rules_version"] = "1"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(
+        SleuthError, match="log written for cluedo rules version 1, this Sleuth implements "
+        "version 2"
+    ):  # fmt: skip
+        read_view_log(log, "player", "cluedo")
 
 
 def test_notepad_copies_are_independent() -> None:

@@ -429,6 +429,23 @@ def test_sampled_envelopes_follow_the_exact_distribution_in_the_spec_example() -
 # --- contradictions ---------------------------------------------------------------------------
 
 
+def test_the_end_of_a_turn_teaches_nothing_and_counts_nothing() -> None:
+    """E7: an ``ended`` event keeps the very knowledge and posterior (no counting, not even a
+    reuse of the tables), and the next events are read as before."""
+    belief = CluedoBelief(0)
+    for event in [*setup_events(), suggestion(1, "Plum", "Rope", "Kitchen")]:
+        belief.update(event)
+    belief.update(Event("passed", {"seat": 2}))
+    belief.update(Event("unrefuted", {}))
+    knowledge, posterior = belief.knowledge, belief.posterior
+    belief.update(Event("ended", {"seat": 1}))
+    assert belief.knowledge is knowledge and belief.posterior is posterior
+    assert belief.events_read == 6
+    belief.update(suggestion(2, "Plum", "Knife", "Study"))
+    belief.update(Event("refuted", {"seat": 0}, {"card": CARD["Knife"]}, frozenset((0, 2))))
+    assert belief.posterior.total == posterior.total  # seat 0 knew its Knife
+
+
 def test_counting_finds_what_the_simple_rules_miss() -> None:
     """Two cards and three clauses with nothing in common: no deal (the hand-size argument)."""
     k = Knowledge((8, 2, 8))

@@ -269,6 +269,18 @@ def test_a_token_short_of_its_room_is_on_its_way_and_then_goes_on_by_itself() ->
     assert state.phase is Phase.ACT and Suggest(0, 6, 12) in state.legal_actions()
 
 
+def test_ending_a_turn_is_an_event_everyone_sees() -> None:
+    """C12: ``end`` makes one public ``ended`` event naming the seat, and the next seat
+    clockwise begins its turn."""
+    state, _ = dealt()
+    events = play(state, "roll", "dice 8", "go Lounge", "end")
+    assert kinds(events) == ["rolled", "moved", "ended"]
+    ended = events[-1]
+    assert dict(ended.public) == {"seat": 0} and ended.private is None and not ended.audience
+    assert all(ended.seen_by(seat) == ended for seat in range(4))
+    assert state.current_player() == 1 and state.turn == 2 and state.phase is Phase.MOVE
+
+
 def test_retargeting_lets_a_token_on_its_way_choose_again() -> None:
     state, _ = dealt(allow_retarget=True)
     play(state, "roll", "dice 3", "go Hall", "end")
@@ -440,7 +452,8 @@ def test_a_wrong_accuser_is_eliminated_but_keeps_refuting() -> None:
     """C21: one accusation each; the eliminated player is skipped but still shows cards."""
     state, _ = dealt()
     events = play(state, "accuse Scarlet Knife Hall")
-    assert kinds(events) == ["accused"] and events[0].public["correct"] is False
+    assert kinds(events) == ["accused", "ended"] and events[0].public["correct"] is False
+    assert dict(events[1].public) == {"seat": 0} and not events[1].audience  # C21 ends the turn
     assert events[0].seen_by(1).private is None and events[0].seen_by(0).private is not None
     assert state.eliminated == [True, False, False, False] and state.current_player() == 1
     play(state, "roll", "dice 2", "go Hall", "end", "roll", "dice 2", "go Hall", "end")
@@ -458,10 +471,12 @@ def test_nobody_wins_when_every_accusation_fails() -> None:
     play(state, "accuse Scarlet Knife Hall", "accuse Scarlet Knife Hall")
     play(state, "accuse Plum Knife Hall")
     assert state.current_player() == 3
-    play(state, "roll", "dice 2", "go Hall", "end")
+    turn = state.turn
+    events = play(state, "roll", "dice 2", "go Hall", "end")
     assert state.current_player() == 3 and not state.is_terminal()  # alone, still playing
+    assert kinds(events)[-1] == "ended" and state.turn == turn + 1  # its own next turn
     events = play(state, "accuse Green Rope Study")
-    assert kinds(events) == ["accused", "game_over"]
+    assert kinds(events) == ["accused", "ended", "game_over"]
     assert events[-1].public["winner"] is None
     assert state.termination() == "all_wrong" and state.winners() == ()
     assert state.wins() == (0.0,) * 4 and state.returns() == (0.0,) * 4
@@ -482,7 +497,7 @@ def test_the_turn_limit_ends_the_game_with_no_winner() -> None:
     state, _ = dealt(max_turns=3)
     play(state, *["roll", "dice 2", "go Hall", "end"] * 2)
     events = play(state, "roll", "dice 2", "go Hall", "end")
-    assert kinds(events)[-1] == "game_over" and state.termination() == "turn_limit"
+    assert kinds(events)[-2:] == ["ended", "game_over"] and state.termination() == "turn_limit"
     assert state.winners() == () and "turn limit 3" in state.outcome()
 
 

@@ -244,7 +244,8 @@ def entry_texts(
     game: CluedoGame, seat: int, events: Sequence[Event], session: NotepadSession
 ) -> Iterator[tuple[int, str]]:
     """The entries of ``seat``'s view ``events`` as (event index, entry text), generated as
-    ``session`` takes them (an answer's text depends on the suggestion still open)."""
+    ``session`` takes them (an answer's text depends on the suggestion still open).  Events
+    no entry gives (the others' rolls and moves, every ``ended``) give none."""
     for index, event in enumerate(events):
         with event_fields(index, event):
             public, private = event.public, event.private

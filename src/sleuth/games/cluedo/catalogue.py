@@ -102,7 +102,8 @@ def _edition(raw: Any) -> str:
 
 GAME = GameInfo(
     name="cluedo",
-    rules_version="1",
+    rules_version="2",  # 2: every end of a turn is a public event (ended)
+    view_rules_versions=("1",),  # a notepad's saved view holds no end of turn, then or now
     description="Cluedo / Clue: find the suspect, weapon and room in the envelope (3-6 players)",
     roles=("player",),
     options=(

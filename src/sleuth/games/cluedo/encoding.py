@@ -21,11 +21,11 @@ rules        4        players / 6; two dice; accusations only in the room one is
 seats        6        1 for each seat in the game
 hand sizes   6        each seat's number of cards / 6
 eliminated   6        1 for each seat that accused wrongly
-turn         6        one-hot: the seat whose turn the events show last (a turn ends without
-                      an event: the next one shows when its player rolls, moves or accuses)
+turn         6        one-hot: the seat whose turn it is (the first seat of C11 from the deal
+                      on; after each ``ended`` event, the next seat clockwise still playing)
 progress     4        that turn so far: rolled (the token heads somewhere next), moved,
                       suggested; and 1 once the game is over
-turns        1        the turns begun / ``max_turns``
+turns        1        the turns begun / ``max_turns`` (the engine's ``turn``)
 refuter      6        one-hot: the seat that must show a card now, if any
 suggestion   21       the three cards of that turn's suggestion, if any
 hand         21       the observer's cards
@@ -100,7 +100,7 @@ SEGMENTS = (
     Segment("seats", SEATS, "1 for each seat in the game (row k: k seats clockwise from me)"),
     Segment("hand sizes", SEATS, "each seat's number of cards / 6"),
     Segment("eliminated", SEATS, "1 for each seat that accused wrongly"),
-    Segment("turn", SEATS, "one-hot: the seat whose turn the events show last"),
+    Segment("turn", SEATS, "one-hot: the seat whose turn it is"),
     Segment("progress", 4, "that turn so far: rolled, moved, suggested; the game is over"),
     Segment("turns", 1, "the turns begun / max_turns"),
     Segment("refuter", SEATS, "one-hot: the seat that must show a card now"),
@@ -181,10 +181,10 @@ class _Notes:
         self.values: Floats = np.zeros(size, dtype=np.float32)
         self.parts = parts(self.values, SEGMENTS[:-1])
         self.positions: list[Position] = [AtStart(s) for s in SUSPECTS]
-        self.holder: int | None = None
-        """The seat whose turn the events show last."""
         self.turns = 0
-        """The turns the events show begun."""
+        """The turns begun (the engine's ``turn``: 1 from the deal on)."""
+        self.out: set[int] = set()
+        """The seats that accused wrongly."""
         self.asking: tuple[int, tuple[int, ...], int] | None = None
         """The open suggestion: suggester, its cards, the next seat to answer."""
         self.counts = {name: [[0] * CARDS for _ in range(SEATS)] for name in ("refuted", "asked")}
@@ -221,16 +221,12 @@ class _Notes:
             for s, size in enumerate(public["hand_sizes"]):
                 p["hand sizes"][self.row(s)] = int(size) / SEATS
             _mark(p["face up"], public["face_up"])
+            self._begin(self.game.first_seat)
         elif kind == "hand" and event.private is not None:
             _mark(p["hand"], event.private["cards"])
         elif kind == "rolled":
-            assert seat is not None
-            self._begin(seat)
             p["progress"][ROLLED] = 1.0
         elif kind == "moved":
-            assert seat is not None
-            if public["roll"] is None:  # a passage or a stay: the first move of a turn
-                self._begin(seat)
             p["progress"][ROLLED], p["progress"][MOVED] = 0.0, 1.0
         elif kind == "suggested":
             assert seat is not None
@@ -241,23 +237,33 @@ class _Notes:
             self._answer(kind, seat, event.private)
         elif kind == "accused":
             assert seat is not None
-            if self.holder != seat or not p["progress"][MOVED]:
-                self._begin(seat)
             _mark(
                 p["accused"][self.row(seat)], (public["suspect"], public["weapon"], public["room"])
             )
             if not public["correct"]:
                 p["eliminated"][self.row(seat)] = 1.0
+                self.out.add(seat)
+        elif kind == "ended":
+            assert seat is not None
+            self._ended(seat)
         elif kind == "game_over":
             p["progress"][OVER] = 1.0
         suspect = move_token(self.game, self.positions, event)
         if suspect in self.game.seat_of_suspect:
             self._place(self.game.seat_of_suspect[suspect])
 
+    def _ended(self, seat: int) -> None:
+        """``seat``'s turn ended: the next seat clockwise still playing begins one, as in the
+        engine, unless the game ends there (every seat out, or the turn limit reached)."""
+        n = self.game.players
+        clockwise = [(seat + step) % n for step in range(1, n + 1)]
+        active = [s for s in clockwise if s not in self.out]
+        if active and self.turns < self.game.max_turns:
+            self._begin(active[0])
+
     def _begin(self, seat: int) -> None:
         """A turn of ``seat`` begins."""
         p = self.parts
-        self.holder = seat
         self.turns += 1
         p["turn"][:] = 0.0
         p["turn"][self.row(seat)] = 1.0
@@ -353,7 +359,9 @@ class CluedoEncoding(Encoding[Action]):
     """The encoding of one Cluedo game (its options fix the rules segment; the sizes are the
     same for every option set)."""
 
-    version = 1
+    version = 2
+    """2: the turn is the engine's, read from the ``ended`` events (1: the seat whose turn
+    the events showed last, which lagged until the next seat rolled, moved or accused)."""
 
     segments = SEGMENTS
     belief_segments = BELIEF_SEGMENTS

@@ -7,7 +7,10 @@ what happens (suggestions and their answers, accusations, where my token is and 
 Names are typo-tolerant (:mod:`.fuzzy`).  Each entry becomes events of the player's view of
 the game, as the engine would show them to that seat (``setup`` with the seat names added,
 ``hand``, ``suggested``, ``passed``, ``refuted``, ``unrefuted``, ``accused``, ``game_over``,
-``moved``, ``rolled``), read by an exact :class:`~.deduction.CluedoBelief`.
+``moved``, ``rolled``), read by an exact :class:`~.deduction.CluedoBelief`.  There is no
+entry for the end of a turn, and no ``ended`` event: it teaches the deduction nothing, and the
+next entry shows that a new turn began (the notepad's view leaves out the others' rolls and
+moves, and their ends of turns with them).
 
 An answer may skip the seats before it: ``Dan shows`` after ``Bob suggests ...`` means that
 every seat between Bob and Dan passed (the answers go clockwise).  The last pass, or

@@ -198,6 +198,8 @@ def describe(
         return f"{who(public['seat'], 'rolled')} {public['roll']}"
     if event.kind == "moved":
         return f"{who(public['seat'], '')} → {public['position']}"
+    if event.kind == "ended":
+        return who(public["seat"], "ends the turn", "end the turn")
     if event.kind == "accused":
         verdict = "right" if public["correct"] else "wrong"
         return f"{who(public['seat'], 'accuses', 'accuse')} {cards()}: {verdict}"

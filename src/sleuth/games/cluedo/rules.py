@@ -27,7 +27,10 @@ Events (visibility per the docs page's "Who sees what"): ``setup``; one ``hand``
 cards private to that seat); ``rolled`` (seat, roll); ``moved`` (seat, roll or None for a
 passage or stay, position text); ``suggested``; ``passed``; ``refuted`` (the card private to
 suggester and refuter); ``unrefuted``; ``accused`` (the envelope private to the accuser);
-``game_over`` (winner or None, envelope).
+``ended`` (seat: its turn is over, by ``end`` or a wrong accusation, C12); ``game_over``
+(winner or None, envelope).  Between two decisions of a seat there is at least one event (a
+roll's come with the dice), so a seat never decides twice after the same events: not even the
+last seat still playing, whose ``end`` is followed by its own next turn.
 
 Invariants: the envelope, hands and face-up cards partition the cards; an eliminated seat is
 never the seat whose turn it is; only the refuter acts while a refutation is pending.
@@ -535,21 +538,23 @@ class CluedoState(State[Action]):
         return events + self._next_turn()
 
     def _next_turn(self) -> list[Event]:
-        """End the turn of ``to_move``; the next seat clockwise still playing begins one."""
+        """End the turn of ``to_move`` (the public ``ended`` event, C12); the next seat
+        clockwise still playing begins one, unless the game ends (C23, the turn limit)."""
         game = self.game
+        events = [Event("ended", {"seat": self.to_move})]
         self.summoned[self.to_move] = False
         self.roll = None
         self.may_suggest = self.suggested = False
         clockwise = [(self.to_move + step) % game.players for step in range(1, game.players + 1)]
         active = [seat for seat in clockwise if not self.eliminated[seat]]
         if not active:
-            return self._end(None, "all_wrong")
+            return events + self._end(None, "all_wrong")
         if self.turn >= game.max_turns:
-            return self._end(None, "turn_limit")
+            return events + self._end(None, "turn_limit")
         self.to_move = active[0]
         self.turn += 1
         self.phase = Phase.MOVE
-        return []
+        return events
 
     def _end(self, winner: int | None, reason: str) -> list[Event]:
         self.winner, self.termination_reason = winner, reason

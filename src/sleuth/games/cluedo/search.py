@@ -16,11 +16,9 @@ view** (:meth:`~sleuth.games.cluedo.deduction.counting.Posterior.sample`), and a
 refutation the seat did not see, a card uniformly among the suggested cards the refuter holds
 in that deal (the rules let it show any of them).
 
-The view has no event for ``end``: a turn's end shows only as the next turn's first event.  A
-world is drawn as at a decision of the view's seat (as search players and OpenSpiel's ISMCTS
-draw them): where the view leaves another seat after its move or suggestion, that seat has
-ended its turn.  One case the view cannot settle: when every other seat is out of the game,
-the seat's own ``end`` leaves no trace, and its worlds keep it in the turn it last moved in.
+Every turn's end is in the view (the public ``ended`` event), so the view settles where the
+game is: a world is in the turn, and the phase, of the view's last event, whoever is to move
+(the seat itself, another seat, or the seat again when every other seat is out).
 """
 
 from __future__ import annotations
@@ -51,9 +49,6 @@ from sleuth.games.cluedo.deduction import counting
 from sleuth.games.cluedo.deduction.belief import CluedoBelief
 from sleuth.games.cluedo.movement import reachable
 from sleuth.games.cluedo.rules import CluedoGame, CluedoState, Phase
-
-TURN_STARTS = frozenset(("rolled", "moved", "game_over"))
-"""Events that cannot follow a seat's move or suggestion in the same turn: the turn ended."""
 
 
 def engine_deal(deal: counting.Deal) -> Deal:
@@ -94,20 +89,13 @@ class CluedoSampler:
             event = events[at]
             for action in self._actions_for(state, event, at):
                 at = self._check(state, action, events, at)
-        if state.phase is Phase.ACT and state.to_move != self.seat:
-            after = state.clone()
-            if not after.apply(END):  # a silent end: the seat to move is the next one
-                state.apply(END)
-                self.actions.append(END)
 
     def _actions_for(self, state: CluedoState, event: Event, at: int) -> list[Action]:
         """The engine actions that make ``event`` (the view's event number ``at``) next."""
         kind, public = event.kind, event.public
         phase = state.phase
-        if phase is Phase.ACT and (
-            kind in TURN_STARTS or (kind == "accused" and public["seat"] != state.to_move)
-        ):
-            return [END]  # the event is read again in the next turn
+        if kind == "ended":
+            return [END]
         if kind == "rolled":
             return [ROLL, Dice(int(public["roll"]))]
         if kind == "moved" and phase is Phase.HEAD:

@@ -13,7 +13,8 @@ A :class:`CluedoBelief` reads the events of one seat's view and keeps a
 * ``accused``: a wrong accusation (E5: the envelope is not those three, K9), a right one (E6,
   K10), and for the accuser the envelope itself (K10); ``game_over``: the envelope shown to
   everyone (K10);
-* ``rolled`` and ``moved`` (E7) say nothing about the cards.
+* ``rolled``, ``moved`` and ``ended`` (E7) say nothing about the cards: the knowledge and the
+  posterior stay the very same objects (no counting).
 
 Invariants: sound (the true deal is always possible: :meth:`CluedoBelief.admits`) and exact
 (the posterior counts every consistent deal).  An event that no deal explains, or one out of
@@ -38,7 +39,8 @@ from sleuth.games.cluedo.rules import CluedoGame, CluedoState
 
 __all__ = ["CluedoBelief"]
 
-SILENT = frozenset(("rolled", "moved"))
+SILENT = frozenset(("rolled", "moved", "ended"))
+"""Events that teach nothing about the cards (E7)."""
 KINDS = SILENT | {
     "setup",
     "hand",
