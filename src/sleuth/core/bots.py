@@ -111,18 +111,29 @@ class Ask:
 class Batch(ABC):
     """Decisions of bots of several games made in one exchange: the match runner plays several
     games in flight (:func:`sleuth.core.match.play_many`) and hands every pending decision of
-    one batch's bots to :meth:`decide` at once.  Invariant: a decision depends only on its own
-    :class:`Ask` (its bot's game, seat and seed, view and legal actions), never on the other
-    decisions of the exchange, so that games played together play as played alone."""
+    one batch's bots to :meth:`post` at once, then :meth:`collect` s the answers (the
+    exchanges of several batches overlap: each is posted before any is collected).
+    Invariant: a decision depends only on its own :class:`Ask` (its bot's game, seat and seed,
+    view and legal actions), never on the other decisions of the exchange, so that games
+    played together play as played alone."""
 
     @abstractmethod
-    def decide(self, asks: Sequence[Ask]) -> list[Hashable | Exception]:
-        """Each ask's action (one of its legal actions, or one the game parses), or the
-        exception its bot forfeits with, in the order of ``asks``."""
+    def post(self, asks: Sequence[Ask]) -> None:
+        """Ask for ``asks``' decisions (at most one exchange posted and not collected)."""
+
+    @abstractmethod
+    def collect(self) -> list[Hashable | Exception]:
+        """Each posted ask's action (one of its legal actions, or one the game parses), or
+        the exception its bot forfeits with, in the order they were posted."""
 
     @abstractmethod
     def flush(self) -> None:
         """Deliver what waits to be sent (the end of games) now that no game is in flight."""
+
+    def decide(self, asks: Sequence[Ask]) -> list[Hashable | Exception]:
+        """:meth:`post` then :meth:`collect`: one exchange by itself."""
+        self.post(asks)
+        return self.collect()
 
 
 def decision_seed(seed: int, view: View) -> int:

@@ -30,8 +30,9 @@ bot answers every batch with one ``answers`` line, one answer per ``act`` in ord
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from itertools import islice
+from types import MappingProxyType
 from typing import Any
 
 from sleuth.core.errors import ActionParseError, SleuthError
@@ -53,8 +54,16 @@ class ProtocolError(SleuthError):
 
 
 def encode(message: dict[str, JSON]) -> bytes:
-    """One message as a line of compact JSON."""
-    return (json.dumps(message, separators=(",", ":")) + "\n").encode()
+    """One message as a line of compact JSON; read-only mappings (an event's fields) are
+    written as objects, tuples as arrays."""
+    return (json.dumps(message, separators=(",", ":"), default=_plain) + "\n").encode()
+
+
+def _plain(value: object) -> JSON:
+    """A read-only mapping as the dict JSON writes (the encoder's hook for other types)."""
+    if type(value) is MappingProxyType or isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def start_item(
@@ -85,8 +94,17 @@ def start_message(
 
 
 def events_json(events: Sequence[Event], seat: int) -> list[JSON]:
-    """View log event lines (without their ``type``) of ``events`` as ``seat`` sees them."""
-    return [event.seen_by(seat).to_json() for event in events]
+    """View log event lines (without their ``type``) of ``events`` as ``seat`` sees them, for
+    :func:`encode` (their fields as the events hold them: :meth:`Event.to_json` once written)."""
+    lines: list[JSON] = []
+    for event in events:  # a field's copy: the encoder's hook only for nested mappings
+        line: dict[str, JSON] = {"kind": event.kind, "public": dict(event.public)}
+        if event.private is not None and seat in event.audience:
+            line["private"] = dict(event.private)
+        if event.audience:
+            line["to"] = sorted(event.audience)
+        lines.append(line)
+    return lines
 
 
 def act_message(view: View, sent: int, legal: Sequence[Hashable], seed: int) -> bytes:

@@ -134,7 +134,8 @@ class ExternalBot(Bot):
 
 class SharedProcess(Batch):
     """A bot process of protocol version 2: one seat number of many games at once, all their
-    waiting decisions asked in one ``batch`` line and answered in one ``answers`` line.
+    waiting decisions asked in one ``batch`` line (:meth:`post`) and answered in one
+    ``answers`` line (:meth:`collect`).
 
     Starts and ends of games wait for the next line sent (:meth:`flush` sends them when no game
     is in flight).  A batch has the sum of its decisions' limits of wall-clock time (no limit
@@ -153,6 +154,8 @@ class SharedProcess(Batch):
         self.waiting: list[JSON] = []
         """Items not yet sent (starts and ends)."""
         self.failure: ProtocolError | None = None
+        self.posted: tuple[Sequence[Ask], list[int], float] = ((), [], 0.0)
+        """The asks posted and not collected, their games' ids, the answer's deadline."""
 
     def begun(self) -> int:
         """The id of a game whose start the process has received (the handshake's)."""
@@ -183,7 +186,7 @@ class SharedProcess(Batch):
         """The seat left game ``game_id`` before its end (it forfeited, or the game stopped)."""
         self.end(game_id, None)
 
-    def decide(self, asks: Sequence[Ask]) -> list[Hashable | Exception]:
+    def post(self, asks: Sequence[Ask]) -> None:
         items: list[JSON] = []
         ids: list[int] = []
         for ask in asks:
@@ -194,12 +197,24 @@ class SharedProcess(Batch):
             items.append(act_item(bot.game_id, ask.view, sent, ask.legal, seed, self.listed))
             self.sent[bot.game_id] = len(ask.view.events)
             ids.append(bot.game_id)
+        limits = [ask.limit for ask in asks]
+        budget = math.inf if None in limits else sum(limit or 0.0 for limit in limits)
+        deadline = time.monotonic() + budget
+        self.posted = (asks, ids, deadline)
         if self.failure is None:
-            limits = [ask.limit for ask in asks]
-            budget = math.inf if None in limits else sum(limit or 0.0 for limit in limits)
-            deadline = time.monotonic() + budget
+            items, self.waiting = [*self.waiting, *items], []
             try:
-                answers = self._exchange(items, ids, deadline)
+                self.process.send(batch_message(items), deadline)
+            except ProtocolError as exc:
+                self._fail(exc)
+
+    def collect(self) -> list[Hashable | Exception]:
+        asks, ids, deadline = self.posted
+        self.posted = ((), [], 0.0)
+        if self.failure is None:
+            try:
+                answers = read_answers(self.process.receive(deadline), ids)
+                self.process.check_alone()
             except ProtocolError as exc:
                 self._fail(exc)
         if self.failure is not None:
@@ -214,18 +229,14 @@ class SharedProcess(Batch):
 
     def flush(self) -> None:
         if self.waiting and self.failure is None:
+            deadline = time.monotonic() + self.process.limits.start
             try:
-                self._exchange([], [], time.monotonic() + self.process.limits.start)
+                self.process.send(batch_message(self.waiting), deadline)
+                self.waiting = []
+                read_answers(self.process.receive(deadline), [])
+                self.process.check_alone()
             except ProtocolError as exc:
                 self._fail(exc)
-
-    def _exchange(self, acts: list[JSON], ids: list[int], deadline: float) -> list[dict[str, JSON]]:
-        """Send the waiting items and ``acts`` in one line; the answers to ``acts``."""
-        items, self.waiting = [*self.waiting, *acts], []
-        self.process.send(batch_message(items), deadline)
-        answers = read_answers(self.process.receive(deadline), ids)
-        self.process.check_alone()
-        return answers
 
     def _fail(self, exc: ProtocolError) -> None:
         self.failure = exc

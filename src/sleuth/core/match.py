@@ -448,7 +448,8 @@ def play_many(
 
     A match runs until a batched bot must decide (a bot process of protocol version 2); more
     matches start until ``in_flight`` of them wait, then every waiting decision is asked at
-    once, in one exchange per :class:`~sleuth.core.bots.Batch`.  A match without batched bots
+    once, in one exchange per :class:`~sleuth.core.bots.Batch` (all of them posted before any
+    answer is read, so that the bot processes work at the same time).  A match without batched bots
     runs to its end as soon as it starts.  Invariant: each record is the record
     :meth:`MatchRunner.play` makes with the same runner and seed (a batch's decisions depend on
     their own game alone); only the measured times differ, and a record's ``duration`` is the
@@ -509,19 +510,20 @@ def _interleave(
             assert batch is not None
             groups.setdefault(batch, []).append(entry)
         waiting = []
-        answered: list[tuple[_Waiting, Hashable | Exception, float]] = []
-        for batch, entries in groups.items():
+        cpu, wall = time.thread_time(), time.perf_counter()
+        for batch, entries in groups.items():  # every exchange posted, then each collected
             if batch not in batches:
                 batches.append(batch)
-            cpu, wall = time.thread_time(), time.perf_counter()
-            answers = batch.decide([entry.ask for entry in entries])
-            cpu = (time.thread_time() - cpu) / len(entries)
-            wall = (time.perf_counter() - wall) / len(entries)
-            for entry, answer in zip(entries, answers, strict=True):
-                entry.own += wall
-                answered.append((entry, answer, cpu))
-        for entry, answer, cpu in answered:
-            advance(entry.index, entry.steps, (answer, cpu), entry.own)
+            batch.post([entry.ask for entry in entries])
+        answered = [
+            (entry, answer)
+            for batch, entries in groups.items()
+            for entry, answer in zip(entries, batch.collect(), strict=True)
+        ]
+        cpu = (time.thread_time() - cpu) / len(answered)
+        wall = (time.perf_counter() - wall) / len(answered)
+        for entry, answer in answered:
+            advance(entry.index, entry.steps, (answer, cpu), entry.own + wall)
         yield from ended
         ended.clear()
     for batch in batches:
