@@ -109,6 +109,13 @@ def _worker(
             group = [queue.popleft() for _ in range(min(len(queue), IN_FLIGHT))]
             for row in play_games(name, options, group, logs, time_limit):
                 outbox.append(row)
+                if time.monotonic() - sent >= SEND_EVERY:  # the other games wait meanwhile
+                    phase["abandonable"] = False
+                    conn.send(outbox)
+                    outbox, sent = [], time.monotonic()
+                    if phase.get("stop"):  # a SIGTERM came while the rows were being sent
+                        break
+                    phase["abandonable"] = True
             phase["abandonable"] = False
     except (GameAbandoned, EOFError):
         pass

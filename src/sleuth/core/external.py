@@ -3,10 +3,12 @@
 A ``cmd:COMMAND`` bot (:func:`command_bot`) runs ``COMMAND`` (split as a shell would, run
 without one) and speaks the JSON-lines protocol of :mod:`sleuth.core.botwire` with it.  The
 process (:mod:`sleuth.core.botprocess`) is confined by resource limits, sees its seat's view
-alone, and is reused for the seat's next game in the same worker.  Every misbehaviour (no
-answer within the move's limit of wall-clock time, a crash, garbage, a flood, a fork, a limit
-hit, another protocol version) raises :class:`~sleuth.core.botwire.ProtocolError` naming the
-cause: the match runner records it as the seat's forfeit and the tournament goes on.
+alone, and is reused for the seat's next game in the same worker; a process that answers the
+handshake in version 2 of the protocol plays its seat number in every game of the worker at
+once (:class:`SharedProcess`), the runner asking it every waiting decision in one line.  Every
+misbehaviour (no answer within the move's limit of wall-clock time, a crash, garbage, a flood, a
+fork, a limit hit, another protocol version) raises :class:`~sleuth.core.botwire.ProtocolError`
+naming the cause: the match runner records it as the seat's forfeit and the tournament goes on.
 Plug-ins register such a bot under a name of their own with :func:`command_bot` too.
 """
 

@@ -24,6 +24,11 @@ in every match of a seating (the frozen game information, the limits) is made on
 :class:`MatchRunner`; :func:`run_match` keeps the last one it made while it is called with the
 same game, bots and limit.
 
+Bots whose decisions are made elsewhere, many games' together (a bot process of protocol
+version 2: :class:`~sleuth.core.bots.Batch`), are not called in place: a match is a generator
+that yields each such decision, and :func:`play_many` keeps several matches in flight and asks
+all their waiting decisions at once; :meth:`MatchRunner.play` answers each by itself.
+
 Determinism: with the same game, bots and seed, the sequence of actions and events is the same
 bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance with
 ``derive_seed(seed, "chance")``).
