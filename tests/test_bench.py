@@ -48,7 +48,7 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
         ("report.py", "vs baseline"),
         ("ray_backend.py", "ray / processes"),
         ("runner_overhead.py", "run_match / engine"),
-        ("external_bots.py", "Python vs in-process"),
+        ("external_bots.py", "Python v2 vs in-process"),
     ],
 )
 def test_benchmark_quick_run(script: str, column: str) -> None:

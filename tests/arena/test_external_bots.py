@@ -25,7 +25,7 @@ from sleuth.core.botwire import MAX_LISTED, act_message
 from sleuth.core.errors import OptionError
 from sleuth.core.events import Event, View
 from sleuth.core.external import command_bot
-from sleuth.core.match import run_match
+from sleuth.core.match import MatchRunner, play_many, run_match
 from sleuth.core.registry import game_spec, make_game
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BAD = Path(__file__).with_name("bad_bot.py")
 PY = sys.executable
 PY_BOT = f"cmd:{PY} {ROOT / 'examples/bots/random_bot.py'}"
+PY_BOT_V1 = f"{PY_BOT} --protocol 1"
 NODE_BOT = f"cmd:node {ROOT / 'examples/bots/random_bot.js'}"
 SLEUTH = str(Path(sys.executable).with_name("sleuth"))
 EVERY_GAME = {
@@ -82,7 +83,10 @@ def gone(mark: str, within: float = 5.0) -> bool:
         ("flood", f"printed a line longer than {Limits().line} bytes"),
         ("fork", "started another process (pid "),
         ("memory", "exited with code 1; its last error output: 'MemoryError'"),
-        ("version", "could not start: ProtocolError: speaks protocol version 99; Sleuth speaks 1"),
+        (
+            "version",
+            "could not start: ProtocolError: speaks protocol version 99; Sleuth speaks 1 and 2",
+        ),
         ("illegal", "returned an illegal action: FoxMove(hole=99)"),
         ("unreadable", "sent an action the game cannot read: 'dig everywhere'"),
     ],
@@ -119,11 +123,12 @@ def test_the_per_move_limit_is_the_runners_and_a_slow_bot_within_it_plays() -> N
     assert record.forfeits == [] and record.result is not None
 
 
-def test_the_example_python_bot_plays_whole_games_of_every_game() -> None:
+@pytest.mark.parametrize("bot", [PY_BOT, PY_BOT_V1])
+def test_the_example_python_bot_plays_whole_games_of_every_game(bot: str) -> None:
     for name, options in EVERY_GAME.items():
         spec = game_spec(name)
         game = make_game(name, options)
-        record = run_match(game, [spec.bot(PY_BOT)] * game.num_players, 11, 5.0)
+        record = run_match(game, [spec.bot(bot)] * game.num_players, 11, 5.0)
         assert record.forfeits == [], (name, record.forfeits)
         assert record.final_state is not None and record.final_state.is_terminal()
 
@@ -138,8 +143,9 @@ def test_the_example_node_bot_plays_whole_games_of_every_game() -> None:
         assert record.final_state is not None and record.final_state.is_terminal()
 
 
-def test_the_same_seed_plays_the_same_games_on_any_number_of_workers() -> None:
-    bots = [PY_BOT, "random", "random"]
+@pytest.mark.parametrize("bot", [PY_BOT, PY_BOT_V1])
+def test_the_same_seed_plays_the_same_games_on_any_number_of_workers(bot: str) -> None:
+    bots = [bot, "random", "random"]
     one = run_tournament("camel-up", bots, 6, seed=5, workers=1)
     two = run_tournament("camel-up", bots, 6, seed=5, workers=2)
     again = run_tournament("camel-up", bots, 6, seed=5, workers=1)
@@ -220,7 +226,8 @@ def test_a_plugin_can_register_a_command_bot_under_its_own_name() -> None:
     assert record.bots[0] == "pyrandom" and record.forfeits == []
 
 
-def test_processes_are_reused_across_games_and_all_killed_at_the_end() -> None:
+@pytest.mark.parametrize("kind", ["none", "v2:none"])
+def test_processes_are_reused_across_games_and_all_killed_at_the_end(kind: str) -> None:
     mark = uuid.uuid4().hex
     started: list[BotProcess] = []
     original = BotProcess.__init__
@@ -231,16 +238,23 @@ def test_processes_are_reused_across_games_and_all_killed_at_the_end() -> None:
 
     BotProcess.__init__ = counting  # type: ignore[method-assign]
     try:
-        run_tournament("fox", [bad("none", mark), "random"], 10, workers=1)
+        run_tournament("fox", [bad(kind, mark), "random"], 10, workers=1, rotate=False)
     finally:
         BotProcess.__init__ = original  # type: ignore[method-assign]
-    assert len(started) == 1 and started[0].games == 10
+    assert len(started) == 1  # version 2: its ten games in flight at once
+    assert started[0].games == 10 or kind == "v2:none"
     assert gone(mark, within=0.0) and not botprocess._LIVE
 
 
 @pytest.mark.parametrize(
     ("how", "kind"),
-    [(signal.SIGINT, "forkhang"), (signal.SIGTERM, "forkhang"), (signal.SIGKILL, "hang")],
+    [
+        (signal.SIGINT, "forkhang"),
+        (signal.SIGTERM, "forkhang"),
+        (signal.SIGKILL, "hang"),
+        (signal.SIGINT, "v2:forkhang"),
+        (signal.SIGKILL, "v2:hang"),
+    ],
 )
 def test_no_bot_process_outlives_a_stopped_or_killed_tournament(
     how: signal.Signals, kind: str
@@ -255,7 +269,7 @@ def test_no_bot_process_outlives_a_stopped_or_killed_tournament(
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 60
-    while len(marked(mark)) < (6 if kind == "forkhang" else 4):  # in each of two workers
+    while len(marked(mark)) < (6 if "forkhang" in kind else 4):  # in each of two workers
         assert run.poll() is None and time.monotonic() < deadline
         time.sleep(0.05)
     if how == signal.SIGINT:
@@ -266,15 +280,21 @@ def test_no_bot_process_outlives_a_stopped_or_killed_tournament(
     assert gone(mark), f"left behind: {marked(mark)}"
 
 
-def documented_exchange() -> list[str]:
-    """The lines of the full exchange in docs/bot-protocol.md, ``> `` or ``< `` first."""
+def documented_exchange(version: int) -> list[str]:
+    """The lines of the full exchange of ``version`` in docs/bot-protocol.md, ``> `` or ``< ``
+    first."""
     text = (ROOT / "docs" / "bot-protocol.md").read_text()
-    block = text.split("```text\n", 1)[1].split("```", 1)[0]
+    block = text.split("```text\n")[version].split("```", 1)[0]
     return block.splitlines()
 
 
-def test_the_documented_exchange_is_what_sleuth_sends_and_the_example_bot_answers() -> None:
-    lines = documented_exchange()
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_documented_exchange_is_what_sleuth_sends_and_the_example_bot_answers(
+    version: int,
+) -> None:
+    """Version 1: the example bot with --protocol 1 in one game; version 2: the example bot in
+    two games in flight (seeds 1 and 4)."""
+    lines = documented_exchange(version)
     sent = [line[2:] for line in lines if line.startswith("> ")]
     answers = [line[2:] for line in lines if line.startswith("< ")]
     assert len(sent) + len(answers) == len(lines) and answers
@@ -289,12 +309,16 @@ def test_the_documented_exchange_is_what_sleuth_sends_and_the_example_bot_answer
     try:
         spec = game_spec("fox")
         game = make_game("fox", {"graph": "path:3"})
-        run_match(game, [spec.bot(PY_BOT), spec.bot("random")], 1)
+        bot = spec.bot(PY_BOT_V1 if version == 1 else PY_BOT)
+        runner = MatchRunner(game, [bot, spec.bot("random")])
+        records = list(play_many([(runner, 1), (runner, 4)][:version], 2))
     finally:
         BotProcess.send = original  # type: ignore[method-assign]
+    assert len(records) == version and not any(record.forfeits for _, record in records)
     assert written == sent
-    bot = subprocess.run(
-        [PY, str(ROOT / "examples/bots/random_bot.py")], input="\n".join(sent) + "\n",
-        capture_output=True, text=True, timeout=30, check=True,
+    argv = [PY, str(ROOT / "examples/bots/random_bot.py"), *(["--protocol", "1"] * (version == 1))]
+    bot_run = subprocess.run(
+        argv, input="\n".join(sent) + "\n", capture_output=True, text=True, timeout=30,
+        check=True,
     )  # fmt: skip
-    assert bot.stdout.splitlines() == answers
+    assert bot_run.stdout.splitlines() == answers

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from operator import is_
 from pathlib import Path
@@ -14,7 +15,7 @@ from sleuth.core.errors import SleuthError
 from sleuth.core.events import JSON
 from sleuth.core.game import Game
 from sleuth.core.log import write_log
-from sleuth.core.match import DefaultLimit, MatchRunner
+from sleuth.core.match import DefaultLimit, MatchRecord, MatchRunner, play_many
 from sleuth.core.registry import game_spec
 
 Job = tuple[int, int, tuple[str, ...]]
@@ -106,6 +107,13 @@ def runner_of(
     return kept.runner
 
 
+IN_FLIGHT = 32
+"""The most games a worker plays at once (:func:`play_games`): enough that a bot process of
+protocol version 2 answers the decisions of many games per exchange (the exchange's cost, two
+context switches, is each decision's share), few enough that every game's views and bots fit
+in memory."""
+
+
 def play_game(
     name: str, options: dict[str, JSON], job: Job, logs: str | None, time_limit: float | None
 ) -> GameRow:
@@ -114,10 +122,33 @@ def play_game(
     The log appears whole or not at all: it is written aside (``.game-NNNNNN.jsonl.PID.part``)
     and renamed, and the tournament removes what a killed worker left aside, so a stopped run
     leaves no truncated log behind."""
-    index, seed, seating = job
+    _, seed, seating = job
     runner = runner_of(name, options, seating, time_limit)
-    game = runner.game
-    record = runner.play(seed)
+    return game_row(job, runner.play(seed), logs)
+
+
+def play_games(
+    name: str,
+    options: dict[str, JSON],
+    jobs: Sequence[Job],
+    logs: str | None,
+    time_limit: float | None,
+) -> Iterator[GameRow]:
+    """Play ``jobs`` in this process, up to :data:`IN_FLIGHT` at once
+    (:func:`~sleuth.core.match.play_many`: the decisions of bot processes of protocol version
+    2 asked together), yielding each game's row as it ends; each row is :func:`play_game`'s
+    for the same job but for the measured times."""
+    runners = [runner_of(name, options, job[2], time_limit) for job in jobs]
+    matches = ((runner, job[1]) for runner, job in zip(runners, jobs, strict=True))
+    for position, record in play_many(matches, IN_FLIGHT):
+        yield game_row(jobs[position], record, logs)
+
+
+def game_row(job: Job, record: MatchRecord, logs: str | None) -> GameRow:
+    """The row of ``job``'s played ``record``, its log written to ``logs`` if given (see
+    :func:`play_game`)."""
+    index, seed, seating = job
+    game = record.game
     if logs is not None:
         path = Path(logs) / f"game-{index:06d}.jsonl"
         partial = path.with_name(f".{path.name}.{os.getpid()}.part")

@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from sleuth.arena.play import GameRow, Job, play_game
+from sleuth.arena.play import IN_FLIGHT, GameRow, Job, play_games
 from sleuth.arena.stopping import GameAbandoned, StopRequest
 from sleuth.core import botprocess
 from sleuth.core.errors import SleuthError
@@ -72,7 +72,8 @@ def _worker(
     logs: str | None,
     time_limit: float | None,
 ) -> None:
-    """A worker's life: play the games it is sent, send their rows back, stop when told.
+    """A worker's life: play the games it is sent (up to :data:`~sleuth.arena.play.IN_FLIGHT`
+    at once: :func:`~sleuth.arena.play.play_games`), send their rows back, stop when told.
 
     Rows go back in small batches (at least every :data:`SEND_EVERY` seconds, and always before
     the worker waits for work or exits), so tiny games do not pay a message each."""
@@ -105,9 +106,17 @@ def _worker(
                     break
                 queue.extend(message)
                 continue
-            row = play_game(name, options, queue.popleft(), logs, time_limit)
+            group = [queue.popleft() for _ in range(min(len(queue), IN_FLIGHT))]
+            for row in play_games(name, options, group, logs, time_limit):
+                outbox.append(row)
+                if time.monotonic() - sent >= SEND_EVERY:  # the other games wait meanwhile
+                    phase["abandonable"] = False
+                    conn.send(outbox)
+                    outbox, sent = [], time.monotonic()
+                    if phase.get("stop"):  # a SIGTERM came while the rows were being sent
+                        break
+                    phase["abandonable"] = True
             phase["abandonable"] = False
-            outbox.append(row)
     except (GameAbandoned, EOFError):
         pass
     except BaseException:

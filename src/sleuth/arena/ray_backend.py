@@ -1,8 +1,9 @@
 """Playing scheduled games as Ray tasks: on a local Ray cluster, or on a running one.
 
-A task plays a *batch* of games one after the other with :func:`~sleuth.arena.play.play_game`,
-exactly as a worker process does, so a game's row is the process backend's row for the same
-job (only ``duration`` and ``thinking``, measured times, differ) and its log is the same file.
+A task plays a *batch* of games with :func:`~sleuth.arena.play.play_games` (up to
+:data:`~sleuth.arena.play.IN_FLIGHT` at once), exactly as a worker process does, so a game's
+row is the process backend's row for the same job (only ``duration`` and ``thinking``, measured
+times, differ) and its log is the same file.
 Batches are sized to take about :data:`TARGET_SECONDS` each (from the games' mean duration so
 far), which pays Ray's cost per task once per batch; a few more batches than the cluster has
 CPUs are in flight, so no CPU waits while the driver collects.
@@ -42,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from sleuth.arena.play import GameRow, Job, play_game
+from sleuth.arena.play import GameRow, Job, play_games
 from sleuth.arena.ray_guard import guarded
 from sleuth.arena.stopping import StopRequest
 from sleuth.core.errors import SleuthError
@@ -80,16 +81,16 @@ def play_batch(
     logs: bool,
     time_limit: float | None,
 ) -> list[Played]:
-    """Play ``jobs`` in order in this process (a Ray task's body) and return what each left:
-    its row and, with ``logs``, its log (written to a folder of this machine's own, read back
-    and removed)."""
-    if not logs:
-        return [(play_game(name, options, job, None, time_limit), None, None) for job in jobs]
+    """Play ``jobs`` in this process (a Ray task's body) and return what each left, in the
+    order they ended: its row and, with ``logs``, its log (written to a folder of this
+    machine's own, read back and removed)."""
     played: list[Played] = []
     with tempfile.TemporaryDirectory(prefix="sleuth-ray-") as folder:
-        for job in jobs:
-            row = play_game(name, options, job, folder, time_limit)
-            (log,) = Path(folder).glob("game-*.jsonl")
+        for row in play_games(name, options, jobs, folder if logs else None, time_limit):
+            if not logs:
+                played.append((row, None, None))
+                continue
+            log = Path(folder) / f"game-{row.index:06d}.jsonl"
             played.append((row, log.name, log.read_text(encoding="utf-8")))
             log.unlink()
     return played

@@ -26,11 +26,20 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal, overload
 
 from sleuth.arena.league import league_seatings
-from sleuth.arena.play import MAX_GAMES, GameRow, Job, check_games, game_of, play_game
+from sleuth.arena.play import (
+    IN_FLIGHT,
+    MAX_GAMES,
+    GameRow,
+    Job,
+    check_games,
+    game_of,
+    play_games,
+)
 from sleuth.arena.processes import play_in_processes
 from sleuth.arena.ray_backend import check_reachable, import_ray, play_on_ray
 from sleuth.arena.stats import wilson_interval
@@ -417,15 +426,21 @@ def _play_inline(
     stop: StopRequest,
     accept: Callable[[GameRow], None],
 ) -> None:
-    """Play ``jobs`` in this process; a stop request abandons the game in flight."""
+    """Play ``jobs`` in this process, up to :data:`~sleuth.arena.play.IN_FLIGHT` at once; a
+    stop request abandons the games in flight."""
+    pending = iter(jobs)
     try:
-        for job in jobs:
+        while group := list(islice(pending, IN_FLIGHT)):
             if stop.requested:
                 return
             stop.playing = True
-            row = play_game(name, options, job, logs, time_limit)
+            for row in play_games(name, options, group, logs, time_limit):
+                stop.playing = False
+                accept(row)
+                if stop.requested:  # asked while the row was handed over
+                    return
+                stop.playing = True
             stop.playing = False
-            accept(row)
     except GameAbandoned:
         pass
     finally:

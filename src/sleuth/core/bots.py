@@ -37,6 +37,10 @@ class Bot(ABC):
     """The seconds per move the match runner holds this bot's seat to (set before its first
     move; None: no limit).  A bot in another process enforces it on the wall clock."""
 
+    batch: Batch | None = None
+    """Where this bot's decisions are made together with other games' (a bot process that
+    speaks version 2 of the bot protocol); None: the runner calls :meth:`ask`."""
+
     rng: random.Random
     """The bot's random stream: ``random.Random(seed)`` until :meth:`reseed` restarts it.
     Made when first read or reseeded (seeding a generator costs about an engine step, and
@@ -91,6 +95,45 @@ class Bot(ABC):
 
     def game_over(self, view: View) -> None:  # noqa: B027 - an optional hook
         """Called once when the game has ended, with the final view (reveals included)."""
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A decision a :class:`Batch` makes: the bot's, at ``view``, among ``legal``, within
+    ``limit`` seconds (None: no limit)."""
+
+    bot: Bot
+    view: View
+    legal: Sequence[Hashable]
+    limit: float | None
+
+
+class Batch(ABC):
+    """Decisions of bots of several games made in one exchange: the match runner plays several
+    games in flight (:func:`sleuth.core.match.play_many`) and hands every pending decision of
+    one batch's bots to :meth:`post` at once, then :meth:`collect` s the answers (the
+    exchanges of several batches overlap: each is posted before any is collected).
+    Invariant: a decision depends only on its own :class:`Ask` (its bot's game, seat and seed,
+    view and legal actions), never on the other decisions of the exchange, so that games
+    played together play as played alone."""
+
+    @abstractmethod
+    def post(self, asks: Sequence[Ask]) -> None:
+        """Ask for ``asks``' decisions (at most one exchange posted and not collected)."""
+
+    @abstractmethod
+    def collect(self) -> list[Hashable | Exception]:
+        """Each posted ask's action (one of its legal actions, or one the game parses), or
+        the exception its bot forfeits with, in the order they were posted."""
+
+    @abstractmethod
+    def flush(self) -> None:
+        """Deliver what waits to be sent (the end of games) now that no game is in flight."""
+
+    def decide(self, asks: Sequence[Ask]) -> list[Hashable | Exception]:
+        """:meth:`post` then :meth:`collect`: one exchange by itself."""
+        self.post(asks)
+        return self.collect()
 
 
 def decision_seed(seed: int, view: View) -> int:

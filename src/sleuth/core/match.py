@@ -24,6 +24,11 @@ in every match of a seating (the frozen game information, the limits) is made on
 :class:`MatchRunner`; :func:`run_match` keeps the last one it made while it is called with the
 same game, bots and limit.
 
+Bots whose decisions are made elsewhere, many games' together (a bot process of protocol
+version 2: :class:`~sleuth.core.bots.Batch`), are not called in place: a match is a generator
+that yields each such decision, and :func:`play_many` keeps several matches in flight and asks
+all their waiting decisions at once; :meth:`MatchRunner.play` answers each by itself.
+
 Determinism: with the same game, bots and seed, the sequence of actions and events is the same
 bit for bit (bots are seeded with ``derive_seed(seed, "bot", seat)``, chance with
 ``derive_seed(seed, "chance")``).
@@ -36,14 +41,14 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Hashable, Iterator, MutableSequence, Sequence
+from collections.abc import Generator, Hashable, Iterable, Iterator, MutableSequence, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import is_
 from typing import Any
 
-from sleuth.core.bots import Bot, BotInfo, BotSpec
+from sleuth.core.bots import Ask, Batch, Bot, BotInfo, BotSpec
 from sleuth.core.errors import IllegalActionError
 from sleuth.core.events import Event, View, freeze
 from sleuth.core.game import CHANCE, Game, State
@@ -343,11 +348,15 @@ class MatchRunner:
     def play(self, seed: int) -> MatchRecord:
         """Play one match with ``seed`` (see :func:`run_match`)."""
         if _session:  # inside hard_stopping(): its handler serves, no context per match
-            return self._play(seed, _session[0])
+            return _alone(self._steps(seed, _session[0]))
         with _hard_stopping() as stops:
-            return self._play(seed, stops)
+            return _alone(self._steps(seed, stops))
 
-    def _play(self, seed: int, stops: _Stops | None) -> MatchRecord:
+    def _steps(self, seed: int, stops: _Stops | None) -> Steps:
+        """The match with ``seed``, played up to each decision of a batched bot (a bot with a
+        :attr:`~sleuth.core.bots.Bot.batch`): it yields the decision's :class:`Ask` and is sent
+        back the answer (an action, or the exception the bot forfeits with) and the CPU seconds
+        of this thread it cost; it returns the record.  Other bots are asked in place."""
         game, bots, limits, stops_of = self.game, self.bots, self.limits, self.stops_of
         record = MatchRecord(game=game, seed=seed, bots=tuple(b.name for b in bots))
         thinking = record.thinking = [[] for _ in bots]
@@ -381,9 +390,17 @@ class MatchRunner:
             else:
                 player = players[seat]
                 assert player is not None
-                action, problem, used = _ask(
-                    player, state, views[seat], limits[seat], stops_of[seat], stops
-                )
+                if player.batch is None:
+                    action, problem, used = _ask(
+                        player, state, views[seat], limits[seat], stops_of[seat], stops
+                    )
+                else:
+                    given = offered(state.legal_actions())
+                    answer, used = yield Ask(player, views[seat], given, limits[seat])
+                    if isinstance(answer, Exception):
+                        action, problem = None, f"raised {_describe(answer)}"
+                    else:
+                        action, problem, used = _judged(state, given, answer, limits[seat], used)
                 thinking[seat].append(used)
                 if problem is None:
                     events, problem = _apply_checked(state, action)
@@ -400,6 +417,122 @@ class MatchRunner:
         record.final_state = state
         record.duration = time.perf_counter() - started
         return record
+
+
+Steps = Generator[Ask, tuple[Hashable | Exception, float], MatchRecord]
+"""A match in progress (:meth:`MatchRunner._steps`): it yields the decisions of its batched
+bots, is sent their answers, and returns its record."""
+
+
+def _alone(steps: Steps) -> MatchRecord:
+    """Play a match by itself: each batched decision is a batch of one, and the batches it
+    used deliver what waits (the game's end) once it is over."""
+    batches: list[Batch] = []
+    try:
+        ask = next(steps)
+        while True:
+            batch = ask.bot.batch
+            assert batch is not None
+            if batch not in batches:
+                batches.append(batch)
+            began = time.thread_time()
+            answer = batch.decide([ask])[0]
+            ask = steps.send((answer, time.thread_time() - began))
+    except StopIteration as done:
+        record: MatchRecord = done.value
+    for batch in batches:
+        batch.flush()
+    return record
+
+
+def play_many(
+    matches: Iterable[tuple[MatchRunner, int]], in_flight: int
+) -> Iterator[tuple[int, MatchRecord]]:
+    """Play ``matches`` (a runner and a seed each), up to ``in_flight`` of them at once,
+    yielding each one's position in ``matches`` and its record as it ends.
+
+    A match runs until a batched bot must decide (a bot process of protocol version 2); more
+    matches start until ``in_flight`` of them wait, then every waiting decision is asked at
+    once, in one exchange per :class:`~sleuth.core.bots.Batch` (all of them posted before any
+    answer is read, so that the bot processes work at the same time).  A match without batched bots
+    runs to its end as soon as it starts.  Invariant: each record is the record
+    :meth:`MatchRunner.play` makes with the same runner and seed (a batch's decisions depend on
+    their own game alone); only the measured times differ, and a record's ``duration`` is the
+    wall-clock time its own moves took, with its share of each exchange it was in."""
+    if _session:
+        yield from _interleave(matches, in_flight, _session[0])
+        return
+    with _hard_stopping() as stops:
+        yield from _interleave(matches, in_flight, stops)
+
+
+@dataclass
+class _Waiting:
+    """A match in flight at a batched decision, and the wall-clock seconds it has taken."""
+
+    index: int
+    steps: Steps
+    ask: Ask
+    own: float
+
+
+def _interleave(
+    matches: Iterable[tuple[MatchRunner, int]], in_flight: int, stops: _Stops | None
+) -> Iterator[tuple[int, MatchRecord]]:
+    upcoming = enumerate(matches)
+    waiting: list[_Waiting] = []
+    ended: list[tuple[int, MatchRecord]] = []
+    batches: list[Batch] = []
+
+    def advance(index: int, steps: Steps, answer: tuple[Hashable | Exception, float] | None,
+                own: float) -> None:  # fmt: skip
+        began = time.perf_counter()
+        try:
+            ask = steps.send(answer)  # type: ignore[arg-type]  # None starts the match
+        except StopIteration as done:
+            record: MatchRecord = done.value
+            record.duration = own + time.perf_counter() - began
+            ended.append((index, record))
+            return
+        waiting.append(_Waiting(index, steps, ask, own + time.perf_counter() - began))
+
+    starting = True
+    while True:
+        while starting and len(waiting) < in_flight:
+            upcoming_match = next(upcoming, None)
+            if upcoming_match is None:
+                starting = False
+                break
+            index, (runner, seed) = upcoming_match
+            advance(index, runner._steps(seed, stops), None, 0.0)
+            yield from ended
+            ended.clear()
+        if not waiting:
+            break
+        groups: dict[Batch, list[_Waiting]] = {}
+        for entry in waiting:
+            batch = entry.ask.bot.batch
+            assert batch is not None
+            groups.setdefault(batch, []).append(entry)
+        waiting = []
+        cpu, wall = time.thread_time(), time.perf_counter()
+        for batch, entries in groups.items():  # every exchange posted, then each collected
+            if batch not in batches:
+                batches.append(batch)
+            batch.post([entry.ask for entry in entries])
+        answered = [
+            (entry, answer)
+            for batch, entries in groups.items()
+            for entry, answer in zip(entries, batch.collect(), strict=True)
+        ]
+        cpu = (time.thread_time() - cpu) / len(answered)
+        wall = (time.perf_counter() - wall) / len(answered)
+        for entry, answer in answered:
+            advance(entry.index, entry.steps, (answer, cpu), entry.own + wall)
+        yield from ended
+        ended.clear()
+    for batch in batches:
+        batch.flush()
 
 
 _last_runner: list[MatchRunner] = []
@@ -556,6 +689,18 @@ def _ask(
     except BOT_FAILURES as exc:
         return None, f"raised {_describe(exc)}", time.thread_time() - t0
     used = time.thread_time() - t0
+    return _judged(state, given, action, time_limit, used)
+
+
+def _judged(
+    state: State[Any],
+    given: Sequence[Hashable],
+    action: Hashable,
+    time_limit: float | None,
+    used: float,
+) -> tuple[Hashable, str | None, float]:
+    """A bot's answer among ``given`` after ``used`` CPU seconds: ``(action, None, used)`` with
+    the engine's own action object, or ``(None, reason to forfeit, used)``."""
     if time_limit is not None and used > time_limit:
         return None, f"used {used:.3f} s of CPU time (limit {time_limit:g} s per move)", used
     if isinstance(given, tuple) and any(map(is_, given, repeat(action))):
