@@ -18,6 +18,7 @@ from sleuth.games.fugitive.deduction.mixture import (
     FLOOR,
     FlooredDeduction,
     MixtureBelief,
+    _openings,
     floored,
 )
 from sleuth.games.fugitive.deduction.opponent import MAX_STATES, StrategyBelief
@@ -130,6 +131,29 @@ def test_a_member_that_cannot_show_the_view_is_dropped_and_none_left_is_no_odds(
     assert mix.posterior() == {}
     deduction = Deduction.from_events(view, model="frugal")
     assert floored(deduction, {}) is deduction
+
+
+@pytest.mark.slow
+def test_a_kept_opening_reads_on_as_a_fresh_belief() -> None:
+    """Two games with the same opening (the same Fugitive and seed, other Marshals): the named
+    mix reads the second from its reading of the first one's opening, and gives the
+    posterior of an unnamed mix that reads it all."""
+    _openings.clear()
+    first, _ = marshal_view("policy:stride=3", 3)
+    record = run_match(GAME, [SPEC.bot("policy:stride=3"), SPEC.bot("candidates")], 3, None)
+    second = [e.seen_by(MARSHAL) for step in record.steps for e in step.events]
+    cut = guess_points(second)[1]
+    assert first[:cut] != second[:cut]
+    named = MixtureBelief(GAME, model_mix("robust", GAME), MAX_STATES, "robust")
+    named.update(first[: guess_points(first)[0]])
+    assert len(_openings) == 1
+    kept = MixtureBelief(GAME, model_mix("robust", GAME), MAX_STATES, "robust")
+    kept.update(second[:cut])
+    fresh = MixtureBelief(GAME, model_mix("robust", GAME), MAX_STATES)
+    fresh.update(second[:cut])
+    assert len(_openings) == 1
+    assert kept.members[0][1] is not None
+    assert kept.posterior() == fresh.posterior() != {}
 
 
 def test_the_floor_keeps_the_counting_odds_share_and_the_mix_gives_the_rest() -> None:

@@ -92,7 +92,7 @@ def _belief_marshal(
             "Fugitive's play: give one"
         )
     mix = model_mix(model, game)
-    return BeliefMarshal(game, seat, seed, mix=mix, **options)
+    return BeliefMarshal(game, seat, seed, mix=mix, mix_name=model, **options)
 
 
 BOTS = (

@@ -18,6 +18,7 @@ the odds are the counting belief's alone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,13 +26,13 @@ from functools import cached_property
 from math import lcm
 
 from sleuth.core.errors import SleuthError, SolverLimitError
-from sleuth.core.events import Event
+from sleuth.core.events import Event, thaw
 from sleuth.games.fugitive.belief import Counts
 from sleuth.games.fugitive.deduction.advice import Deduction
 from sleuth.games.fugitive.deduction.opponent import StrategyBelief
 from sleuth.games.fugitive.engine.cards import LAST
 from sleuth.games.fugitive.players.fugitives import Strategy
-from sleuth.games.fugitive.rules import FugitiveGame
+from sleuth.games.fugitive.rules import MARSHAL, FugitiveGame
 
 FLOOR = Fraction(1, 100)
 """The share of the counting belief's odds in :func:`floored` (a world the mix never plays
@@ -41,15 +42,31 @@ Values = tuple[tuple[int, int], ...]
 """The face-down hideouts of a route (42 aside): (position, value) pairs by position."""
 
 
+OPENINGS_KEPT = 8
+"""Members' beliefs after an opening kept per process (see :class:`MixtureBelief`)."""
+_openings: dict[tuple[object, ...], StrategyBelief] = {}
+
+
 class MixtureBelief:
     """The posterior over the face-down hideouts under a mix (see the module docstring), read
     from a growing view of the Marshal (:meth:`update`)."""
 
     def __init__(
-        self, game: FugitiveGame, mix: Sequence[tuple[float, Strategy]], max_states: int
+        self,
+        game: FugitiveGame,
+        mix: Sequence[tuple[float, Strategy]],
+        max_states: int,
+        name: str | None = None,
     ) -> None:
         if not mix or any(w <= 0 for w, _ in mix):
             raise ValueError(f"a mix needs members of positive weight, not {mix!r}")
+        self.game = game
+        self.name = name
+        """What names the mix in this game (its strategies included), or None: when named,
+        each member's belief after the opening (the events before the Marshal's first move,
+        none of her cards among them; the costliest reading, over every hand the setup
+        deals) is kept per process for the :data:`OPENINGS_KEPT` latest openings, and read
+        on from a copy in the next game with the same opening."""
         self.members: list[tuple[float, StrategyBelief | None]] = [
             (w, StrategyBelief(game, s, max_states)) for w, s in mix
         ]
@@ -69,12 +86,36 @@ class MixtureBelief:
             if belief is None:
                 continue
             try:
+                belief = self._after_opening(belief, i, events)
+                self.members[i] = (weight, belief)
                 belief.update(events)
             except SolverLimitError:
                 raise
             except SleuthError:
                 self.members[i] = (weight, None)
         self.events = list(events)
+
+    def _after_opening(
+        self, belief: StrategyBelief, member: int, events: Sequence[Event]
+    ) -> StrategyBelief:
+        """``belief`` (member ``member``'s), or a copy of its reading of the opening of
+        ``events`` kept for the next game, when it has read nothing yet, the mix is named
+        and ``events`` hold the Marshal's first move (the opening: the events before it)."""
+        if self.name is None or belief.events:
+            return belief
+        first = next((i for i, e in enumerate(events) if e.public.get("seat") == MARSHAL), None)
+        if first is None:
+            return belief
+        opening = tuple(
+            (e.kind, json.dumps(thaw(e.public), sort_keys=True)) for e in events[:first]
+        )
+        key = (repr(self.game), self.name, member, opening)
+        if key not in _openings:
+            belief.update(events[:first])
+            _openings[key] = belief.copy()
+            while len(_openings) > OPENINGS_KEPT:
+                del _openings[next(iter(_openings))]
+        return _openings[key].copy()
 
     def posterior(self) -> dict[Values, Fraction]:
         """The probability of each set of face-down hideouts with their positions, exactly

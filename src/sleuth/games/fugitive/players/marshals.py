@@ -134,6 +134,7 @@ class BeliefMarshal(_Marshal):
         opponent: Strategy | None = None,
         lookahead: bool = True,
         mix: Sequence[tuple[float, Strategy]] | None = None,
+        mix_name: str | None = None,
     ) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
@@ -158,6 +159,9 @@ class BeliefMarshal(_Marshal):
         ``model=policy/...``): every guess, her look ahead, her Manhunt and her draws then
         follow her odds :func:`~sleuth.games.fugitive.deduction.mixture.floored` by
         :class:`MixtureBelief` (``model``, the counting belief's model, is the floor's)."""
+        self.mix_name = mix_name
+        """The ``model`` that names the mix (its beliefs after an opening are then kept:
+        :class:`MixtureBelief`)."""
         self._mixture: MixtureBelief | None = None
         """The mix's belief, read from her view as it grows (made again for another view)."""
 
@@ -177,7 +181,7 @@ class BeliefMarshal(_Marshal):
         if self._mixture is None or list(events[: len(self._mixture.events)]) != (
             self._mixture.events
         ):
-            self._mixture = MixtureBelief(self.game, self.mix, MIX_STATES)  # type: ignore[arg-type]
+            self._mixture = MixtureBelief(self.game, self.mix, MIX_STATES, self.mix_name)  # type: ignore[arg-type]
         try:
             self._mixture.update(events)
         except SolverLimitError:
