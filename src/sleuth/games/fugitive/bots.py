@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from sleuth.core.bots import Bot
+from sleuth.core.errors import OptionError
 from sleuth.core.events import View
 from sleuth.core.game import Game
 from sleuth.games.fugitive.belief import start_warm_up
-from sleuth.games.fugitive.catalogue import GAME
+from sleuth.games.fugitive.catalogue import GAME, MODELS
 from sleuth.games.fugitive.catalogue import OPPONENTS as OPPONENTS
 from sleuth.games.fugitive.engine.actions import PASS, Bonus, Draw, Guess
 from sleuth.games.fugitive.engine.moves import Choices, Guesses, OpeningPlacements, Placements
@@ -33,7 +34,7 @@ from sleuth.games.fugitive.players.fugitives import (
 )
 from sleuth.games.fugitive.players.marshals import BeliefMarshal, CandidatesMarshal, NotesMarshal
 from sleuth.games.fugitive.players.policy import PolicyFugitive
-from sleuth.games.fugitive.players.robust import RobustFugitive
+from sleuth.games.fugitive.players.robust import RobustFugitive, model_mix
 from sleuth.games.fugitive.rules import FUGITIVE
 from sleuth.search.learned import policy_bot
 
@@ -81,9 +82,19 @@ def known_strategy(name: str, game: Game[Any]) -> Strategy:
     raise ValueError(f"no known strategy {name!r} (known: {', '.join(OPPONENTS)})")
 
 
-def _belief_marshal(game: Game[Any], seat: int, seed: int, opponent: str, **options: Any) -> Bot:
+def _belief_marshal(
+    game: Game[Any], seat: int, seed: int, opponent: str, model: str, **options: Any
+) -> Bot:
     strategy = None if opponent == "none" else known_strategy(opponent, game)
-    return BeliefMarshal(game, seat, seed, opponent=strategy, **options)
+    if model in MODELS:
+        return BeliefMarshal(game, seat, seed, opponent=strategy, model=model, **options)
+    if strategy is not None:
+        raise OptionError(
+            f"bot belief of fugitive: model={model} and opponent={opponent} both name the "
+            "Fugitive's play: give one"
+        )
+    mix = model_mix(model, game)
+    return BeliefMarshal(game, seat, seed, mix=mix, mix_name=model, **options)
 
 
 BOTS = (

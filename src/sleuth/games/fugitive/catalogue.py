@@ -10,8 +10,16 @@ from __future__ import annotations
 from typing import Any
 
 from sleuth.core.bots import BotInfo
-from sleuth.core.options import parse_choice
-from sleuth.core.registry import GameInfo, OptionSpec, parse_bool, parse_float, parse_int
+from sleuth.core.errors import OptionError
+from sleuth.core.options import parse_choice, parse_options
+from sleuth.core.registry import (
+    GameInfo,
+    OptionSpec,
+    parse_bool,
+    parse_float,
+    parse_int,
+    parse_option_texts,
+)
 from sleuth.search.catalogue import policy_bot_info, search_bot_infos
 
 ROLES = ("fugitive", "marshal")
@@ -91,6 +99,65 @@ SEARCH_OPTIONS = (
     ),
 )
 """The game's own options of its search bots (:attr:`FugitiveSearchModel.options`)."""
+
+POLICY_OPTIONS = (
+    OptionSpec(
+        "slack",
+        0.0,
+        "footprints of sprint reach paid beyond the jump (a fraction mixes the two "
+        "nearest whole numbers)",
+        parse_float(0.0, 10.0),
+        interactive_max=10.0,
+    ),
+    OptionSpec(
+        "stride",
+        0,
+        "the longest jump it makes (0: no limit)",
+        parse_int(0),
+        interactive_max=42,
+    ),
+    OptionSpec(
+        "sprints",
+        -1,
+        "at most this many sprint cards a placement (-1: no limit)",
+        parse_int(-1),
+        interactive_max=41,
+    ),
+    OptionSpec(
+        "bluff",
+        0.0,
+        "chance of paying one sprint card more",
+        parse_float(0.0, 1.0),
+        interactive_max=1.0,
+    ),
+    OptionSpec(
+        "draw",
+        "next",
+        "pile choice: next (toward its next hideouts), low, high or random",
+        parse_choice(POLICY_DRAWS),
+    ),
+)
+"""The ``policy`` Fugitive's options (also read by the belief Marshal's ``policy`` model)."""
+
+
+def parse_model(raw: Any) -> str:
+    """The belief Marshal's Fugitive model: one of :data:`MODELS`, ``robust`` (the edition's
+    robust mix) or ``policy`` with its options after slashes (``policy/stride=3/draw=low``).
+    Canonical: the policy's options other than their defaults, in their order."""
+    text = str(raw).strip().lower().replace("-", "_")
+    if text in MODELS or text == "robust":
+        return text
+    name, _, rest = text.partition("/")
+    if name != "policy":
+        raise ValueError(f"expected one of {', '.join(MODELS)}, robust or policy/OPTION=VALUE/...")
+    try:
+        texts = parse_option_texts(rest.split("/")) if rest else {}
+        values = parse_options(POLICY_OPTIONS, texts, "the policy model")
+    except OptionError as exc:
+        raise ValueError(str(exc)) from None
+    changed = [f"{o.name}={values[o.name]}" for o in POLICY_OPTIONS if values[o.name] != o.default]
+    return "/".join(["policy", *changed])
+
 
 GAME = GameInfo(
     name="fugitive",
@@ -205,43 +272,7 @@ GAME = GameInfo(
             ("fugitive",),
             "the heuristic Fugitive with its choices as parameters: wasted reach, stride, "
             "sprint cards, bluff, pile",
-            (
-                OptionSpec(
-                    "slack",
-                    0.0,
-                    "footprints of sprint reach paid beyond the jump (a fraction mixes the two "
-                    "nearest whole numbers)",
-                    parse_float(0.0, 10.0),
-                    interactive_max=10.0,
-                ),
-                OptionSpec(
-                    "stride",
-                    0,
-                    "the longest jump it makes (0: no limit)",
-                    parse_int(0),
-                    interactive_max=42,
-                ),
-                OptionSpec(
-                    "sprints",
-                    -1,
-                    "at most this many sprint cards a placement (-1: no limit)",
-                    parse_int(-1),
-                    interactive_max=41,
-                ),
-                OptionSpec(
-                    "bluff",
-                    0.0,
-                    "chance of paying one sprint card more",
-                    parse_float(0.0, 1.0),
-                    interactive_max=1.0,
-                ),
-                OptionSpec(
-                    "draw",
-                    "next",
-                    "pile choice: next (toward its next hideouts), low, high or random",
-                    parse_choice(POLICY_DRAWS),
-                ),
-            ),
+            POLICY_OPTIONS,
         ),
         BotInfo(
             "decoy",
@@ -332,8 +363,10 @@ GAME = GameInfo(
                 OptionSpec(
                     "model",
                     DEFAULT_MODEL,
-                    "Fugitive model for the odds: frugal or thrifty (little wasted reach), uniform",
-                    parse_choice(tuple(MODELS)),
+                    "Fugitive model for the odds: frugal or thrifty (little wasted reach), "
+                    "uniform; robust (the robust Fugitive's mix) or policy/OPTION=VALUE/... (one "
+                    "policy Fugitive): each route weighed by its chance under that play",
+                    parse_model,
                 ),
                 OptionSpec(
                     "opponent",

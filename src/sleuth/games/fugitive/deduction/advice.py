@@ -269,6 +269,11 @@ class Deduction:
             routes[tuple((position, value, ()) for position, value in route)] = float(p)
         return routes_of(routes)
 
+    def joints(self, pool: Sequence[int]) -> dict[frozenset[int], Fraction]:
+        """P(every number of S is a face-down hideout now) for every non-empty S within
+        ``pool`` (:meth:`~sleuth.games.fugitive.belief.ExactBelief.joints`)."""
+        return self.belief.joints(pool)
+
     def _advice(self, mode: str) -> Advice | None:
         """The choice of ``mode`` alone (see :meth:`advice`)."""
         face_down = len(self.counts.by_position)
@@ -315,7 +320,7 @@ class Deduction:
             return gamble
         pool = others[:REVEAL_POOL]
         try:
-            joints = self.belief.joints(pool)  # certain numbers never change a joint
+            joints = self.joints(pool)  # certain numbers never change a joint
         except SolverLimitError:
             return gamble  # the joint pass is over budget: the single-number odds are known
         options = [(a,) for a in pool] + [(a, b) for a, b in combinations(pool, 2)]

@@ -75,6 +75,14 @@ class StrategyBelief:
         self._furthest = 0
         """The furthest event of the view some branch has been compared with (while reading)."""
 
+    def copy(self) -> StrategyBelief:
+        """This belief as read so far, to read on apart: the branches' states are shared,
+        since reading clones a state before it changes it."""
+        out = StrategyBelief(self.game, self.strategy, self.max_states)
+        out.states, out._pending = list(self.states), dict(self._pending)
+        out.events, out._view = list(self.events), list(self._view)
+        return out
+
     def update(self, events: Sequence[Event]) -> None:
         """Read ``events``, the Marshal's whole view so far (the events already read must be
         its beginning).  A view the strategy cannot produce is a :class:`SleuthError` naming

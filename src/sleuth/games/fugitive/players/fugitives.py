@@ -135,16 +135,20 @@ class HeuristicFugitive(Bot):
             return [(1.0, toward_next_hideouts([a for a in legal if isinstance(a, Draw)], last))]
         rest = legal.rest if isinstance(legal, Choices) else None
         if isinstance(rest, Placements):
-            return place_or_pass_odds(hand, last, rest.hideouts(), True, self.bluff)
+            return self._odds(hand, last, rest.hideouts(), True)
         options = sorted({a.hideout for a in legal if isinstance(a, Place)})
         return self._opening_odds(hand, last, legal, options)
+
+    def _odds(self, hand: list[int], last: int, hideouts: Sequence[int], can_pass: bool) -> Mixed:
+        """:meth:`_place_or_pass`'s choices with their probabilities."""
+        return place_or_pass_odds(hand, last, hideouts, can_pass, self.bluff)
 
     def _opening_odds(
         self, hand: list[int], last: int, legal: Sequence[Hashable], options: list[int]
     ) -> Mixed:
         """The opening's moves (hideouts ``options``) with their probabilities."""
         mixed: Mixed = []
-        for p, choice in place_or_pass_odds(hand, last, options, PASS in legal, self.bluff):
+        for p, choice in self._odds(hand, last, options, PASS in legal):
             if choice in legal:
                 mixed.append((p, choice))
                 continue

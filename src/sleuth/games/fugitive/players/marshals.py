@@ -31,8 +31,10 @@ from sleuth.core.game import Game
 from sleuth.games.fugitive.belief import DEFAULT_MODEL
 from sleuth.games.fugitive.catalogue import DRAW_POLICIES as DRAW_POLICIES
 from sleuth.games.fugitive.deduction.advice import LOOKAHEAD_MODES, Deduction
-from sleuth.games.fugitive.deduction.endgame import Routes
+from sleuth.games.fugitive.deduction.endgame import Routes, manhunt_chance
+from sleuth.games.fugitive.deduction.mixture import MixtureBelief, floored
 from sleuth.games.fugitive.deduction.notes import MarshalNotes
+from sleuth.games.fugitive.deduction.opponent import MAX_STATES as MIX_STATES
 from sleuth.games.fugitive.deduction.opponent import StrategyBelief
 from sleuth.games.fugitive.engine.actions import SKIP, Draw, Guess
 from sleuth.games.fugitive.engine.cards import LAST, PILE_OF
@@ -131,6 +133,8 @@ class BeliefMarshal(_Marshal):
         model: str = DEFAULT_MODEL,
         opponent: Strategy | None = None,
         lookahead: bool = True,
+        mix: Sequence[tuple[float, Strategy]] | None = None,
+        mix_name: str | None = None,
     ) -> None:
         super().__init__(game, seat, seed, draw)
         self.mode = guess
@@ -150,6 +154,16 @@ class BeliefMarshal(_Marshal):
         self.lookahead = lookahead
         """Look one turn ahead when 42 may come next (see :meth:`Deduction.advice`); False:
         the advice's own choice, without looking ahead."""
+        self.mix = tuple(mix) if mix else None
+        """The Fugitive's mix of strategies when she is told it (``model=robust`` or
+        ``model=policy/...``): every guess, her look ahead, her Manhunt and her draws then
+        follow her odds :func:`~sleuth.games.fugitive.deduction.mixture.floored` by
+        :class:`MixtureBelief` (``model``, the counting belief's model, is the floor's)."""
+        self.mix_name = mix_name
+        """The ``model`` that names the mix (its beliefs after an opening are then kept:
+        :class:`MixtureBelief`)."""
+        self._mixture: MixtureBelief | None = None
+        """The mix's belief, read from her view as it grows (made again for another view)."""
 
     def _deduction(self, events: Sequence[Event]) -> Deduction | None:
         """Her deduction after ``events``; None when it would take too long."""
@@ -158,22 +172,38 @@ class BeliefMarshal(_Marshal):
             threshold = LAST + 1  # no number is held back
         return Deduction.within(events, threshold, STATE_BUDGET, self.model)
 
+    def _odds(self, events: Sequence[Event]) -> Deduction | None:
+        """:meth:`_deduction`, its odds floored by the mix's when she is told one (her own
+        when the mix's belief grows too big)."""
+        deduction = self._deduction(events)
+        if deduction is None or self.mix is None:
+            return deduction
+        if self._mixture is None or list(events[: len(self._mixture.events)]) != (
+            self._mixture.events
+        ):
+            self._mixture = MixtureBelief(self.game, self.mix, MIX_STATES, self.mix_name)  # type: ignore[arg-type]
+        try:
+            self._mixture.update(events)
+        except SolverLimitError:
+            return deduction
+        return floored(deduction, self._mixture.posterior())
+
     def estimate(self, events: Sequence[Event]) -> float:
         """From her deduction, or the notes' when it would take too long."""
-        deduction = self._deduction(events)
+        deduction = self._odds(events)
         if deduction is None:
             return self.notes.estimate(events)
         return _expected_last(deduction)
 
     def choose(self, view: View) -> tuple[int, ...] | None:
-        deduction = self._deduction(view.events)
+        deduction = self._odds(view.events)
         if deduction is None:
             self._expected[len(view.events)] = self.notes.estimate(view.events)
             return self.notes.choose(view)
         self._expected[len(view.events)] = _expected_last(deduction)
         counts = deduction.counts
         if deduction.belief.timeline.manhunt and len(counts.certain()) < len(counts.by_position):
-            number = self._manhunt_guess(view)
+            number = self._manhunt_guess(view, deduction)
             if number is not None:
                 return (number,)
         routes = None
@@ -206,10 +236,16 @@ class BeliefMarshal(_Marshal):
         belief = self._opponent_belief(view)
         return None if belief is None else belief.routes()
 
-    def _manhunt_guess(self, view: View) -> int | None:
+    def _manhunt_guess(self, view: View, deduction: Deduction) -> int | None:
         """With a known opponent: the number that wins the Manhunt most often under his
-        strategy (:meth:`StrategyBelief.manhunt_guess`); None without one (or see
+        strategy (:meth:`StrategyBelief.manhunt_guess`); with a known mix, under her floored
+        odds (``deduction``'s routes: :func:`manhunt_chance`); None without either (or see
         :meth:`_opponent_belief`), or when that is too long to weigh."""
+        if self.mix is not None:
+            try:
+                return manhunt_chance(deduction.routes())[1]
+            except SolverLimitError:
+                return None
         belief = self._opponent_belief(view)
         if belief is None:
             return None

@@ -25,6 +25,7 @@ from sleuth.core.rng import derive_seed
 from sleuth.games.fugitive.catalogue import GAME
 from sleuth.games.fugitive.players.decoy import DecoyFugitive
 from sleuth.games.fugitive.players.policy import PolicyFugitive
+from sleuth.games.fugitive.rules import FUGITIVE
 
 MEMBERS: dict[str, type[PolicyFugitive]] = {"policy": PolicyFugitive, "decoy": DecoyFugitive}
 """The bots a mix may draw, by name."""
@@ -49,6 +50,24 @@ def member(spec: str) -> tuple[type[PolicyFugitive], dict[str, Any]]:
         )
     options = parse_options(GAME.bot(name).options, parse_option_texts(texts), f"bot {name!r}")
     return MEMBERS[name], options
+
+
+def model_mix(model: str, game: Game[Any]) -> tuple[tuple[float, PolicyFugitive], ...]:
+    """The mix a belief Marshal's ``model`` names (a ``robust`` or ``policy/...`` value of
+    :func:`~sleuth.games.fugitive.catalogue.parse_model`): the edition's :data:`MIXES`, or one
+    ``policy`` Fugitive, each member with its weight, playing the Fugitive's seat so that its
+    stated strategy can weigh the Marshal's worlds.  A ``decoy`` member states the odds of the
+    ``policy`` Fugitive it is built on (its own choice, driven by her posterior, is not
+    modelled: the Marshal's floor keeps every world it plays possible)."""
+    if model == "robust":
+        mix = MIXES[game.edition]  # type: ignore[attr-defined]
+    elif model.partition("/")[0] == "policy":
+        options = model.partition("/")[2].replace("/", ":")
+        mix = ((1.0, f"policy:{options}" if options else "policy"),)
+    else:
+        raise ValueError(f"model {model!r} names no mix of policy Fugitives")
+    members = [(weight, member(spec)) for weight, spec in mix]
+    return tuple((weight, cls(game, FUGITIVE, 0, **options)) for weight, (cls, options) in members)
 
 
 class RobustFugitive(Bot):
