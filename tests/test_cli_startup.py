@@ -112,13 +112,13 @@ def test_playing_one_game_imports_no_other_game_and_no_database(tmp_path: Path) 
 WORKER_PROBE = """\
 import json, os, sys
 import sleuth.arena.processes as processes
-playing = processes.play_game
-def play_game(*args, **kwargs):
-    row = playing(*args, **kwargs)
-    with open(os.path.join(WORKERS, str(os.getpid())), "w") as out:
-        json.dump(sorted(sys.modules), out)
-    return row
-processes.play_game = play_game
+playing = processes.play_games
+def play_games(*args, **kwargs):
+    for row in playing(*args, **kwargs):
+        with open(os.path.join(WORKERS, str(os.getpid())), "w") as out:
+            json.dump(sorted(sys.modules), out)
+        yield row
+processes.play_games = play_games
 """
 """Run before ``sleuth play``: each worker process (forked from this one) writes the modules it
 has after each game it plays to a file in the folder ``WORKERS``."""

@@ -17,7 +17,7 @@ import socket
 import sys
 import time
 
-V2 = sys.argv[1].startswith("v2:")
+SPEAKS_V2 = sys.argv[1].startswith("v2:")
 KIND = sys.argv[1].removeprefix("v2:")
 
 
@@ -52,7 +52,7 @@ def decide(message: dict) -> str | None:
     if KIND == "unreadable":
         return "dig everywhere"
     if KIND == "slow":
-        time.sleep(0.3 if V2 else 0.6)
+        time.sleep(0.3 if SPEAKS_V2 else 0.6)
     if KIND == "mute":
         return None
     if KIND == "network":  # MARK is a port on this machine: reaching it is the misbehaviour
@@ -83,7 +83,7 @@ for line in sys.stdin:
         with open(sys.argv[2], "a") as spied:
             spied.write(line)
     if message["type"] == "start":
-        say({"type": "ready", "protocol": 99 if KIND == "version" else 2 if V2 else 1})
+        say({"type": "ready", "protocol": 99 if KIND == "version" else 2 if SPEAKS_V2 else 1})
     elif message["type"] == "batch":
         batch(message)
     elif message["type"] == "act":

@@ -74,7 +74,7 @@ def test_the_ids_name_every_built_in_game_and_role() -> None:
         roles = game_spec(name).make({}).roles
         expected[name] = {None} if len(set(roles)) == 1 else set(roles)
     assert named == expected
-    assert all(i.startswith("sleuth/") and i.endswith("-v0") for i in IDS)
+    assert all(re.fullmatch(r"sleuth/[A-Za-z]+(-[A-Za-z]+)*-v\d+", i) for i in IDS), IDS
 
 
 def python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
